@@ -1,0 +1,80 @@
+// <seq2par/runtime.h> — what seq2par's generated code calls. Generated kernels keep their
+// signature; their body declares the pools and tensors, then launches one function per
+// cooperative warp. Warps synchronize on numbered channels:
+//
+//   w.wait(ch, phase, site)  blocks until channel `ch` has been signalled `phase` times
+//                            (phase <= 0 never blocks; a channel counts signals monotonically,
+//                            so a wait can never consume a signal meant for someone else)
+//   w.signal(ch)             one more signal on `ch`
+//   w.step(site, cycles)     the warp finished CDFG node `site`, which cost `cycles`
+//                            (virtual time on the simulator; progress for the watchdog)
+//
+// The backend is chosen at run time with S2P_BACKEND (see backend_name()).
+// This header is C++17 so generated code builds wherever the sequential input does.
+#pragma once
+
+#include <seq2par/seq2par.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace s2p::rt {
+
+// One CDFG node of a kernel, for diagnostics ("warp 0 waits before p4 at foo.cpp:30").
+struct site {
+  const char* label;
+  int line;
+};
+
+struct kernel_info {
+  const char* name;     // kernel function name
+  const char* source;   // input file the kernel came from
+  int warp_count;       // number of warp functions passed to launch()
+  const int* warp_ids;  // the user's warp number of each warp function
+  int channel_count;    // channels are numbered 1..channel_count
+  const site* sites;    // CDFG nodes, indexed by `site` arguments
+  int site_count;
+};
+
+// Thrown by launch() when every live warp is blocked on a channel nobody can signal.
+class deadlock_error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class warp {
+public:
+  virtual ~warp() = default;
+  virtual void wait(int channel, std::int64_t phase, int site) = 0;
+  virtual void signal(int channel) = 0;
+  virtual void step(int site, std::int64_t cycles) = 0;
+  virtual int id() const = 0;
+};
+
+// Type-erased warp function: the generated lambdas are passed through this.
+struct warp_function {
+  void* closure;
+  void (*invoke)(void* closure, warp& w);
+};
+
+// Runs the warps of one kernel invocation to completion on the selected backend.
+// Rethrows the first exception a warp threw; throws deadlock_error on deadlock.
+void run_kernel(const kernel_info& info, const warp_function* warps);
+
+// The backend S2P_BACKEND selects ("threads", "sim"); throws on an unknown name.
+std::string backend_name();
+
+template <class... Warps> void launch(const kernel_info& info, Warps&&... warps) {
+  static_assert(sizeof...(Warps) > 0, "a kernel needs at least one warp");
+  const warp_function table[] = {
+      warp_function{const_cast<void*>(static_cast<const void*>(&warps)), [](void* closure, warp& w) {
+                      (*static_cast<std::remove_reference_t<Warps>*>(closure))(w);
+                    }}...};
+  if (info.warp_count != static_cast<int>(sizeof...(Warps)))
+    throw std::logic_error("s2p::rt::launch: kernel_info.warp_count does not match the warp functions");
+  run_kernel(info, table);
+}
+
+} // namespace s2p::rt

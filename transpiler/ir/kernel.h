@@ -1,0 +1,111 @@
+// A kernel as the front end hands it over: its memory (pools, tensors) and its schedule
+// tree (seed 001 step 120). Nothing here knows about Clang.
+#pragma once
+
+#include "ir/expr.h"
+#include "ir/source_location.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace s2p::ir {
+
+enum class AccessMode { Read, Write, ReadWrite };
+
+inline bool reads(AccessMode mode) { return mode != AccessMode::Write; }
+inline bool writes(AccessMode mode) { return mode != AccessMode::Read; }
+const char* to_string(AccessMode mode);
+
+// On-tile buffer memory (`s2p::pool<T, N>`): the resource warps share.
+struct Pool {
+  std::string name;
+  std::string element_type;
+  std::int64_t units = 0; // elements
+  SourceLocation loc;
+};
+
+enum class TensorKind {
+  Pool, // `pool.tensor<Shape..., Size>(offset)`: data and a resource
+  Ref,  // `s2p::tensor_ref<T>`: off-tile data, dependencies by sub-tensor index
+};
+
+struct Tensor {
+  std::string name; // unique within the kernel (helper-local tensors get a suffix if needed)
+  TensorKind kind = TensorKind::Pool;
+  int pool = -1;                  // TensorKind::Pool: index into Kernel::pools
+  Expr offset;                    // TensorKind::Pool: first pool element
+  std::vector<std::int64_t> shape; // TensorKind::Pool: sub-tensor grid; Ref: unknown (empty)
+  std::int64_t sub_size = 0;       // TensorKind::Pool: elements per sub-tensor
+  std::string element_type;
+  SourceLocation loc;
+
+  std::int64_t sub_tensor_count() const {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+};
+
+// One sub-tensor argument of an intrinsic call: `t[i]`, `t(i, j)`, or the whole tensor.
+struct Access {
+  int tensor = -1;
+  std::vector<Expr> coords; // empty with `whole`
+  bool whole = false;
+  AccessMode mode = AccessMode::Read;
+  SourceLocation loc;
+};
+
+// A span of the call's source text to be replaced when the call is emitted: a loop
+// variable or index scalar by its value, a helper parameter by its argument, a
+// helper-local tensor by its kernel-level name.
+struct TextHole {
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  std::optional<Expr> value; // integer value (rendered after substitution)
+  std::string replacement;   // verbatim replacement when `value` is empty
+};
+
+struct CallSite {
+  std::string callee;
+  int warp = -1; // -1: no `#pragma s2p warp(N)` applies
+  std::vector<Access> accesses;
+  std::string text; // the call expression as written
+  std::vector<TextHole> holes;
+  std::string cost; // S2P_COST(...) expression text, empty for the default
+  SourceLocation loc;
+};
+
+// The schedule tree: root = kernel; one branch per top-level stage.
+struct ScheduleNode {
+  enum class Kind { Kernel, Loop, Function, Block, Let, Call };
+  Kind kind = Kind::Block;
+  SourceLocation loc;
+  std::string name; // loop variable, function name, let name, kernel name
+
+  // Loop: for (name = init; step > 0 ? name < bound : name > bound; name += step)
+  Expr init;
+  Expr bound;
+  std::int64_t step = 1;
+
+  Expr value;    // Let: name = value
+  CallSite call; // Call
+  std::vector<ScheduleNode> children;
+};
+
+struct Kernel {
+  std::string name;
+  SourceLocation loc;
+  std::vector<Pool> pools;
+  std::vector<Tensor> tensors;
+  // Integer kernel parameters and top-level scalars whose value is only known at run time.
+  std::vector<std::string> symbols;
+  // Kernel-scope declarations re-emitted before the launch, in source order.
+  std::vector<std::string> preamble;
+  ScheduleNode root;
+};
+
+int find_tensor(const Kernel& kernel, const std::string& name);
+
+} // namespace s2p::ir

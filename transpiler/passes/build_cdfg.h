@@ -1,0 +1,22 @@
+// Seed 001 step 141: schedule tree -> CDFG. Every dynamic instance of an intrinsic call
+// becomes a node (loops with constant trip counts are expanded); control edges chain the
+// nodes of each warp in program order; data edges go from the last writer of each unit a
+// node reads to that node (read-after-write, through aliasing tensors too).
+#pragma once
+
+#include "ir/diagnostic.h"
+#include "ir/graph.h"
+
+namespace s2p::passes {
+
+struct CdfgOptions {
+  // Expanding more calls than this is reported instead of exhausting memory.
+  std::int64_t max_nodes = 1'000'000;
+};
+
+ir::Graph build_cdfg(const ir::Kernel& kernel, ir::Diagnostics& diags, const CdfgOptions& options = {});
+
+// Merges `range` into the label for `space` (adjacent and overlapping ranges coalesce).
+void add_label(ir::Edge& edge, int space, ir::Range range);
+
+} // namespace s2p::passes
