@@ -75,6 +75,7 @@ std::string emit_kernel_body(const Kernel& kernel, const passes::KernelPlan& pla
       << plan.graph.channel_count << " synchronization channel" << (plan.graph.channel_count == 1 ? "" : "s")
       << ", " << plan.graph.nodes.size() << " intrinsic call" << (plan.graph.nodes.size() == 1 ? "" : "s") << ".\n";
   for (const auto& statement : kernel.preamble) out << statement << "\n";
+  for (const auto& helper : kernel.inlined_helper_refs) out << "(void)" << helper << "; // inlined below\n";
   if (plan.warps.empty()) {
     out << "}";
     return out.str();

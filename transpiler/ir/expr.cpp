@@ -109,6 +109,13 @@ Expr Expr::substitute(const Bindings& env) const {
     if (a.is_constant() && b.is_constant()) {
       if (auto folded = apply(op_, a.value(), b.value(), nullptr)) return constant(*folded);
     }
+    // Identities, so generated code reads `base` rather than `base + 0`.
+    const bool a_zero = a.is_constant() && a.value() == 0, b_zero = b.is_constant() && b.value() == 0;
+    const bool a_one = a.is_constant() && a.value() == 1, b_one = b.is_constant() && b.value() == 1;
+    if ((op_ == Op::Add || op_ == Op::Sub) && b_zero) return a;
+    if (op_ == Op::Add && a_zero) return b;
+    if ((op_ == Op::Mul || op_ == Op::Div) && b_one) return a;
+    if (op_ == Op::Mul && a_one) return b;
     return binary(op_, std::move(a), std::move(b));
   }
   }

@@ -103,6 +103,9 @@ struct Kernel {
   std::vector<std::string> symbols;
   // Kernel-scope declarations re-emitted before the launch, in source order.
   std::vector<std::string> preamble;
+  // Expressions naming the internal-linkage helpers that were inlined: the generated body
+  // no longer calls them, and -Wunused-function must not fire.
+  std::vector<std::string> inlined_helper_refs;
   ScheduleNode root;
 };
 

@@ -1,0 +1,233 @@
+// seq2par: annotated sequential C++ -> warp-split parallel C++.
+//
+//   seq2par [options] <files...> [-- <compiler flags>]
+//
+// Exit codes: 0 success, 1 errors in the input (Clang-style diagnostics), 2 usage or I/O
+// errors. Nothing is written unless every input succeeded.
+#include "driver/output_files.h"
+#include "driver/tool_paths.h"
+#include "dump/dumps.h"
+#include "frontend/transpile_action.h"
+
+#include <clang/Tooling/ArgumentsAdjusters.h>
+#include <clang/Tooling/CommonOptionsParser.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace cl = llvm::cl;
+
+cl::OptionCategory category("seq2par options");
+
+cl::opt<std::string> out_dir("out-dir", cl::desc("Directory for generated files (default: current directory)"),
+                             cl::value_desc("dir"), cl::init("."), cl::cat(category));
+cl::opt<std::string> in_root("in-root",
+                             cl::desc("Output paths mirror input paths relative to this directory "
+                                      "(default: current directory)"),
+                             cl::value_desc("dir"), cl::init("."), cl::cat(category));
+cl::list<std::string> dumps("dump",
+                            cl::desc("Write pass results as JSON and Graphviz DOT beside the output: "
+                                     "schedule-tree,cdfg,cdrfg,channels,warps or all"),
+                            cl::value_desc("passes"), cl::CommaSeparated, cl::cat(category));
+cl::opt<bool> keep_redundant("keep-redundant",
+                             cl::desc("Skip redundant-edge removal (correct, with more synchronization)"),
+                             cl::cat(category));
+cl::opt<std::string> style("style", cl::desc("libFormat style for generated code (default: file, i.e. the "
+                                             "input's .clang-format, else LLVM)"),
+                           cl::value_desc("style"), cl::init("file"), cl::cat(category));
+cl::opt<long long> max_calls("max-calls",
+                             cl::desc("Refuse kernels whose expanded loops exceed this many intrinsic calls "
+                                      "(default: 1000000)"),
+                             cl::init(1'000'000), cl::cat(category));
+cl::opt<bool> no_verify("no-verify", cl::desc("Skip the self-check of each warp split (races, deadlock)"),
+                        cl::cat(category));
+cl::opt<bool> print_cxxflags("cxxflags", cl::desc("Print the flags needed to compile generated code, then exit"),
+                             cl::cat(category));
+cl::opt<bool> print_ldflags("ldflags", cl::desc("Print the flags needed to link generated code, then exit"),
+                            cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("Only print diagnostics"), cl::cat(category));
+
+constexpr int kExitInputError = 1;
+constexpr int kExitUsageError = 2;
+
+std::string absolute(const std::string& path) {
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+  return std::string(abs);
+}
+
+// `path` relative to the input root, or just its file name if it lies outside it.
+std::string relative_to_root(const std::string& path, const std::string& root) {
+  llvm::StringRef rel(path);
+  if (rel.consume_front(root) && (rel.empty() || llvm::sys::path::is_separator(rel.front()))) {
+    rel = rel.drop_while([](char c) { return llvm::sys::path::is_separator(c); });
+    return rel.str();
+  }
+  return llvm::sys::path::filename(path).str();
+}
+
+std::string output_path(const std::string& display_name, const std::string& suffix) {
+  llvm::SmallString<256> path(out_dir.getValue());
+  llvm::sys::path::append(path, display_name);
+  llvm::sys::path::replace_extension(path, "");
+  return std::string(path) + suffix;
+}
+
+void print_version(llvm::raw_ostream& os) {
+  os << "seq2par " << SEQ2PAR_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
+}
+
+std::vector<s2p::dump::DumpKind> parse_dumps(bool& ok) {
+  std::vector<s2p::dump::DumpKind> kinds;
+  for (const auto& name : dumps) {
+    if (name == "all") {
+      kinds = s2p::dump::all_dump_kinds();
+      continue;
+    }
+    auto kind = s2p::dump::parse_dump_kind(name);
+    if (!kind) {
+      llvm::errs() << "seq2par: error: unknown --dump '" << name
+                   << "'; choose from schedule-tree, cdfg, cdrfg, channels, warps, all\n";
+      ok = false;
+      continue;
+    }
+    if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end()) kinds.push_back(*kind);
+  }
+  return kinds;
+}
+
+} // namespace
+
+int main(int argc, const char** argv) {
+  cl::SetVersionPrinter(print_version);
+  const s2p::driver::ToolPaths paths = s2p::driver::find_tool_paths(argv[0]);
+
+  // --cxxflags / --ldflags need no inputs; answer them before the inputs are checked.
+  for (int i = 1; i < argc; ++i) {
+    const llvm::StringRef arg(argv[i]);
+    if (arg == "--cxxflags" || arg == "-cxxflags") {
+      llvm::outs() << "-I" << paths.include_dir << " -pthread\n";
+      return 0;
+    }
+    if (arg == "--ldflags" || arg == "-ldflags") {
+      llvm::outs() << "-L" << paths.library_dir << " -lseq2par_runtime -pthread\n";
+      return 0;
+    }
+  }
+
+  // Without -p or `--`, parse with Clang's defaults instead of searching for a
+  // compilation database (and warning that there is none).
+  std::vector<const char*> args(argv, argv + argc);
+  const bool has_database = std::any_of(args.begin(), args.end(), [](const char* a) {
+    const llvm::StringRef arg(a);
+    return arg == "--" || arg == "-p" || arg.starts_with("-p=") || arg == "--p" || arg.starts_with("--p=");
+  });
+  if (!has_database) args.push_back("--");
+  int arg_count = static_cast<int>(args.size());
+  auto parsed = clang::tooling::CommonOptionsParser::create(
+      arg_count, args.data(), category, cl::ZeroOrMore,
+      "seq2par: annotated sequential C++ -> warp-split parallel C++\n\n"
+      "  Writes OUT/<path>/foo.par.cpp for every input foo.cpp that has S2P_KERNEL functions:\n"
+      "  the same translation unit with each kernel's body replaced by a launch of its\n"
+      "  cooperative warps. Files without kernels are skipped. Build generated code with\n"
+      "    c++ $(seq2par --cxxflags) out/foo.par.cpp $(seq2par --ldflags)\n"
+      "  and choose the backend at run time with S2P_BACKEND=threads|sim.\n\n"
+      "  Exit codes: 0 success, 1 errors in the input, 2 usage or I/O errors.\n"
+      "  Nothing is written unless every input succeeds.\n");
+  if (!parsed) {
+    llvm::errs() << "seq2par: error: " << llvm::toString(parsed.takeError()) << "\n";
+    return kExitUsageError;
+  }
+  bool dumps_ok = true;
+  const auto dump_kinds = parse_dumps(dumps_ok);
+  if (!dumps_ok) return kExitUsageError;
+
+  std::vector<std::string> sources = parsed->getSourcePathList();
+  if (sources.empty()) sources = parsed->getCompilations().getAllFiles();
+  if (sources.empty()) {
+    llvm::errs() << "seq2par: error: no input files (give files, or -p <build-dir> with a compile_commands.json)\n";
+    return kExitUsageError;
+  }
+  for (const auto& source : sources) {
+    if (!llvm::sys::fs::is_regular_file(source)) {
+      llvm::errs() << "seq2par: error: no such file: '" << source << "'\n";
+      return kExitUsageError;
+    }
+  }
+  if (paths.clang_resource_dir.empty()) {
+    llvm::errs() << "seq2par: error: cannot find Clang's resource headers (stddef.h); install clang-" << LLVM_VERSION_MAJOR
+                 << " or set S2P_CLANG_RESOURCE_DIR\n";
+    return kExitUsageError;
+  }
+
+  clang::tooling::ClangTool tool(parsed->getCompilations(), sources);
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      {"-resource-dir", paths.clang_resource_dir}, clang::tooling::ArgumentInsertPosition::BEGIN));
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      {"-isystem", paths.include_dir, "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"},
+      clang::tooling::ArgumentInsertPosition::END));
+
+  const std::string root = absolute(in_root);
+  s2p::frontend::TranspileOptions options;
+  options.pipeline.keep_redundant = keep_redundant;
+  options.pipeline.cdfg.max_nodes = max_calls;
+  options.dumps = dump_kinds;
+  options.style = style;
+  options.verify = !no_verify;
+  s2p::frontend::TranspileActionFactory factory(options, [&](const std::string& file) {
+    return relative_to_root(absolute(file), root);
+  });
+  const int tool_status = tool.run(&factory);
+
+  // Collect outputs; any failed input means nothing is written.
+  std::vector<s2p::driver::OutputFile> outputs;
+  std::vector<std::string> summaries;
+  std::set<std::string> seen;
+  int failed = 0, skipped = 0;
+  for (const auto& result : factory.results()) {
+    if (!seen.insert(result.input).second) continue;
+    if (!result.ok) {
+      ++failed;
+      continue;
+    }
+    if (result.output.empty()) {
+      ++skipped;
+      if (!quiet) llvm::errs() << "seq2par: skipped " << result.display_name << ": no S2P_KERNEL to transpile\n";
+      continue;
+    }
+    const std::string path = output_path(result.display_name, ".par.cpp");
+    outputs.push_back({path, result.output});
+    for (const auto& kernel : result.kernels) {
+      summaries.push_back("seq2par: " + path + ": kernel '" + kernel.name + "': " + std::to_string(kernel.warps) +
+                          " warps, " + std::to_string(kernel.channels) + " channels, " +
+                          std::to_string(kernel.calls) + " calls");
+      for (const auto& [suffix, content] : kernel.dumps) outputs.push_back({output_path(result.display_name, "." + suffix), content});
+    }
+  }
+  if (failed > 0 || tool_status != 0 || factory.results().empty()) {
+    llvm::errs() << "seq2par: " << (failed ? failed : 1) << " file" << (failed > 1 ? "s" : "")
+                 << " with errors; nothing was written\n";
+    return kExitInputError;
+  }
+  if (const std::string error = s2p::driver::write_all_or_nothing(outputs); !error.empty()) {
+    llvm::errs() << "seq2par: error: " << error << "; nothing was written\n";
+    return kExitUsageError;
+  }
+  if (!quiet) {
+    for (const auto& line : summaries) llvm::errs() << line << "\n";
+    if (sources.size() > 1)
+      llvm::errs() << "seq2par: " << (sources.size() - skipped) << " transpiled, " << skipped << " skipped\n";
+  }
+  return 0;
+}

@@ -1,0 +1,58 @@
+// Runs seq2par on one translation unit inside a Clang tool: finds the kernels in the main
+// file (AST matchers on S2P_KERNEL), extracts their schedule trees, runs the warp-split
+// pipeline, and produces the `.par.cpp` text (kernel bodies replaced, formatted with
+// libFormat) and the requested dumps -- in memory. The driver writes files only if every
+// input succeeded.
+#pragma once
+
+#include "dump/dumps.h"
+#include "passes/pipeline.h"
+
+#include <clang/Tooling/Tooling.h>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace s2p::frontend {
+
+struct TranspileOptions {
+  passes::PipelineOptions pipeline;
+  std::vector<dump::DumpKind> dumps;
+  std::string style = "file"; // libFormat style for generated code ("file" = the input's .clang-format)
+  bool verify = true;         // check the plan's proof obligations before emitting
+};
+
+struct KernelResult {
+  std::string name;
+  int warps = 0;
+  int channels = 0;
+  int calls = 0;
+  // (file name suffix, content): "<kernel>.cdfg.json", "<kernel>.cdfg.dot", ...
+  std::vector<std::pair<std::string, std::string>> dumps;
+};
+
+struct FileResult {
+  std::string input;        // the path the tool was given (absolute)
+  std::string display_name; // how generated code and diagnostics name it
+  bool ok = false;          // parsed and transpiled without errors
+  std::string output;       // the generated .par.cpp (empty if no kernels)
+  std::vector<KernelResult> kernels;
+};
+
+class TranspileActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  using DisplayName = std::function<std::string(const std::string& absolute_path)>;
+  TranspileActionFactory(TranspileOptions options, DisplayName display_name);
+  std::unique_ptr<clang::FrontendAction> create() override;
+  const std::deque<FileResult>& results() const { return results_; }
+
+private:
+  TranspileOptions options_;
+  DisplayName display_name_;
+  std::deque<FileResult> results_; // stable references while an action fills one in
+};
+
+} // namespace s2p::frontend
