@@ -74,6 +74,11 @@ public:
     auto& diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred()) return;
     const auto& sm = ctx.getSourceManager();
+    // Only the main file can hold kernels to transpile: don't walk the headers' ASTs.
+    std::vector<clang::Decl*> main_file_decls;
+    for (clang::Decl* decl : ctx.getTranslationUnitDecl()->decls())
+      if (sm.isInMainFile(sm.getFileLoc(decl->getLocation()))) main_file_decls.push_back(decl);
+    ctx.setTraversalScope(main_file_decls);
     std::vector<const clang::FunctionDecl*> kernels;
     for (const auto& match : match(functionDecl(isDefinition(), hasAttr(clang::attr::Annotate)).bind("f"), ctx)) {
       const auto* f = match.getNodeAs<clang::FunctionDecl>("f");

@@ -35,7 +35,7 @@ void skip_to_end_of_directive(clang::Preprocessor& pp, clang::Token& token) {
 } // namespace
 
 void S2pPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer introducer,
-                                    clang::Token& first) {
+                                    clang::Token&) {
   const clang::SourceLocation where = pp.getSourceManager().getFileLoc(introducer.Loc);
   clang::Token token;
   pp.Lex(token);
@@ -55,6 +55,7 @@ void S2pPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::PragmaIntrod
   }
   pp.Lex(token);
   std::uint64_t warp = 0;
+  const clang::SourceLocation number_loc = token.getLocation();
   if (token.isNot(clang::tok::numeric_constant) || !pp.parseSimpleIntegerLiteral(token, warp)) {
     report(pp, token.getLocation(), "expected a warp number (an integer literal) in '#pragma s2p warp(N)'");
     skip_to_end_of_directive(pp, token);
@@ -73,7 +74,7 @@ void S2pPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::PragmaIntrod
     return;
   }
   if (warp > static_cast<std::uint64_t>(kMaxWarp)) {
-    report(pp, first.getLocation(),
+    report(pp, number_loc,
            "warp number " + std::to_string(warp) + " is out of range; warps are numbered 0.." + std::to_string(kMaxWarp));
     return;
   }

@@ -63,6 +63,43 @@ struct warp_function {
 // Rethrows the first exception a warp threw; throws deadlock_error on deadlock.
 void run_kernel(const kernel_info& info, const warp_function* warps);
 
+// Seed 001 Fig. 6b: a queue of `depth` buffer slots between one producer warp and one
+// consumer warp, made of two channels: `filled` (data) and `freed` (resource). The
+// producer calls dequeue_buffer (waits for a free slot) -> fills it -> queue_buffer; the
+// consumer acquire_buffer (waits for a filled slot) -> consumes it -> release_buffer.
+// Each side's counter is only touched by that side's warp.
+class buffer_queue {
+public:
+  buffer_queue(int filled_channel, int freed_channel, int depth, int site = -1)
+      : filled_(filled_channel), freed_(freed_channel), depth_(depth), site_(site) {
+    if (depth <= 0) throw std::invalid_argument("s2p::rt::buffer_queue: depth must be positive");
+  }
+  // Producer: the slot to fill next, once its previous contents have been released.
+  int dequeue_buffer(warp& producer) {
+    producer.wait(freed_, produced_ + 1 - depth_, site_);
+    return static_cast<int>(produced_ % depth_);
+  }
+  void queue_buffer(warp& producer) {
+    producer.signal(filled_);
+    ++produced_;
+  }
+  // Consumer: the slot to read next, once it has been filled.
+  int acquire_buffer(warp& consumer) {
+    consumer.wait(filled_, consumed_ + 1, site_);
+    return static_cast<int>(consumed_ % depth_);
+  }
+  void release_buffer(warp& consumer) {
+    consumer.signal(freed_);
+    ++consumed_;
+  }
+  int depth() const { return depth_; }
+
+private:
+  int filled_, freed_, depth_, site_;
+  std::int64_t produced_ = 0;
+  std::int64_t consumed_ = 0;
+};
+
 // The backend S2P_BACKEND selects ("threads", "sim"); throws on an unknown name.
 std::string backend_name();
 

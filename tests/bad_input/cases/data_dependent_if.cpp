@@ -1,0 +1,11 @@
+#include <seq2par/seq2par.h>
+S2P_INTRINSIC void fill(s2p::out<float> b);
+S2P_KERNEL void k(const float* flags) {
+  s2p::pool<float, 10> smem;
+  auto t = smem.tensor<1, 10>(0);
+  if (flags[0] > 0) {
+#pragma s2p warp(0)
+    fill(t[0]);
+  }
+}
+// EXPECT: 6:3: error: 'if' statements are not supported in a kernel: control flow must not depend on data

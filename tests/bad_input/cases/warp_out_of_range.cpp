@@ -1,0 +1,9 @@
+#include <seq2par/seq2par.h>
+S2P_INTRINSIC void fill(s2p::out<float> b);
+S2P_KERNEL void k() {
+  s2p::pool<float, 10> smem;
+  auto t = smem.tensor<1, 10>(0);
+#pragma s2p warp(99)
+  fill(t[0]);
+}
+// EXPECT: 6:18: error: warp number 99 is out of range; warps are numbered 0..63

@@ -1,0 +1,30 @@
+# Runs seq2par on one malformed input and requires: exit code 1, every diagnostic the
+# case announces in its `// EXPECT: <line>:<col>: <severity>: <text>` comments (as
+# `<file>:<line>:<col>: <severity>: <text>`), and no output file at all.
+#   cmake -DSEQ2PAR=<exe> -DCASE=<file.cpp> [-DEXTRA=<more inputs>] -DOUT=<dir> -P check_bad_input.cmake
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+execute_process(
+  COMMAND "${SEQ2PAR}" "${CASE}" ${EXTRA} --out-dir "${OUT}" --dump=all -- -std=c++20
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "expected exit code 1, got '${rc}'. Output:\n${err}")
+endif()
+file(STRINGS "${CASE}" expectations REGEX "^// EXPECT: ")
+if(NOT expectations)
+  message(FATAL_ERROR "${CASE} announces no // EXPECT: diagnostics")
+endif()
+foreach(line IN LISTS expectations)
+  string(REGEX REPLACE "^// EXPECT: " "" expected "${line}")
+  string(FIND "${err}" "${CASE}:${expected}" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "missing diagnostic:\n  ${CASE}:${expected}\nseq2par printed:\n${err}")
+  endif()
+endforeach()
+if(err MATCHES "Stack dump|PLEASE submit a bug report|Assertion")
+  message(FATAL_ERROR "seq2par crashed:\n${err}")
+endif()
+file(GLOB_RECURSE leftovers "${OUT}/*")
+if(leftovers)
+  message(FATAL_ERROR "seq2par wrote files despite the error: ${leftovers}")
+endif()

@@ -1,0 +1,138 @@
+// The tile-index expression language: semantics, limits and error columns.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "seq2par/sim/expr.h"
+
+namespace {
+
+using seq2par::sim::EvalError;
+using seq2par::sim::Expr;
+using seq2par::sim::ExprError;
+using seq2par::sim::SymbolTable;
+
+struct Fixture {
+  SymbolTable symbols;
+  int tile = symbols.declare("tile");
+  int tiles = symbols.declare("tiles");
+  int s = symbols.declare("s");
+  std::vector<std::int64_t> env = std::vector<std::int64_t>(3, 0);
+
+  std::int64_t eval(const std::string& text, std::int64_t t, std::int64_t n, std::int64_t step = 0) {
+    env[tile] = t;
+    env[tiles] = n;
+    env[s] = step;
+    return Expr::parse(text, symbols).eval(env);
+  }
+  std::size_t error_column(const std::string& text) {
+    try {
+      (void)Expr::parse(text, symbols);
+    } catch (const ExprError& error) {
+      return error.column();
+    }
+    return 0;
+  }
+};
+
+TEST(Expr, ArithmeticAndPrecedence) {
+  Fixture f;
+  EXPECT_EQ(f.eval("1 + 2 * 3", 0, 0), 7);
+  EXPECT_EQ(f.eval("(1 + 2) * 3", 0, 0), 9);
+  EXPECT_EQ(f.eval("10 - 4 - 3", 0, 0), 3); // left associative
+  EXPECT_EQ(f.eval("-tile + 1", 5, 0), -4);
+  EXPECT_EQ(f.eval("min(tile, 3, 7) + max(1, tiles)", 5, 9), 12);
+}
+
+TEST(Expr, FloorDivisionAndModuloNeverGoNegativeForPositiveDivisors) {
+  Fixture f;
+  // The ring's (tile - s) mod N for tile < s: C's % would give -1 here.
+  EXPECT_EQ(f.eval("(tile - s) % tiles", 0, 6, 1), 5);
+  EXPECT_EQ(f.eval("(tile - 1) % tiles", 0, 6), 5);
+  EXPECT_EQ(f.eval("-7 / 2", 0, 0), -4);
+  EXPECT_EQ(f.eval("7 / -2", 0, 0), -4);
+  EXPECT_EQ(f.eval("7 % -2", 0, 0), -1);
+  EXPECT_EQ(f.eval("-9223372036854775807 - 1 % 7", 0, 0), std::numeric_limits<std::int64_t>::min());
+}
+
+TEST(Expr, ComparisonsLogicAndConditionalsAreLazy) {
+  Fixture f;
+  EXPECT_EQ(f.eval("tile < tiles && tile >= 2", 3, 6), 1);
+  EXPECT_EQ(f.eval("tile == 0 || 10 / tile > 1", 0, 6), 1); // no division by zero
+  EXPECT_EQ(f.eval("tile > 0 ? 60 / tile : -1", 0, 6), -1);
+  EXPECT_EQ(f.eval("tile > 0 ? 60 / tile : -1", 4, 6), 15);
+  EXPECT_EQ(f.eval("!(tile != 3)", 3, 6), 1);
+  EXPECT_EQ(f.eval("tile % 2 == 0 ? tile / 2 : tiles - 1 - tile / 2", 5, 8), 5);
+}
+
+TEST(Expr, OverflowAndDivisionByZeroAreErrorsNotUndefinedBehaviour) {
+  Fixture f;
+  EXPECT_THROW(f.eval("9223372036854775807 + tile", 1, 0), EvalError);
+  EXPECT_THROW(f.eval("tile * 4611686018427387904", 4, 0), EvalError);
+  EXPECT_THROW(f.eval("tiles / tile", 0, 6), EvalError);
+  EXPECT_THROW(f.eval("tiles % tile", 0, 6), EvalError);
+  EXPECT_THROW(f.eval("-(-9223372036854775807 - 1 + tile)", 0, 0), EvalError);
+  // Constant expressions are folded at parse time, so their errors come with a column.
+  EXPECT_THROW((void)Expr::parse("1 / 0", f.symbols), ExprError);
+}
+
+TEST(Expr, ErrorsNameTheColumn) {
+  Fixture f;
+  EXPECT_EQ(f.error_column("tile + tlie"), 8u);
+  EXPECT_EQ(f.error_column("(tile + 1"), 10u);
+  EXPECT_EQ(f.error_column("tile + * 2"), 8u);
+  EXPECT_EQ(f.error_column("foo(1, 2)"), 1u);
+  EXPECT_EQ(f.error_column("min(1)"), 1u);
+  EXPECT_EQ(f.error_column("1.5"), 2u);
+  EXPECT_EQ(f.error_column("99999999999999999999"), 1u);
+  EXPECT_EQ(f.error_column(""), 1u);
+  EXPECT_EQ(f.error_column("1 < 2 < 3"), 7u);
+  EXPECT_EQ(f.error_column("tile = 1"), 6u);
+}
+
+TEST(Expr, HostileInputIsBounded) {
+  Fixture f;
+  EXPECT_THROW((void)Expr::parse(std::string(100000, '('), f.symbols), ExprError);
+  EXPECT_THROW((void)Expr::parse(std::string(200, '(') + "1" + std::string(200, ')'), f.symbols), ExprError);
+  EXPECT_THROW((void)Expr::parse(std::string(200, '-') + "1", f.symbols), ExprError);
+  // Long but flat is fine: the stack stays shallow.
+  std::string sum = "tile";
+  for (int i = 0; i < 500; ++i) {
+    sum += " + 1";
+  }
+  EXPECT_EQ(f.eval(sum, 1, 0), 501);
+  std::string args = "max(tile";
+  for (int i = 0; i < 300; ++i) {
+    args += ", " + std::to_string(i);
+  }
+  EXPECT_EQ(f.eval(args + ")", 1, 0), 299);
+}
+
+TEST(Expr, UsedSlotsAndConstants) {
+  Fixture f;
+  const Expr e = Expr::parse("tile * 2 + s", f.symbols);
+  EXPECT_TRUE(e.uses(f.tile));
+  EXPECT_TRUE(e.uses(f.s));
+  EXPECT_FALSE(e.uses(f.tiles));
+  EXPECT_EQ(Expr::parse("2 * (3 + 4)", f.symbols).constant_value(), 14);
+  EXPECT_FALSE(e.constant_value().has_value());
+}
+
+TEST(SymbolTable, ScopesHideNamesButKeepSlotsUnique) {
+  SymbolTable symbols;
+  const int a = symbols.declare("a");
+  symbols.push_scope();
+  const int s1 = symbols.declare("s");
+  EXPECT_THROW(symbols.declare("s"), std::invalid_argument);
+  EXPECT_THROW(symbols.declare("a"), std::invalid_argument); // would hide an outer name
+  symbols.pop_scope();
+  EXPECT_FALSE(symbols.find("s").has_value());
+  symbols.push_scope();
+  const int s2 = symbols.declare("s");
+  symbols.pop_scope();
+  EXPECT_NE(s1, s2);
+  EXPECT_EQ(symbols.find("a"), a);
+  EXPECT_EQ(symbols.slot_count(), 3u);
+}
+
+} // namespace

@@ -1,0 +1,174 @@
+// The seq2par command as a user runs it: the Fig. 3 golden through the real front end,
+// options, exit codes, file handling. Runs the built binary.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct Run {
+  int status = -1;
+  std::string output; // stdout and stderr
+};
+
+Run run(const std::string& args, const std::string& cwd = "") {
+  std::string command = (cwd.empty() ? "" : "cd '" + cwd + "' && ") + "'" + SEQ2PAR_EXE + "' " + args + " 2>&1";
+  Run result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+  const int raw = pclose(pipe);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return result;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class Tool : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("seq2par_tool_test_" + std::to_string(::getpid()) + "_" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(fs::path(SEQ2PAR_GOLDEN_DIR) / "fig3-pipeline.cpp", dir / "fig3-pipeline.cpp");
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  fs::path dir;
+};
+
+TEST_F(Tool, Fig3DumpsReproduceTheGoldenFile) {
+  const auto r = run("fig3-pipeline.cpp --out-dir out --dump=all", dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const json golden = json::parse(read(fs::path(SEQ2PAR_GOLDEN_DIR) / "fig3-pipeline.json"));
+  const auto dump = [&](const char* kind) {
+    return json::parse(read(dir / "out" / (std::string("fig3-pipeline.fig3_pipeline.") + kind + ".json")));
+  };
+  const json tree = dump("schedule-tree"), cdfg = dump("cdfg"), cdrfg = dump("cdrfg"), channels = dump("channels"),
+             warps = dump("warps");
+  EXPECT_EQ(tree["branches"], golden["schedule_tree"]["branches"]);
+  EXPECT_EQ(tree["branch_kinds"], golden["schedule_tree"]["branch_kinds"]);
+  for (const auto& expected : golden["nodes"]) {
+    auto it = std::find_if(cdfg["nodes"].begin(), cdfg["nodes"].end(), [&](const json& n) { return n["id"] == expected["id"]; });
+    ASSERT_NE(it, cdfg["nodes"].end()) << expected["id"];
+    for (const auto& field : {"warp", "role", "pool_range", "call"}) EXPECT_EQ((*it)[field], expected[field]) << field;
+  }
+  EXPECT_EQ(cdfg["nodes"].size(), golden["nodes"].size());
+  EXPECT_EQ(cdfg["control_edges"], golden["control_edges"]);
+  EXPECT_EQ(cdfg["data_edges"], golden["data_edges"]);
+  ASSERT_EQ(cdrfg["resource_edges"].size(), golden["resource_edges"].size());
+  for (std::size_t i = 0; i < golden["resource_edges"].size(); ++i)
+    for (const auto& field : {"from", "to", "range"})
+      EXPECT_EQ(cdrfg["resource_edges"][i][field], golden["resource_edges"][i][field]) << i << field;
+  EXPECT_EQ(cdrfg["removed_as_redundant"], golden["removed_as_redundant"]);
+  ASSERT_EQ(channels["channels"].size(), golden["channels"].size());
+  for (std::size_t i = 0; i < golden["channels"].size(); ++i)
+    for (const auto& field : {"from", "to", "kind", "channel"})
+      EXPECT_EQ(channels["channels"][i][field], golden["channels"][i][field]) << i << field;
+  EXPECT_EQ(channels["channel_count"], golden["channel_count"]);
+  EXPECT_EQ(warps["warps"], golden["warps"]);
+  // Every dump also has a Graphviz rendering.
+  for (const char* kind : {"schedule-tree", "cdfg", "cdrfg", "channels", "warps"})
+    EXPECT_NE(read(dir / "out" / (std::string("fig3-pipeline.fig3_pipeline.") + kind + ".dot")).find("digraph"),
+              std::string::npos) << kind;
+}
+
+TEST_F(Tool, OutputIsTheInputWithOnlyTheKernelBodyReplaced) {
+  ASSERT_EQ(run("fig3-pipeline.cpp --out-dir out", dir).status, 0);
+  const std::string input = read(dir / "fig3-pipeline.cpp");
+  const std::string output = read(dir / "out" / "fig3-pipeline.par.cpp");
+  const std::string include = "#include <seq2par/runtime.h> // added by seq2par\n";
+  ASSERT_EQ(output.rfind(include, 0), 0u);
+  const auto kernel = input.find("S2P_KERNEL void fig3_pipeline() {");
+  ASSERT_NE(kernel, std::string::npos);
+  const std::size_t head = input.find('{', kernel) + 1;
+  // Everything before the kernel body is byte-identical; the body launches the warps.
+  EXPECT_EQ(output.substr(include.size(), head), input.substr(0, head));
+  EXPECT_NE(output.find("s2p::rt::launch("), std::string::npos);
+  EXPECT_NE(output.find("intrinsic_producer(buffer1[0]); // p1, line 23"), std::string::npos);
+  EXPECT_NE(output.find("auto buffer3 = smem.tensor<1, 50>(0);"), std::string::npos);
+}
+
+TEST_F(Tool, OutputIsDeterministic) {
+  ASSERT_EQ(run("fig3-pipeline.cpp --out-dir a --dump=all", dir).status, 0);
+  ASSERT_EQ(run("fig3-pipeline.cpp --out-dir b --dump=all", dir).status, 0);
+  for (const auto& entry : fs::directory_iterator(dir / "a"))
+    EXPECT_EQ(read(entry.path()), read(dir / "b" / entry.path().filename())) << entry.path();
+}
+
+TEST_F(Tool, RunsFromAnyWorkingDirectoryWithAbsolutePaths) {
+  const auto r = run("'" + (dir / "fig3-pipeline.cpp").string() + "' --out-dir '" + (dir / "out").string() + "' --in-root '" +
+                     dir.string() + "'", "/");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "out" / "fig3-pipeline.par.cpp"));
+}
+
+TEST_F(Tool, OutputTreeMirrorsTheInputTree) {
+  fs::create_directories(dir / "src" / "kernels");
+  fs::rename(dir / "fig3-pipeline.cpp", dir / "src" / "kernels" / "fig3-pipeline.cpp");
+  ASSERT_EQ(run("src/kernels/fig3-pipeline.cpp --out-dir out --in-root .", dir).status, 0);
+  EXPECT_TRUE(fs::exists(dir / "out" / "src" / "kernels" / "fig3-pipeline.par.cpp"));
+}
+
+TEST_F(Tool, FilesWithoutKernelsAreSkippedAndWriteNothing) {
+  std::ofstream(dir / "plain.cpp") << "int add(int a, int b) { return a + b; }\n";
+  const auto r = run("plain.cpp --out-dir out", dir);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("skipped plain.cpp: no S2P_KERNEL"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_F(Tool, KeepRedundantSynchronizesMore) {
+  ASSERT_EQ(run("fig3-pipeline.cpp --out-dir out --dump=channels --keep-redundant", dir).status, 0);
+  const json channels = json::parse(read(dir / "out" / "fig3-pipeline.fig3_pipeline.channels.json"));
+  EXPECT_EQ(channels["channels"].size(), 14u);
+}
+
+TEST_F(Tool, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(run("", dir).status, 2);
+  EXPECT_EQ(run("missing.cpp", dir).status, 2);
+  EXPECT_EQ(run("--no-such-option fig3-pipeline.cpp", dir).status, 2);
+  const auto bad_dump = run("fig3-pipeline.cpp --dump=everything", dir);
+  EXPECT_EQ(bad_dump.status, 2);
+  EXPECT_NE(bad_dump.output.find("unknown --dump 'everything'"), std::string::npos);
+}
+
+TEST_F(Tool, HelpVersionAndBuildFlags) {
+  const auto help = run("--help", dir);
+  EXPECT_EQ(help.status, 0);
+  for (const char* option : {"--out-dir", "--in-root", "--dump", "--keep-redundant", "--cxxflags", "--ldflags", "-p"})
+    EXPECT_NE(help.output.find(option), std::string::npos) << option;
+  const auto version = run("--version", dir);
+  EXPECT_EQ(version.status, 0);
+  EXPECT_NE(version.output.find("seq2par "), std::string::npos);
+  const auto cxxflags = run("--cxxflags", dir);
+  EXPECT_EQ(cxxflags.status, 0);
+  const auto include = cxxflags.output.substr(2, cxxflags.output.find(' ') - 2);
+  EXPECT_TRUE(fs::exists(fs::path(include) / "seq2par" / "runtime.h")) << cxxflags.output;
+  EXPECT_NE(run("--ldflags", dir).output.find("-lseq2par_runtime"), std::string::npos);
+}
+
+TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
+  std::ofstream(dir / "blocker") << "a file where a directory should be\n";
+  const auto r = run("fig3-pipeline.cpp --out-dir blocker/out", dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("nothing was written"), std::string::npos);
+}
+
+} // namespace
