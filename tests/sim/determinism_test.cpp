@@ -10,12 +10,12 @@ namespace {
 
 using namespace s2p_test;
 
-struct Run {
+struct Outputs {
   std::string report;
   std::string trace;
 };
 
-Run run(std::uint64_t seed) {
+Outputs run(std::uint64_t seed) {
   sim::RingOptions options;
   options.kind = "allreduce";
   options.tiles = 8;
@@ -38,12 +38,12 @@ Run run(std::uint64_t seed) {
 }
 
 TEST(Determinism, TwoRunsGiveByteIdenticalReportsAndTraces) {
-  const Run a = run(42);
-  const Run b = run(42);
+  const Outputs a = run(42);
+  const Outputs b = run(42);
   EXPECT_EQ(a.report, b.report);
   EXPECT_EQ(a.trace, b.trace);
   // The seed does matter for timing (so the comparison above is not vacuous)...
-  const Run c = run(43);
+  const Outputs c = run(43);
   EXPECT_NE(a.report, c.report);
   // ...but not for the data.
   const auto digest = [](const std::string& report) {

@@ -123,7 +123,8 @@ TEST(External, MultiHopRoutesThroughIntermediateChips) {
   for (const auto& link : s.report().links) {
     link_packets += link.packets;
   }
-  EXPECT_EQ(link_packets, 2u * 4u); // 4 packets, 2 links each
+  EXPECT_EQ(link_packets, 2u * 4u); // 4 packets, 2 links each, no resend
+  EXPECT_EQ(s.report().xbs[0].resent, 0u);
   EXPECT_GE(s.report().total_cycles, 2 * s.fabric().external.latency_cycles);
 }
 

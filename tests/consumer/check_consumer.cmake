@@ -1,0 +1,26 @@
+# Installs seq2par into a fresh prefix, builds tests/consumer/project against it with
+# find_package(seq2par), and requires the generated program to match the sequential one.
+#   cmake -DBUILD_DIR=<seq2par build> -DPROJECT_DIR=<consumer source> -DWORK=<scratch> -DCXX=<compiler> -P ...
+file(REMOVE_RECURSE "${WORK}")
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK}/prefix")
+run(${CMAKE_COMMAND} -S "${PROJECT_DIR}" -B "${WORK}/build" -DCMAKE_PREFIX_PATH=${WORK}/prefix
+    -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build "${WORK}/build")
+run("${WORK}/build/saxpy_seq")
+set(expected "${last_output}")
+set(ENV{S2P_BACKEND} threads)
+run("${WORK}/build/saxpy_par")
+if(NOT expected STREQUAL last_output OR expected STREQUAL "")
+  message(FATAL_ERROR "consumer outputs differ:\n  sequential: ${expected}\n  generated:  ${last_output}")
+endif()
+if(NOT EXISTS "${WORK}/prefix/bin/seq2par" OR NOT EXISTS "${WORK}/prefix/include/seq2par/runtime.h")
+  message(FATAL_ERROR "install is incomplete")
+endif()
+message(STATUS "consumer project OK: ${expected}")

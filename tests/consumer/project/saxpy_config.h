@@ -1,0 +1,3 @@
+#pragma once
+constexpr int kTiles = 16;
+constexpr int kTile = 128;
