@@ -19,13 +19,18 @@ struct Backend {
 
 const s2p::rt::site kSites[] = {{"p1", 10}, {"c1", 11}, {"p2", 12}, {"c2", 13}};
 
-s2p::rt::kernel_info info(int warps, int channels) {
+s2p::rt::kernel_info info(int warps, int channels, int data_channels = 0) {
   static const int ids[] = {0, 1, 2, 3};
-  return {"test_kernel", "test.cpp", warps, ids, channels, kSites, 4};
+  return {"test_kernel", "test.cpp", warps, ids, channels, data_channels, 0, kSites, 4, 0};
 }
 
-TEST(Threads, WaitsForTheExactPhaseOfAChannel) {
-  Backend backend("threads");
+// The behaviour every backend must share.
+class AnyBackend : public ::testing::TestWithParam<const char*> {
+protected:
+  Backend backend{GetParam()};
+};
+
+TEST_P(AnyBackend, WaitsForTheExactPhaseOfAChannel) {
   std::vector<int> seen;
   int data = 0;
   const auto kernel = info(2, 1);
@@ -49,8 +54,7 @@ TEST(Threads, WaitsForTheExactPhaseOfAChannel) {
   for (int i = 0; i < 100; ++i) EXPECT_EQ(seen[i], i + 1);
 }
 
-TEST(Threads, PhaseZeroOrBelowNeverBlocks) {
-  Backend backend("threads");
+TEST_P(AnyBackend, PhaseZeroOrBelowNeverBlocks) {
   const auto kernel = info(1, 1);
   s2p::rt::launch(kernel, [](warp& w) {
     w.wait(1, 0, 0);
@@ -58,8 +62,7 @@ TEST(Threads, PhaseZeroOrBelowNeverBlocks) {
   });
 }
 
-TEST(Threads, BufferQueuePassesEveryItemInOrderThroughTwoSlots) {
-  Backend backend("threads");
+TEST_P(AnyBackend, BufferQueuePassesEveryItemInOrderThroughTwoSlots) {
   constexpr int kItems = 2000;
   int slots[2] = {-1, -1};
   std::vector<int> received;
@@ -85,8 +88,7 @@ TEST(Threads, BufferQueuePassesEveryItemInOrderThroughTwoSlots) {
   for (int i = 0; i < kItems; ++i) ASSERT_EQ(received[i], i);
 }
 
-TEST(Threads, DeadlockIsReportedWithEveryWarpsPosition) {
-  Backend backend("threads");
+TEST_P(AnyBackend, DeadlockIsReportedWithEveryWarpsPosition) {
   const auto kernel = info(2, 2);
   try {
     s2p::rt::launch(
@@ -94,7 +96,9 @@ TEST(Threads, DeadlockIsReportedWithEveryWarpsPosition) {
     FAIL() << "expected a deadlock";
   } catch (const s2p::rt::deadlock_error& e) {
     const std::string report = e.what();
-    EXPECT_NE(report.find("kernel 'test_kernel' (test.cpp) on the threads backend"), std::string::npos) << report;
+    EXPECT_NE(report.find("kernel 'test_kernel' (test.cpp) on the " + std::string(GetParam()) + " backend"),
+              std::string::npos)
+        << report;
     EXPECT_NE(report.find("warp 0: waits on channel 1 for signal #1 (has 0) before p1 (test.cpp:10)"), std::string::npos)
         << report;
     EXPECT_NE(report.find("warp 1: waits on channel 2 for signal #3 (has 0) before c2 (test.cpp:13)"), std::string::npos)
@@ -102,16 +106,14 @@ TEST(Threads, DeadlockIsReportedWithEveryWarpsPosition) {
   }
 }
 
-TEST(Threads, DeadlockAfterAWarpFinishedIsStillDetected) {
-  Backend backend("threads");
+TEST_P(AnyBackend, DeadlockAfterAWarpFinishedIsStillDetected) {
   const auto kernel = info(2, 1);
   EXPECT_THROW(s2p::rt::launch(
                    kernel, [](warp& w) { w.signal(1); }, [](warp& w) { w.wait(1, 2, 1); }),
                s2p::rt::deadlock_error);
 }
 
-TEST(Threads, AnExceptionInOneWarpUnblocksTheOthersAndIsRethrown) {
-  Backend backend("threads");
+TEST_P(AnyBackend, AnExceptionInOneWarpUnblocksTheOthersAndIsRethrown) {
   const auto kernel = info(2, 1);
   EXPECT_THROW(s2p::rt::launch(
                    kernel,
@@ -123,11 +125,12 @@ TEST(Threads, AnExceptionInOneWarpUnblocksTheOthersAndIsRethrown) {
                std::runtime_error);
 }
 
-TEST(Threads, UnknownChannelIsAnError) {
-  Backend backend("threads");
+TEST_P(AnyBackend, UnknownChannelIsAnError) {
   const auto kernel = info(1, 2);
   EXPECT_THROW(s2p::rt::launch(kernel, [](warp& w) { w.signal(3); }), std::logic_error);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, AnyBackend, ::testing::Values("threads", "sim"));
 
 TEST(Threads, WarpFunctionCountMustMatchTheKernelInfo) {
   const auto kernel = info(2, 0);

@@ -28,6 +28,34 @@ std::string describe_edge(const Graph& graph, const Edge& e) {
   return text;
 }
 
+// The cycles a call costs on the simulator: its S2P_COST expression evaluated on its
+// arguments, or by default the elements it touches.
+std::string cost_text(const Kernel& kernel, const Node& node) {
+  const CallSite& call = *node.call;
+  if (!call.cost.empty() && call.parameters.size() == node.cost_arguments.size()) {
+    std::string params, args;
+    for (std::size_t i = 0; i < call.parameters.size(); ++i) {
+      params += (i ? ", " : "") + call.parameters[i];
+      args += (i ? ", " : "") + node.cost_arguments[i];
+    }
+    return "[&](" + params + ") -> std::int64_t { return static_cast<std::int64_t>(" + call.cost + "); }(" + args + ")";
+  }
+  std::string text = std::to_string(node.elements);
+  for (const auto& access : node.accesses) {
+    const Tensor& tensor = kernel.tensors[access.tensor];
+    if (tensor.kind != TensorKind::Ref) continue;
+    const std::string size = "static_cast<std::int64_t>(" + tensor.name + ".size())";
+    text += " + " + (access.range.hi - access.range.lo > 1 ? "static_cast<std::int64_t>(" + tensor.name + ".count()) * " + size : size);
+  }
+  return text;
+}
+
+std::int64_t pool_bytes(const Kernel& kernel) {
+  std::int64_t bytes = 0;
+  for (const auto& pool : kernel.pools) bytes += pool.units * pool.element_bytes;
+  return bytes;
+}
+
 void emit_tables(std::ostringstream& out, const Kernel& kernel, const passes::KernelPlan& plan,
                  const EmitOptions& options) {
   const Graph& graph = plan.graph;
@@ -39,11 +67,11 @@ void emit_tables(std::ostringstream& out, const Kernel& kernel, const passes::Ke
     out << (v ? ", " : "") << "{" << quoted(graph.nodes[v].id) << ", " << graph.nodes[v].loc.line << "}";
   out << "};\n";
   out << "static const s2p::rt::kernel_info s2p_kernel = {" << quoted(kernel.name) << ", "
-      << quoted(options.source_name) << ", " << plan.warps.size() << ", s2p_warp_ids, " << graph.channel_count
-      << ", s2p_sites, " << graph.nodes.size() << "};\n";
+      << quoted(options.source_name) << ", " << plan.warps.size() << ", s2p_warp_ids, " << graph.channel_count << ", "
+      << graph.data_channel_count << ", 0, s2p_sites, " << graph.nodes.size() << ", " << pool_bytes(kernel) << "};\n";
 }
 
-void emit_warp(std::ostringstream& out, const passes::KernelPlan& plan, const WarpProgram& program) {
+void emit_warp(std::ostringstream& out, const Kernel& kernel, const passes::KernelPlan& plan, const WarpProgram& program) {
   const Graph& graph = plan.graph;
   out << "[&](s2p::rt::warp& s2p_w) { // warp " << program.warp << "\n";
   for (const auto& op : program.ops) {
@@ -55,7 +83,7 @@ void emit_warp(std::ostringstream& out, const passes::KernelPlan& plan, const Wa
       break;
     case WarpOp::Kind::Call:
       out << node.text << "; // " << node.id << ", line " << node.loc.line << "\n";
-      out << "s2p_w.step(" << op.node << ", " << node.elements << ");\n";
+      out << "s2p_w.step(" << op.node << ", " << cost_text(kernel, node) << ");\n";
       break;
     case WarpOp::Kind::Signal:
       out << "s2p_w.signal(" << op.channel << "); // " << describe_edge(graph, graph.edges[op.edge]) << "\n";
@@ -84,7 +112,7 @@ std::string emit_kernel_body(const Kernel& kernel, const passes::KernelPlan& pla
   out << "s2p::rt::launch(s2p_kernel";
   for (const auto& program : plan.warps) {
     out << ",\n";
-    emit_warp(out, plan, program);
+    emit_warp(out, kernel, plan, program);
   }
   out << ");\n}";
   return out.str();

@@ -3,6 +3,9 @@
 #include "frontend/s2p_types.h"
 #include "frontend/unsupported_constructs.h"
 
+#include <clang/AST/DeclTemplate.h>
+#include <llvm/Support/raw_ostream.h>
+
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
@@ -485,7 +488,11 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
       return;
     }
     const auto args = integer_template_args(var.getType());
-    kernel_.pools.push_back({name, element_type_of(var.getType(), ctx_), args.empty() ? 0 : args.back(), loc(var.getLocation())});
+    ir::Pool pool{name, element_type_of(var.getType(), ctx_), args.empty() ? 0 : args.back(), loc(var.getLocation()), 0};
+    if (const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+            var.getType().getNonReferenceType()->getAsCXXRecordDecl()))
+      pool.element_bytes = ctx_.getTypeSizeInChars(spec->getTemplateArgs()[0].getAsType()).getQuantity();
+    kernel_.pools.push_back(pool);
     bind(&var, {Binding::Kind::Pool, static_cast<int>(kernel_.pools.size()) - 1, {}, "", true});
     add_preamble();
     return;
@@ -752,7 +759,18 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call, co
     }
   }
   if (!ok) return;
-  for (unsigned i = 0; i < call.getNumArgs(); ++i) collect_holes(call.getArg(i), where->first, site);
+  for (unsigned i = 0; i < call.getNumArgs(); ++i) {
+    collect_holes(call.getArg(i), where->first, site);
+    if (auto arg = span(call.getArg(i)->getSourceRange()))
+      site.arguments.emplace_back(arg->first - where->first, arg->second - arg->first);
+  }
+  clang::PrintingPolicy policy(ctx_.getLangOpts());
+  for (const clang::ParmVarDecl* param : callee.parameters()) {
+    std::string declaration;
+    llvm::raw_string_ostream out(declaration);
+    param->getType().print(out, policy, param->getName());
+    site.parameters.push_back(out.str());
+  }
   if (warp < 0) {
     error(call.getBeginLoc(), "intrinsic call '" + site.callee + "' has no warp number");
     report_note(ctx_, call.getBeginLoc(), "add '#pragma s2p warp(N)' before this statement or an enclosing loop");

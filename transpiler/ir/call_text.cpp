@@ -11,19 +11,22 @@ std::string render_value(const Expr& value, const Bindings& env) {
   return "(" + text + ")";
 }
 
-std::string render_call(const CallSite& call, const Bindings& env) {
+std::string render_call(const CallSite& call, const Bindings& env) { return render_span(call, env, 0, call.text.size()); }
+
+std::string render_span(const CallSite& call, const Bindings& env, std::size_t begin, std::size_t end) {
   std::vector<const TextHole*> holes;
-  for (const auto& hole : call.holes) holes.push_back(&hole);
+  for (const auto& hole : call.holes)
+    if (hole.offset >= begin && hole.offset + hole.length <= end) holes.push_back(&hole);
   std::sort(holes.begin(), holes.end(), [](const TextHole* a, const TextHole* b) { return a->offset < b->offset; });
   std::string out;
-  std::size_t at = 0;
+  std::size_t at = begin;
   for (const TextHole* hole : holes) {
-    if (hole->offset < at || hole->offset + hole->length > call.text.size()) continue; // overlapping: keep text
+    if (hole->offset < at) continue; // overlapping: keep text
     out.append(call.text, at, hole->offset - at);
     out += hole->value ? render_value(*hole->value, env) : hole->replacement;
     at = hole->offset + hole->length;
   }
-  out.append(call.text, at, std::string::npos);
+  out.append(call.text, at, end - at);
   return out;
 }
 

@@ -50,7 +50,8 @@ struct Node {
   const CallSite* call = nullptr; // the schedule-tree leaf this is an instance of
   std::string text;     // the call with loop variables replaced by their values
   std::vector<ResolvedAccess> accesses;
-  std::int64_t elements = 0; // elements touched: the default cost
+  std::int64_t elements = 0; // pool elements touched (the default cost adds tensor_ref sizes at run time)
+  std::vector<std::string> cost_arguments; // rendered arguments, when the intrinsic has S2P_COST
   SourceLocation loc;
 };
 

@@ -24,6 +24,7 @@ struct Pool {
   std::string element_type;
   std::int64_t units = 0; // elements
   SourceLocation loc;
+  std::int64_t element_bytes = 0;
 };
 
 enum class TensorKind {
@@ -74,6 +75,10 @@ struct CallSite {
   std::string text; // the call expression as written
   std::vector<TextHole> holes;
   std::string cost; // S2P_COST(...) expression text, empty for the default
+  // For evaluating `cost`: the intrinsic's parameter declarations ("s2p::in<float> b")
+  // and where each argument sits in `text` (offset, length).
+  std::vector<std::string> parameters;
+  std::vector<std::pair<std::size_t, std::size_t>> arguments;
   SourceLocation loc;
 };
 

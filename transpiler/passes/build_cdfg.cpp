@@ -169,6 +169,8 @@ private:
     node.call = &call;
     node.loc = call.loc;
     node.text = render_call(call, env);
+    if (!call.cost.empty())
+      for (const auto& [offset, length] : call.arguments) node.cost_arguments.push_back(render_span(call, env, offset, offset + length));
     bool any_read = false, any_write = false;
     for (const auto& access : call.accesses) {
       auto resolved = resolve(access, env, call);

@@ -29,13 +29,16 @@ struct site {
 };
 
 struct kernel_info {
-  const char* name;     // kernel function name
-  const char* source;   // input file the kernel came from
-  int warp_count;       // number of warp functions passed to launch()
-  const int* warp_ids;  // the user's warp number of each warp function
-  int channel_count;    // channels are numbered 1..channel_count
-  const site* sites;    // CDFG nodes, indexed by `site` arguments
+  const char* name;       // kernel function name
+  const char* source;     // input file the kernel came from
+  int warp_count;         // number of warp functions passed to launch()
+  const int* warp_ids;    // the user's warp number of each warp function
+  int channel_count;      // channels are numbered 1..channel_count:
+  int data_channel_count; //   1..data_channel_count carry data, then buffer (resource) channels,
+  int fence_channel;      //   and this one (0: none) orders whole regions (symbolic loops)
+  const site* sites;      // CDFG nodes (or loop-body templates), indexed by `site` arguments
   int site_count;
+  long long pool_bytes;   // on-tile memory the kernel's pools need
 };
 
 // Thrown by launch() when every live warp is blocked on a channel nobody can signal.

@@ -11,6 +11,6 @@ namespace s2p::rt {
 void run_on_threads(const kernel_info& info, const warp_function* warps);
 void run_on_sim(const kernel_info& info, const warp_function* warps);
 
-inline constexpr std::string_view kDefaultBackend = "threads";
+inline constexpr std::string_view kDefaultBackend = "sim";
 
 } // namespace s2p::rt

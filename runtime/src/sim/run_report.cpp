@@ -1,0 +1,138 @@
+#include "sim/run_report.h"
+
+#include <seq2par/runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace s2p::rt {
+
+namespace {
+
+constexpr std::size_t kMaxReportedLaunches = 1000;
+
+struct KernelTotals {
+  std::string source;
+  std::int64_t launches = 0;
+  std::int64_t makespan = 0;
+  std::int64_t bound = 0;
+  std::int64_t warps = 0;
+  nlohmann::ordered_json last;
+};
+
+class Collector {
+public:
+  ~Collector() { flush(); }
+
+  void add(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params) {
+    std::lock_guard lock(mutex_);
+    nlohmann::ordered_json launch{{"kernel", info.name}, {"source", info.source}, {"start_cycle", elapsed_}};
+    launch.update(model.report());
+    auto& totals = kernels_[info.name];
+    totals.source = info.source;
+    ++totals.launches;
+    totals.makespan += model.makespan();
+    totals.bound += model.lower_bound();
+    totals.warps = info.warp_count;
+    totals.last = launch;
+    if (launches_.size() < kMaxReportedLaunches) launches_.push_back(launch);
+    else ++dropped_;
+    params_ = params.to_json();
+    if (std::getenv("S2P_TRACE")) append_trace(info, model);
+    elapsed_ += model.makespan();
+  }
+
+private:
+  void append_trace(const kernel_info& info, const sim::tile::TileThreads& model) {
+    const int pid = 1;
+    if (trace_.empty()) trace_.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", "tile 0 (sim)"}}}});
+    for (int w = 0; w < info.warp_count; ++w) {
+      const int id = info.warp_ids ? info.warp_ids[w] : w;
+      if (named_threads_.insert(id).second)
+        trace_.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", id},
+                          {"args", {{"name", "warp " + std::to_string(id)}}}});
+    }
+    for (const auto& e : model.trace()) {
+      const int id = info.warp_ids ? info.warp_ids[e.warp] : e.warp;
+      trace_.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"pid", pid}, {"tid", id},
+                        {"ts", elapsed_ + e.start}, {"dur", e.duration}, {"args", {{"kernel", info.name}}}});
+    }
+    truncated_ |= model.trace_truncated();
+  }
+
+  void flush() {
+    std::lock_guard lock(mutex_);
+    if (launches_.empty()) return;
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    for (const auto& [name, t] : kernels_)
+      kernels.push_back({{"kernel", name},
+                         {"source", t.source},
+                         {"launches", t.launches},
+                         {"total_makespan", t.makespan},
+                         {"total_lower_bound", t.bound},
+                         {"ratio", t.bound > 0 ? static_cast<double>(t.makespan) / static_cast<double>(t.bound) : 1.0}});
+    if (const char* path = std::getenv("S2P_REPORT"); path && *path) {
+      nlohmann::ordered_json report{{"format", "seq2par.sim-report/1"},
+                                    {"backend", "sim"},
+                                    {"tile", params_},
+                                    {"time_unit", "cycles"},
+                                    {"kernels", kernels},
+                                    {"launches", launches_},
+                                    {"launches_not_listed", dropped_}};
+      std::ofstream(path) << report.dump(1) << "\n";
+    }
+    if (const char* path = std::getenv("S2P_TRACE"); path && *path) {
+      nlohmann::ordered_json trace{{"traceEvents", trace_}, {"displayTimeUnit", "ns"},
+                                   {"otherData", {{"time_unit", "1 us in the viewer = 1 simulated cycle"},
+                                                  {"truncated", truncated_}}}};
+      std::ofstream(path) << trace.dump() << "\n";
+    }
+    if (const char* summary = std::getenv("S2P_SUMMARY"); summary && *summary && std::string(summary) != "0") print_summary();
+  }
+
+  void print_summary() const {
+    for (const auto& [name, t] : kernels_) {
+      const auto& last = t.last;
+      std::fprintf(stderr, "seq2par sim: kernel '%s' (%s): %lld launch%s, last makespan %lld cycles, lower bound %lld (ratio %.3f)\n",
+                   name.c_str(), t.source.c_str(), static_cast<long long>(t.launches), t.launches == 1 ? "" : "es",
+                   last["makespan"].get<long long>(), last["lower_bound"]["value"].get<long long>(), last["ratio"].get<double>());
+      for (const auto& w : last["warps"]) {
+        std::string waits;
+        for (const auto& wait : w["waits"])
+          if (wait["cycles"].get<long long>() > 0)
+            waits += (waits.empty() ? "" : ", ") + std::string("ch") + std::to_string(wait["channel"].get<int>()) + " " +
+                   wait["kind"].get<std::string>() + " " + std::to_string(wait["cycles"].get<long long>());
+        std::fprintf(stderr, "  warp %d: busy %lld (%.1f%%), waiting %lld%s%s%s\n", w["warp"].get<int>(),
+                     w["busy_cycles"].get<long long>(), 100.0 * w["utilization"].get<double>(),
+                     w["waiting_cycles"].get<long long>(), waits.empty() ? "" : " [", waits.c_str(), waits.empty() ? "" : "]");
+      }
+    }
+  }
+
+  std::mutex mutex_;
+  std::vector<nlohmann::ordered_json> launches_;
+  std::map<std::string, KernelTotals> kernels_;
+  nlohmann::ordered_json params_;
+  nlohmann::ordered_json trace_ = nlohmann::ordered_json::array();
+  std::set<int> named_threads_;
+  std::size_t dropped_ = 0;
+  std::int64_t elapsed_ = 0;
+  bool truncated_ = false;
+};
+
+Collector& collector() {
+  static Collector instance; // flushed when the process exits
+  return instance;
+}
+
+} // namespace
+
+void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params) {
+  collector().add(info, model, params);
+}
+
+} // namespace s2p::rt

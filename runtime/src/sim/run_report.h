@@ -1,0 +1,20 @@
+// Everything the `sim` backend measured in this process, written when the process exits:
+//   S2P_REPORT=<file>  JSON report (every launch: makespan, bound, per-warp busy/waiting)
+//   S2P_TRACE=<file>   Chrome/Perfetto trace, one track per warp, launches laid end to end
+//   S2P_SUMMARY=1      a short human summary on stderr
+#pragma once
+
+#include "tile_threads.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace s2p::rt {
+
+struct kernel_info;
+
+// Records one finished launch (thread-safe).
+void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params);
+
+} // namespace s2p::rt
