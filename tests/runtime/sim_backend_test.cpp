@@ -32,7 +32,7 @@ TEST(Sim, IsTheDefaultBackend) {
 TEST(Sim, ComputesRealResultsInProgramOrderPerWarp) {
   SimEnvironment env;
   static const int ids[] = {0, 1};
-  const s2p::rt::kernel_info info{"k", "k.cpp", 2, ids, 1, 1, 0, kSites, 2, 0};
+  const s2p::rt::kernel_info info{"k", "k.cpp", 2, ids, 1, "d", kSites, 2, 0};
   int value = 0, seen = 0;
   s2p::rt::launch(
       info,
@@ -53,7 +53,7 @@ TEST(Sim, TooManyWarpsForTheTileIsAClearError) {
   SimEnvironment env;
   setenv("S2P_TILE_THREADS", "1", 1);
   static const int ids[] = {0, 1};
-  const s2p::rt::kernel_info info{"wide", "k.cpp", 2, ids, 0, 0, 0, kSites, 2, 0};
+  const s2p::rt::kernel_info info{"wide", "k.cpp", 2, ids, 0, "", kSites, 2, 0};
   try {
     s2p::rt::launch(info, [](warp&) {}, [](warp&) {});
     FAIL();
@@ -66,7 +66,7 @@ TEST(Sim, TooManyWarpsForTheTileIsAClearError) {
 TEST(Sim, PoolLargerThanTheTileSramIsAClearError) {
   SimEnvironment env;
   static const int ids[] = {0};
-  const s2p::rt::kernel_info info{"big", "k.cpp", 1, ids, 0, 0, 0, kSites, 2, 1 << 30};
+  const s2p::rt::kernel_info info{"big", "k.cpp", 1, ids, 0, "", kSites, 2, 1 << 30};
   try {
     s2p::rt::launch(info, [](warp&) {});
     FAIL();

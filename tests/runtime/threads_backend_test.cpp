@@ -21,7 +21,7 @@ const s2p::rt::site kSites[] = {{"p1", 10}, {"c1", 11}, {"p2", 12}, {"c2", 13}};
 
 s2p::rt::kernel_info info(int warps, int channels, int data_channels = 0) {
   static const int ids[] = {0, 1, 2, 3};
-  return {"test_kernel", "test.cpp", warps, ids, channels, data_channels, 0, kSites, 4, 0};
+  return {"test_kernel", "test.cpp", warps, ids, channels, data_channels ? "dddd" : "rrrr", kSites, 4, 0};
 }
 
 // The behaviour every backend must share.

@@ -100,6 +100,12 @@ public:
     return node;
   }
 
+  // An integer kernel parameter (a run-time value).
+  KernelBuilder& symbol(const std::string& name) {
+    kernel_.symbols.push_back(name);
+    return *this;
+  }
+
   KernelBuilder& add(ScheduleNode node) {
     kernel_.root.children.push_back(std::move(node));
     return *this;

@@ -184,7 +184,7 @@ int main(int argc, const char** argv) {
   options.pipeline.cdfg.max_nodes = max_calls;
   options.dumps = dump_kinds;
   options.style = style;
-  options.verify = !no_verify;
+  options.pipeline.verify = !no_verify;
   s2p::frontend::TranspileActionFactory factory(options, [&](const std::string& file) {
     return relative_to_root(absolute(file), root);
   });

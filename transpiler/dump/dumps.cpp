@@ -221,8 +221,8 @@ json cdfg_json(const Kernel& kernel, const Graph& graph) {
               {"data_edge_labels", data_detail}};
 }
 
-json cdrfg_json(const Kernel& kernel, const passes::KernelPlan& plan) {
-  const Graph& graph = plan.graph;
+json cdrfg_json(const Kernel& kernel, const Region& region) {
+  const Graph& graph = region.graph;
   json resource = json::array(), removed = json::array(), removed_detail = json::array();
   for (const auto& e : graph.edges) {
     if (e.kind == EdgeKind::Resource) {
@@ -278,19 +278,22 @@ std::string op_text(const Graph& graph, const WarpOp& op) {
     return "signal " + std::to_string(op.channel);
   case WarpOp::Kind::Call:
     return graph.nodes[op.node].id;
+  case WarpOp::Kind::Fence:
+    return "fence";
   }
   return "?";
 }
 
-json warps_json(const Kernel& kernel, const passes::KernelPlan& plan) {
+json warps_json(const Kernel& kernel, const Region& region, const passes::KernelPlan& plan) {
   json compact = json::object(), detail = json::array();
-  for (const auto& program : plan.warps) {
+  const Graph& graph = region.graph;
+  for (const auto& program : region.warps) {
     json ops = json::array(), detailed = json::array();
     for (const auto& op : program.ops) {
-      ops.push_back(op_text(plan.graph, op));
+      ops.push_back(op_text(graph, op));
       json entry{{"op", op.kind == WarpOp::Kind::Wait ? "wait" : op.kind == WarpOp::Kind::Signal ? "signal" : "call"},
-                 {"node", plan.graph.nodes[op.node].id}};
-      if (op.kind == WarpOp::Kind::Call) entry["call"] = plan.graph.nodes[op.node].text;
+                 {"node", graph.nodes[op.node].id}};
+      if (op.kind == WarpOp::Kind::Call) entry["call"] = graph.nodes[op.node].text;
       else {
         entry["channel"] = op.channel;
         entry["phase"] = op.phase;
@@ -304,7 +307,7 @@ json warps_json(const Kernel& kernel, const passes::KernelPlan& plan) {
               {"kernel", kernel.name},
               {"warps", compact},
               {"programs", detail},
-              {"channel_count", plan.graph.channel_count}};
+              {"channel_count", plan.channel_count}};
 }
 
 // --- DOT ---
@@ -337,8 +340,8 @@ void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, i
   for (const auto& child : node.children) tree_dot(child, out, counter, me);
 }
 
-std::string graph_dot(const Kernel& kernel, const passes::KernelPlan& plan, DumpKind kind) {
-  const Graph& graph = plan.graph;
+std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind) {
+  const Graph& graph = region.graph;
   std::ostringstream out;
   out << "digraph \"" << escape(kernel.name) << "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
   std::map<int, std::vector<int>> by_warp;
@@ -372,12 +375,12 @@ std::string graph_dot(const Kernel& kernel, const passes::KernelPlan& plan, Dump
   return out.str();
 }
 
-std::string warps_dot(const Kernel& kernel, const passes::KernelPlan& plan) {
-  const Graph& graph = plan.graph;
+std::string warps_dot(const Kernel& kernel, const Region& region) {
+  const Graph& graph = region.graph;
   std::ostringstream out;
   out << "digraph \"" << escape(kernel.name) << "_warps\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
   std::map<std::pair<int, std::int64_t>, std::string> signal_of, wait_of;
-  for (const auto& program : plan.warps) {
+  for (const auto& program : region.warps) {
     out << "  subgraph cluster_warp" << program.warp << " {\n    label=\"warp " << program.warp << "\";\n";
     std::string previous;
     for (std::size_t i = 0; i < program.ops.size(); ++i) {
@@ -401,22 +404,110 @@ std::string warps_dot(const Kernel& kernel, const passes::KernelPlan& plan) {
   return out.str();
 }
 
+std::string template_name(const Graph& graph, const SymbolicLoop& loop, int b) {
+  const std::string& id = graph.nodes[loop.node_of(b, 0)].id;
+  return id.substr(0, id.find('@'));
+}
+
+std::string family_endpoint(const Graph& graph, const SymbolicLoop& loop, int b, std::int64_t back) {
+  return template_name(graph, loop, b) + "[" + loop.var + (back ? " - " + std::to_string(back) : "") + "]";
+}
+
+json loop_json(const Region& region) {
+  const SymbolicLoop& loop = region.loop;
+  json body = json::array();
+  for (int b = 0; b < loop.body_size; ++b) {
+    const Node& node = region.graph.nodes[loop.node_of(b, 0)];
+    body.push_back({{"call", template_name(region.graph, loop, b)}, {"warp", node.warp}, {"line", node.loc.line},
+                    {"text", node.call->text}});
+  }
+  return json{{"var", loop.var},
+              {"init", loop.init},
+              {"bound", loop.bound.to_cpp()},
+              {"step", loop.step},
+              {"period", loop.period},
+              {"analysis_window", loop.window},
+              {"body", body}};
+}
+
+json families_json(const Region& region) {
+  const SymbolicLoop& loop = region.loop;
+  json families = json::array();
+  for (const auto& f : loop.families) {
+    json entry{{"from", family_endpoint(region.graph, loop, f.from_template, f.distance)},
+               {"to", family_endpoint(region.graph, loop, f.to_template, 0)},
+               {"kind", to_string(f.kind)},
+               {"distance", f.distance},
+               {"channel", f.channel}};
+    if (f.residue < 0) {
+      entry["iterations"] = "all";
+      entry["phase"] = "t - " + std::to_string(f.distance) + " + 1";
+    } else {
+      entry["iterations"] = "t % " + std::to_string(loop.period) + " == " + std::to_string(f.residue);
+      entry["phase"] = "(t - " + std::to_string(f.distance + f.source_residue) + ") / " + std::to_string(loop.period) + " + 1";
+    }
+    families.push_back(entry);
+  }
+  return families;
+}
+
+json symbolic_warps_json(const Region& region) {
+  const SymbolicLoop& loop = region.loop;
+  json warps = json::object();
+  for (const auto& program : loop.warps) {
+    json residues = json::array();
+    for (const auto& ops : program.residues) {
+      json list = json::array();
+      for (const auto& op : ops) {
+        if (op.kind == SymbolicOp::Kind::Call) list.push_back(template_name(region.graph, loop, op.body_call));
+        else
+          list.push_back(std::string(op.kind == SymbolicOp::Kind::Wait ? "wait " : "signal ") +
+                         std::to_string(loop.families[op.family].channel));
+      }
+      residues.push_back(list);
+    }
+    warps[std::to_string(program.warp)] = residues;
+  }
+  return warps;
+}
+
+json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan, const Region& region) {
+  const bool symbolic = region.kind == Region::Kind::SymbolicLoop;
+  json out;
+  switch (kind) {
+  case DumpKind::ScheduleTree:
+    break;
+  case DumpKind::Cdfg:
+    out = cdfg_json(kernel, region.graph);
+    break;
+  case DumpKind::Cdrfg:
+    out = cdrfg_json(kernel, region);
+    break;
+  case DumpKind::Channels:
+    out = symbolic ? json{{"families", families_json(region)}} : channels_json(kernel, region.graph);
+    break;
+  case DumpKind::Warps:
+    out = symbolic ? json{{"warps_by_residue", symbolic_warps_json(region)}} : warps_json(kernel, region, plan);
+    break;
+  }
+  out["region"] = symbolic ? "symbolic-loop" : "expanded";
+  if (symbolic) out["loop"] = loop_json(region);
+  return out;
+}
+
 } // namespace
 
 json to_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan) {
-  switch (kind) {
-  case DumpKind::ScheduleTree:
-    return schedule_tree_json(kernel);
-  case DumpKind::Cdfg:
-    return cdfg_json(kernel, plan.graph);
-  case DumpKind::Cdrfg:
-    return cdrfg_json(kernel, plan);
-  case DumpKind::Channels:
-    return channels_json(kernel, plan.graph);
-  case DumpKind::Warps:
-    return warps_json(kernel, plan);
-  }
-  return {};
+  if (kind == DumpKind::ScheduleTree) return schedule_tree_json(kernel);
+  if (plan.single_expanded_region()) return region_json(kind, kernel, plan, plan.regions[0]);
+  json regions = json::array();
+  for (const auto& region : plan.regions) regions.push_back(region_json(kind, kernel, plan, region));
+  return json{{"format", "seq2par." + std::string(name_of(kind)) + "/1"},
+              {"kernel", kernel.name},
+              {"regions", regions},
+              {"channel_count", plan.channel_count},
+              {"channel_kinds", plan.channel_kinds},
+              {"fence_channel", plan.fence_channel}};
 }
 
 std::string to_dot(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan) {
@@ -428,8 +519,12 @@ std::string to_dot(DumpKind kind, const Kernel& kernel, const passes::KernelPlan
     out << "}\n";
     return out.str();
   }
-  if (kind == DumpKind::Warps) return warps_dot(kernel, plan);
-  return graph_dot(kernel, plan, kind);
+  std::string text;
+  for (const auto& region : plan.regions) {
+    if (kind == DumpKind::Warps && region.kind == Region::Kind::Expanded) text += warps_dot(kernel, region);
+    else text += graph_dot(kernel, region, kind);
+  }
+  return text;
 }
 
 } // namespace s2p::dump

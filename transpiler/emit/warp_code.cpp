@@ -1,5 +1,9 @@
 #include "emit/warp_code.h"
 
+#include "ir/call_text.h"
+#include "passes/loop_period.h"
+
+#include <map>
 #include <sstream>
 
 namespace s2p::emit {
@@ -17,28 +21,63 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-std::string describe_edge(const Graph& graph, const Edge& e) {
-  std::string text = graph.nodes[e.from].id + " -> " + graph.nodes[e.to].id + ": " + to_string(e.kind);
-  for (const auto& label : e.labels)
-    for (const auto& r : label.ranges) {
-      text += " " + graph.spaces[label.space].name;
-      text += graph.spaces[label.space].is_pool ? "[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")"
-                                                : "[" + std::to_string(r.lo) + "]";
+std::string ranges_text(const Graph& graph, const std::vector<SpaceRanges>& labels, bool with_ranges) {
+  std::string text;
+  for (const auto& label : labels) {
+    const Space& space = graph.spaces[label.space];
+    if (!with_ranges) {
+      text += " " + space.name;
+      continue;
     }
+    for (const auto& r : label.ranges) {
+      text += " " + space.name;
+      text += space.is_pool ? "[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")" : "[" + std::to_string(r.lo) + "]";
+    }
+  }
   return text;
+}
+
+std::string describe_edge(const Graph& graph, const Edge& e) {
+  return graph.nodes[e.from].id + " -> " + graph.nodes[e.to].id + ": " + to_string(e.kind) + ranges_text(graph, e.labels, true);
+}
+
+std::int64_t pool_bytes(const Kernel& kernel) {
+  std::int64_t bytes = 0;
+  for (const auto& pool : kernel.pools) bytes += pool.units * pool.element_bytes;
+  return bytes;
+}
+
+// A call of a symbolic loop's body as written for iterations with one residue: the loop
+// variable stays a variable, `i % m` folds to its value where the residue fixes it.
+struct SymbolicCall {
+  CallSite site;
+  std::string text;
+};
+
+SymbolicCall symbolic_call(const SymbolicLoop& loop, const Node& representative, int residue) {
+  Bindings env;
+  for (const auto& [name, value] : representative.env.entries())
+    if (name != loop.var) env.bind(name, value);
+  SymbolicCall out{*representative.call, ""};
+  const std::int64_t first = loop.init + residue * loop.step;
+  for (auto& hole : out.site.holes)
+    if (hole.value) hole.value = passes::fold_residues(hole.value->substitute(env), loop.var, first, loop.period * loop.step);
+  out.text = render_call(out.site, Bindings{});
+  return out;
 }
 
 // The cycles a call costs on the simulator: its S2P_COST expression evaluated on its
 // arguments, or by default the elements it touches.
-std::string cost_text(const Kernel& kernel, const Node& node) {
-  const CallSite& call = *node.call;
-  if (!call.cost.empty() && call.parameters.size() == node.cost_arguments.size()) {
+std::string cost_text(const Kernel& kernel, const Node& node, const CallSite& site, const Bindings& env,
+                      const std::vector<std::string>* arguments) {
+  if (!site.cost.empty() && site.parameters.size() == site.arguments.size()) {
     std::string params, args;
-    for (std::size_t i = 0; i < call.parameters.size(); ++i) {
-      params += (i ? ", " : "") + call.parameters[i];
-      args += (i ? ", " : "") + node.cost_arguments[i];
+    for (std::size_t i = 0; i < site.parameters.size(); ++i) {
+      const auto& [offset, length] = site.arguments[i];
+      params += (i ? ", " : "") + site.parameters[i];
+      args += (i ? ", " : "") + (arguments ? (*arguments)[i] : render_span(site, env, offset, offset + length));
     }
-    return "[&](" + params + ") -> std::int64_t { return static_cast<std::int64_t>(" + call.cost + "); }(" + args + ")";
+    return "[&](" + params + ") -> std::int64_t { return static_cast<std::int64_t>(" + site.cost + "); }(" + args + ")";
   }
   std::string text = std::to_string(node.elements);
   for (const auto& access : node.accesses) {
@@ -50,72 +89,184 @@ std::string cost_text(const Kernel& kernel, const Node& node) {
   return text;
 }
 
-std::int64_t pool_bytes(const Kernel& kernel) {
-  std::int64_t bytes = 0;
-  for (const auto& pool : kernel.pools) bytes += pool.units * pool.element_bytes;
-  return bytes;
-}
-
-void emit_tables(std::ostringstream& out, const Kernel& kernel, const passes::KernelPlan& plan,
-                 const EmitOptions& options) {
-  const Graph& graph = plan.graph;
-  out << "static const int s2p_warp_ids[] = {";
-  for (std::size_t i = 0; i < plan.warps.size(); ++i) out << (i ? ", " : "") << plan.warps[i].warp;
-  out << "};\n";
-  out << "static const s2p::rt::site s2p_sites[] = {";
-  for (std::size_t v = 0; v < graph.nodes.size(); ++v)
-    out << (v ? ", " : "") << "{" << quoted(graph.nodes[v].id) << ", " << graph.nodes[v].loc.line << "}";
-  out << "};\n";
-  out << "static const s2p::rt::kernel_info s2p_kernel = {" << quoted(kernel.name) << ", "
-      << quoted(options.source_name) << ", " << plan.warps.size() << ", s2p_warp_ids, " << graph.channel_count << ", "
-      << graph.data_channel_count << ", 0, s2p_sites, " << graph.nodes.size() << ", " << pool_bytes(kernel) << "};\n";
-}
-
-void emit_warp(std::ostringstream& out, const Kernel& kernel, const passes::KernelPlan& plan, const WarpProgram& program) {
-  const Graph& graph = plan.graph;
-  out << "[&](s2p::rt::warp& s2p_w) { // warp " << program.warp << "\n";
-  for (const auto& op : program.ops) {
-    const Node& node = graph.nodes[op.node];
-    switch (op.kind) {
-    case WarpOp::Kind::Wait:
-      out << "s2p_w.wait(" << op.channel << ", " << op.phase << ", " << op.node << "); // "
-          << describe_edge(graph, graph.edges[op.edge]) << "\n";
-      break;
-    case WarpOp::Kind::Call:
-      out << node.text << "; // " << node.id << ", line " << node.loc.line << "\n";
-      out << "s2p_w.step(" << op.node << ", " << cost_text(kernel, node) << ");\n";
-      break;
-    case WarpOp::Kind::Signal:
-      out << "s2p_w.signal(" << op.channel << "); // " << describe_edge(graph, graph.edges[op.edge]) << "\n";
-      break;
+class BodyWriter {
+public:
+  BodyWriter(const Kernel& kernel, const passes::KernelPlan& plan, const EmitOptions& options)
+      : kernel_(kernel), plan_(plan), options_(options) {
+    for (std::size_t r = 0; r < plan.regions.size(); ++r) {
+      const Region& region = plan.regions[r];
+      if (region.kind == Region::Kind::Expanded) {
+        for (std::size_t v = 0; v < region.graph.nodes.size(); ++v) {
+          site_of_[{r, static_cast<int>(v)}] = static_cast<int>(sites_.size());
+          sites_.push_back({region.graph.nodes[v].id, region.graph.nodes[v].loc.line});
+        }
+      } else {
+        for (int b = 0; b < region.loop.body_size; ++b) {
+          const Node& node = region.graph.nodes[region.loop.node_of(b, 0)];
+          site_of_[{r, b}] = static_cast<int>(sites_.size());
+          sites_.push_back({template_name(node) + "[" + region.loop.var + "]", node.loc.line});
+        }
+      }
     }
   }
-  out << "}";
-}
+
+  std::string write() {
+    out_ << "{\n";
+    out_ << "// seq2par: kernel '" << kernel_.name << "' (" << options_.source_name << ":" << kernel_.loc.line << ") as "
+         << plan_.warps.size() << " cooperative warp" << (plan_.warps.size() == 1 ? "" : "s") << ", " << plan_.channel_count
+         << " synchronization channel" << (plan_.channel_count == 1 ? "" : "s") << ", " << plan_.call_count()
+         << " intrinsic call" << (plan_.call_count() == 1 ? "" : "s") << ".\n";
+    for (const auto& statement : kernel_.preamble) out_ << statement << "\n";
+    for (const auto& helper : kernel_.inlined_helper_refs) out_ << "(void)" << helper << "; // inlined below\n";
+    for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
+      const Region& region = plan_.regions[r];
+      if (region.kind != Region::Kind::SymbolicLoop) continue;
+      out_ << "const std::int64_t " << trips_name(r) << " = s2p::rt::trip_count(" << region.loop.init << ", "
+           << region.loop.bound.to_cpp() << ", " << region.loop.step << "); // loop '" << region.loop.var << "', line "
+           << region.loop.loop->loc.line << "\n";
+    }
+    write_tables();
+    out_ << "s2p::rt::launch(s2p_kernel";
+    for (int warp : plan_.warps) {
+      out_ << ",\n[&](s2p::rt::warp& s2p_w) { // warp " << warp << "\n";
+      for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
+        if (r > 0) write_fence(r);
+        const Region& region = plan_.regions[r];
+        if (region.kind == Region::Kind::Expanded) write_expanded(r, region, warp);
+        else write_symbolic(r, region, warp);
+      }
+      out_ << "}";
+    }
+    out_ << ");\n}";
+    return out_.str();
+  }
+
+private:
+  static std::string template_name(const Node& node) { return node.id.substr(0, node.id.find('@')); }
+  static std::string trips_name(std::size_t region) { return "s2p_trips_" + std::to_string(region); }
+
+  void write_tables() {
+    out_ << "static const int s2p_warp_ids[] = {";
+    for (std::size_t i = 0; i < plan_.warps.size(); ++i) out_ << (i ? ", " : "") << plan_.warps[i];
+    out_ << "};\n";
+    out_ << "static const s2p::rt::site s2p_sites[] = {";
+    for (std::size_t v = 0; v < sites_.size(); ++v)
+      out_ << (v ? ", " : "") << "{" << quoted(sites_[v].first) << ", " << sites_[v].second << "}";
+    out_ << "};\n";
+    out_ << "static const s2p::rt::kernel_info s2p_kernel = {" << quoted(kernel_.name) << ", "
+         << quoted(options_.source_name) << ", " << plan_.warps.size() << ", s2p_warp_ids, " << plan_.channel_count << ", "
+         << quoted(plan_.channel_kinds) << ", s2p_sites, " << sites_.size() << ", " << pool_bytes(kernel_) << "};\n";
+  }
+
+  void write_fence(std::size_t region) {
+    out_ << "s2p_w.signal(" << plan_.fence_channel << "); // fence " << region << ": region " << region
+         << " starts after every warp finished the regions before it\n";
+    out_ << "s2p_w.wait(" << plan_.fence_channel << ", " << region * plan_.warps.size() << ", -1);\n";
+  }
+
+  void write_expanded(std::size_t r, const Region& region, int warp) {
+    const Graph& graph = region.graph;
+    for (const auto& program : region.warps) {
+      if (program.warp != warp) continue;
+      for (const auto& op : program.ops) {
+        const Node& node = graph.nodes[op.node];
+        const int site = site_of_.at({r, op.node});
+        switch (op.kind) {
+        case WarpOp::Kind::Wait:
+          out_ << "s2p_w.wait(" << op.channel << ", " << op.phase << ", " << site << "); // "
+               << describe_edge(graph, graph.edges[op.edge]) << "\n";
+          break;
+        case WarpOp::Kind::Call:
+          out_ << node.text << "; // " << node.id << ", line " << node.loc.line << "\n";
+          out_ << "s2p_w.step(" << site << ", "
+               << cost_text(kernel_, node, *node.call, Bindings{}, node.call->cost.empty() ? nullptr : &node.cost_arguments)
+               << ");\n";
+          break;
+        case WarpOp::Kind::Signal:
+          out_ << "s2p_w.signal(" << op.channel << "); // " << describe_edge(graph, graph.edges[op.edge]) << "\n";
+          break;
+        case WarpOp::Kind::Fence:
+          break;
+        }
+      }
+    }
+  }
+
+  std::string family_text(const Region& region, const EdgeFamily& family) const {
+    const auto& loop = region.loop;
+    const Graph& graph = region.graph;
+    auto at = [&](int b, std::int64_t back) {
+      const std::string name = template_name(graph.nodes[loop.node_of(b, 0)]);
+      return name + "[" + loop.var + (back ? " - " + std::to_string(back) : "") + "]";
+    };
+    // Ranges are the same in every instance only when the family is per residue.
+    return at(family.from_template, family.distance) + " -> " + at(family.to_template, 0) + ": " + to_string(family.kind) +
+           ranges_text(graph, family.labels, family.residue >= 0 || loop.period == 1);
+  }
+
+  // phase for destination iteration s2p_t0 + s: stride-1 families count every iteration.
+  static std::string phase_text(const EdgeFamily& family, int period, int s) {
+    if (family.residue < 0) {
+      const std::int64_t k = s - family.distance + 1;
+      return "s2p_t0" + (k == 0 ? std::string() : k > 0 ? " + " + std::to_string(k) : " - " + std::to_string(-k));
+    }
+    const std::int64_t c = (s - family.distance - family.source_residue) / period + 1;
+    return "s2p_t0 / " + std::to_string(period) +
+           (c == 0 ? std::string() : c > 0 ? " + " + std::to_string(c) : " - " + std::to_string(-c));
+  }
+
+  void write_symbolic(std::size_t r, const Region& region, int warp) {
+    const SymbolicLoop& loop = region.loop;
+    const SymbolicLoop::Warp* program = nullptr;
+    for (const auto& p : loop.warps)
+      if (p.warp == warp) program = &p;
+    if (!program) return;
+    const int P = loop.period;
+    out_ << "// loop '" << loop.var << "' (line " << loop.loop->loc.line << ") kept as a loop: its buffer use repeats every "
+         << P << " iteration" << (P == 1 ? "" : "s") << "\n";
+    out_ << "for (std::int64_t s2p_t0 = 0; s2p_t0 < " << trips_name(r) << "; s2p_t0 += " << P << ") {\n";
+    for (int s = 0; s < P; ++s) {
+      if (s > 0) out_ << "if (s2p_t0 + " << s << " >= " << trips_name(r) << ") break;\n";
+      out_ << "{\n";
+      std::string value = "s2p_t0" + (s ? " + " + std::to_string(s) : std::string());
+      if (loop.step != 1) value = "(" + value + ") * " + std::to_string(loop.step);
+      if (loop.init != 0) value = std::to_string(loop.init) + " + " + value;
+      out_ << "[[maybe_unused]] const " << loop.var_type << " " << loop.var << " = static_cast<" << loop.var_type << ">("
+           << value << ");\n";
+      for (const auto& op : program->residues[s]) {
+        const Node& representative = region.graph.nodes[loop.node_of(op.body_call, loop.steady_start + s)];
+        const int site = site_of_.at({r, op.body_call});
+        if (op.kind == SymbolicOp::Kind::Call) {
+          const SymbolicCall call = symbolic_call(loop, representative, s);
+          out_ << call.text << "; // " << template_name(representative) << ", line " << representative.loc.line << "\n";
+          out_ << "s2p_w.step(" << site << ", " << cost_text(kernel_, representative, call.site, Bindings{}, nullptr) << ");\n";
+          continue;
+        }
+        const EdgeFamily& family = loop.families[op.family];
+        if (op.kind == SymbolicOp::Kind::Wait) {
+          out_ << "s2p_w.wait(" << family.channel << ", " << phase_text(family, P, s) << ", " << site << "); // "
+               << family_text(region, family) << "\n";
+        } else {
+          out_ << "s2p_w.signal(" << family.channel << "); // " << family_text(region, family) << "\n";
+        }
+      }
+      out_ << "}\n";
+    }
+    out_ << "}\n";
+  }
+
+  const Kernel& kernel_;
+  const passes::KernelPlan& plan_;
+  const EmitOptions& options_;
+  std::vector<std::pair<std::string, unsigned>> sites_;
+  std::map<std::pair<std::size_t, int>, int> site_of_;
+  std::ostringstream out_;
+};
 
 } // namespace
 
 std::string emit_kernel_body(const Kernel& kernel, const passes::KernelPlan& plan, const EmitOptions& options) {
-  std::ostringstream out;
-  out << "{\n";
-  out << "// seq2par: kernel '" << kernel.name << "' (" << options.source_name << ":" << kernel.loc.line << ") as "
-      << plan.warps.size() << " cooperative warp" << (plan.warps.size() == 1 ? "" : "s") << ", "
-      << plan.graph.channel_count << " synchronization channel" << (plan.graph.channel_count == 1 ? "" : "s")
-      << ", " << plan.graph.nodes.size() << " intrinsic call" << (plan.graph.nodes.size() == 1 ? "" : "s") << ".\n";
-  for (const auto& statement : kernel.preamble) out << statement << "\n";
-  for (const auto& helper : kernel.inlined_helper_refs) out << "(void)" << helper << "; // inlined below\n";
-  if (plan.warps.empty()) {
-    out << "}";
-    return out.str();
-  }
-  emit_tables(out, kernel, plan, options);
-  out << "s2p::rt::launch(s2p_kernel";
-  for (const auto& program : plan.warps) {
-    out << ",\n";
-    emit_warp(out, kernel, plan, program);
-  }
-  out << ");\n}";
-  return out.str();
+  return BodyWriter(kernel, plan, options).write();
 }
 
 } // namespace s2p::emit

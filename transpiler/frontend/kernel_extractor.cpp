@@ -671,6 +671,7 @@ void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNo
   node.kind = ir::ScheduleNode::Kind::Loop;
   node.loc = loc(loop.getBeginLoc());
   node.name = loop_variable_name(var->getNameAsString());
+  node.var_type = var->getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
   node.init = *start;
   node.bound = exclusive;
   node.step = *step;

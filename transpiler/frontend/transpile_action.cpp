@@ -4,7 +4,6 @@
 #include "frontend/kernel_extractor.h"
 #include "frontend/s2p_types.h"
 #include "frontend/warp_pragmas.h"
-#include "passes/verify_sync.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
@@ -100,14 +99,7 @@ private:
     auto plan = passes::plan_kernel(*kernel, options_.pipeline, diags);
     report_ir_diagnostics(ctx, diags);
     if (diags.has_errors()) return;
-    if (options_.verify) {
-      const auto problems = passes::verify_sync(plan.graph, plan.warps);
-      for (const auto& problem : problems)
-        report_error(ctx, decl.getLocation(), "internal error: the warp split of '" + kernel->name +
-                                                  "' is unsound (" + problem + "); please report this");
-      if (!problems.empty()) return;
-    }
-    if (plan.graph.nodes.empty()) {
+    if (plan.regions.empty()) {
       report_warning(ctx, decl.getLocation(), "kernel '" + kernel->name + "' calls no intrinsic; its body is left unchanged");
     } else {
       const auto& sm = ctx.getSourceManager();
@@ -116,8 +108,7 @@ private:
       const unsigned end = sm.getFileOffset(sm.getFileLoc(body->getEndLoc())) + 1;
       bodies.push_back({begin, end, emit::emit_kernel_body(*kernel, plan, {result_.display_name})});
     }
-    KernelResult summary{kernel->name, static_cast<int>(plan.warps.size()), plan.graph.channel_count,
-                         static_cast<int>(plan.graph.nodes.size()), {}};
+    KernelResult summary{kernel->name, static_cast<int>(plan.warps.size()), plan.channel_count, plan.call_count(), {}};
     for (dump::DumpKind kind : options_.dumps) {
       const std::string stem = kernel->name + "." + std::string(dump::name_of(kind));
       summary.dumps.emplace_back(stem + ".json", dump::to_json(kind, *kernel, plan).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");

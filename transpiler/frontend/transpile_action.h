@@ -22,7 +22,6 @@ struct TranspileOptions {
   passes::PipelineOptions pipeline;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style for generated code ("file" = the input's .clang-format)
-  bool verify = true;         // check the plan's proof obligations before emitting
 };
 
 struct KernelResult {

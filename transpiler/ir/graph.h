@@ -53,6 +53,11 @@ struct Node {
   std::int64_t elements = 0; // pool elements touched (the default cost adds tensor_ref sizes at run time)
   std::vector<std::string> cost_arguments; // rendered arguments, when the intrinsic has S2P_COST
   SourceLocation loc;
+  // In the analysis window of a symbolic loop: which call of the loop body this is, in
+  // which iteration, and the loop variables' values it was expanded with.
+  int template_index = -1;
+  std::int64_t iteration = -1;
+  Bindings env;
 };
 
 enum class EdgeKind { Control, Data, Resource };
@@ -87,8 +92,10 @@ struct Graph {
 };
 
 // One warp's program (seed 001 step 163): waits, calls and signals in program order.
+// A fence (between regions) is a signal on the fence channel followed by a wait for
+// `phase` signals on it: every warp's share of everything before it.
 struct WarpOp {
-  enum class Kind { Wait, Call, Signal };
+  enum class Kind { Wait, Call, Signal, Fence };
   Kind kind = Kind::Call;
   int node = -1; // the call, or the node the wait precedes / the signal follows
   int edge = -1; // Wait / Signal: the edge synchronized

@@ -90,6 +90,7 @@ struct ScheduleNode {
   std::string name; // loop variable, function name, let name, kernel name
 
   // Loop: for (name = init; step > 0 ? name < bound : name > bound; name += step)
+  std::string var_type = "int"; // the induction variable's declared type
   Expr init;
   Expr bound;
   std::int64_t step = 1;

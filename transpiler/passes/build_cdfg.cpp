@@ -2,10 +2,12 @@
 
 #include "ir/call_text.h"
 #include "ir/interval_map.h"
+#include "passes/loop_period.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
 
 namespace s2p::passes {
 
@@ -32,24 +34,31 @@ void add_label(Edge& edge, int space, Range range) {
 
 namespace {
 
+// Iterations of a symbolic loop expanded for its analysis: enough periods that the middle
+// is free of start-up effects and long dependency distances show.
+int analysis_window(int period) { return 8 * period + 32; }
+constexpr int kMaxPeriod = 256;
+
 class Expander {
 public:
   Expander(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options)
       : kernel_(kernel), diags_(diags), options_(options) {
-    for (const auto& pool : kernel.pools) graph_.spaces.push_back({pool.name, true, pool.units});
+    for (const auto& pool : kernel.pools) spaces_.push_back({pool.name, true, pool.units});
     for (std::size_t t = 0; t < kernel.tensors.size(); ++t) {
       if (kernel.tensors[t].kind == TensorKind::Ref) {
-        ref_space_[static_cast<int>(t)] = static_cast<int>(graph_.spaces.size());
-        graph_.spaces.push_back({kernel.tensors[t].name, false, 0});
+        ref_space_[static_cast<int>(t)] = static_cast<int>(spaces_.size());
+        spaces_.push_back({kernel.tensors[t].name, false, 0});
       }
     }
+    current_.graph.spaces = spaces_;
   }
 
-  Graph run() {
+  std::vector<Region> run() {
     Bindings env;
     walk(kernel_.root, env);
-    if (!failed_) add_control_and_data_edges();
-    return std::move(graph_);
+    finish_region();
+    if (failed_) regions_.clear();
+    return std::move(regions_);
   }
 
 private:
@@ -70,7 +79,7 @@ private:
       break;
     }
     case ScheduleNode::Kind::Loop:
-      expand_loop(node, env);
+      walk_loop(node, env);
       break;
     case ScheduleNode::Kind::Call:
       instantiate(node.call, env);
@@ -98,10 +107,15 @@ private:
     failed_ = true;
   }
 
-  void expand_loop(const ScheduleNode& loop, Bindings& env) {
+  void walk_loop(const ScheduleNode& loop, Bindings& env) {
     auto init = evaluate(loop.init, env, loop.loc, "the start of loop '" + loop.name + "'");
+    if (!init) return;
+    if (!loop.bound.evaluate(env)) {
+      symbolic_loop(loop, *init, env);
+      return;
+    }
     auto bound = evaluate(loop.bound, env, loop.loc, "the bound of loop '" + loop.name + "'");
-    if (!init || !bound) return;
+    if (!bound) return;
     const std::size_t scope = env.size();
     for (std::int64_t v = *init; loop.step > 0 ? v < *bound : v > *bound;) {
       env.bind(loop.name, v);
@@ -111,6 +125,123 @@ private:
       if (__builtin_add_overflow(v, loop.step, &v)) break;
     }
   }
+
+  // --- symbolic loops ---
+
+  // Every access coordinate and inner loop bound in a loop body.
+  void collect_body(const ScheduleNode& node, std::vector<const ScheduleNode*>& calls,
+                    std::vector<const ScheduleNode*>& loops) {
+    if (node.kind == ScheduleNode::Kind::Call) calls.push_back(&node);
+    if (node.kind == ScheduleNode::Kind::Loop) loops.push_back(&node);
+    for (const auto& child : node.children) collect_body(child, calls, loops);
+  }
+
+  std::optional<int> loop_period(const ScheduleNode& loop, const Bindings& env) {
+    std::vector<const ScheduleNode*> calls, loops;
+    for (const auto& child : loop.children) collect_body(child, calls, loops);
+    for (const ScheduleNode* inner : loops) {
+      for (const Expr* e : {&inner->init, &inner->bound}) {
+        if (e->substitute(env).variables().count(loop.name)) {
+          fail(inner->loc, "the bounds of loop '" + inner->name + "' depend on '" + loop.name +
+                               "', whose loop has a run-time trip count; the body of such a loop must do the same "
+                               "calls in every iteration");
+          return std::nullopt;
+        }
+        if (!e->evaluate(env) && !e->substitute(env).variables().count(loop.name)) {
+          bool only_inner = true;
+          for (const auto& v : e->substitute(env).variables())
+            only_inner &= std::any_of(loops.begin(), loops.end(), [&](const ScheduleNode* l) { return l->name == v; });
+          if (!only_inner) {
+            fail(inner->loc, "loop '" + inner->name + "' also has a run-time trip count; only the outer of two nested "
+                             "loops can have one");
+            return std::nullopt;
+          }
+        }
+      }
+    }
+    std::int64_t period = 1;
+    for (const ScheduleNode* call : calls) {
+      for (const auto& access : call->call.accesses) {
+        const Tensor& tensor = kernel_.tensors[access.tensor];
+        for (const auto& coord : access.coords) {
+          const auto p = periodicity(coord.substitute(env), loop.name);
+          const bool pool = tensor.kind == TensorKind::Pool;
+          if (p.kind == Periodicity::Kind::Other || (pool && p.kind != Periodicity::Kind::Periodic)) {
+            fail(access.loc, pool ? "pool coordinate '" + coord.to_cpp() + "' of '" + tensor.name +
+                                        "' must repeat with '" + loop.name +
+                                        "' (like " + loop.name + " % 3) because the loop's trip count is only known at "
+                                        "run time"
+                                  : "index '" + coord.to_cpp() + "' of '" + tensor.name + "' must be affine in '" +
+                                        loop.name + "' (like 2 * " + loop.name + " + 1) or repeat with it");
+            return std::nullopt;
+          }
+          if (p.kind == Periodicity::Kind::Periodic) period = lcm(period, p.period);
+          if (period > 1'000'000) break;
+        }
+      }
+    }
+    // Period in iterations: i advances by `step` per iteration.
+    const std::int64_t iterations = period / std::gcd(period, std::abs(loop.step));
+    if (iterations > kMaxPeriod) {
+      fail(loop.loc, "the buffer use of loop '" + loop.name + "' repeats only every " + std::to_string(iterations) +
+                         " iterations (at most " + std::to_string(kMaxPeriod) + " can be kept as a loop)");
+      return std::nullopt;
+    }
+    return static_cast<int>(iterations);
+  }
+
+  void symbolic_loop(const ScheduleNode& loop, std::int64_t init, Bindings& env) {
+    if (in_window_) {
+      fail(loop.loc, "loop '" + loop.name + "' has a run-time trip count inside another such loop; only the outer "
+                                           "of two nested loops can have one");
+      return;
+    }
+    if (loop.step <= 0) {
+      fail(loop.loc, "loop '" + loop.name + "' has a run-time trip count and counts down; count up instead");
+      return;
+    }
+    for (const auto& v : loop.bound.substitute(env).variables()) {
+      if (std::find(kernel_.symbols.begin(), kernel_.symbols.end(), v) == kernel_.symbols.end()) {
+        fail(loop.loc, "the bound of loop '" + loop.name + "' depends on '" + v + "', which is not a kernel parameter");
+        return;
+      }
+    }
+    auto period = loop_period(loop, env);
+    if (!period) return;
+    finish_region();
+    Region region;
+    region.kind = Region::Kind::SymbolicLoop;
+    SymbolicLoop& info = region.loop;
+    info.loop = &loop;
+    info.var = loop.name;
+    info.var_type = loop.var_type;
+    info.init = init;
+    info.step = loop.step;
+    info.bound = loop.bound.substitute(env);
+    info.period = *period;
+    info.window = analysis_window(*period);
+    current_ = std::move(region);
+    current_.graph.spaces = spaces_;
+
+    in_window_ = true;
+    const std::size_t scope = env.size();
+    for (int t = 0; t < info.window && !failed_; ++t) {
+      iteration_ = t;
+      body_call_ = 0;
+      env.bind(loop.name, init + t * loop.step);
+      for (const auto& child : loop.children) walk(child, env);
+      env.truncate(scope);
+      if (t == 0) current_.loop.body_size = body_call_;
+      if (!failed_ && body_call_ != current_.loop.body_size) {
+        fail(loop.loc, "the body of loop '" + loop.name + "' does not make the same calls in every iteration");
+      }
+    }
+    in_window_ = false;
+    current_.loop.steady_start = (info.window / 2) / *period * *period;
+    finish_region();
+  }
+
+  // --- nodes and edges ---
 
   std::optional<ResolvedAccess> resolve(const Access& access, const Bindings& env, const CallSite& call) {
     const Tensor& tensor = kernel_.tensors[access.tensor];
@@ -159,7 +290,7 @@ private:
   }
 
   void instantiate(const CallSite& call, const Bindings& env) {
-    if (static_cast<std::int64_t>(graph_.nodes.size()) >= options_.max_nodes) {
+    if (total_nodes_ >= options_.max_nodes) {
       fail(call.loc, "expanding the kernel's loops gives more than " + std::to_string(options_.max_nodes) +
                          " intrinsic calls; make the trip count a kernel parameter so the loop stays a loop");
       return;
@@ -184,59 +315,99 @@ private:
                 : any_write           ? Role::Producer
                 : any_read            ? Role::Consumer
                                       : Role::Neither;
-    graph_.nodes.push_back(std::move(node));
+    if (in_window_) {
+      node.template_index = body_call_++;
+      node.iteration = iteration_;
+      node.env = env;
+    }
+    current_.graph.nodes.push_back(std::move(node));
+    ++total_nodes_;
   }
 
-  int edge_for(std::map<std::pair<int, int>, int>& index, int from, int to, EdgeKind kind) {
-    auto [it, inserted] = index.try_emplace({from, to}, static_cast<int>(graph_.edges.size()));
-    if (inserted) graph_.edges.push_back({from, to, kind, {}});
-    return it->second;
+  // Node ids: p/c/x/n + the K-th of its role in program order, across regions. In a
+  // symbolic loop's window, each body call is named once and instance t is "<name>@t".
+  void name_nodes(Region& region) {
+    auto next_name = [&](Role role) {
+      const char* prefix = role == Role::Producer ? "p" : role == Role::Consumer ? "c" : role == Role::ProducerConsumer ? "x" : "n";
+      return prefix + std::to_string(++role_count_[role]);
+    };
+    if (region.kind == Region::Kind::Expanded) {
+      for (auto& node : region.graph.nodes) node.id = next_name(node.role);
+      return;
+    }
+    std::vector<std::string> names;
+    for (auto& node : region.graph.nodes) {
+      if (node.iteration == 0) names.push_back(next_name(node.role));
+      node.id = names[node.template_index] + "@" + std::to_string(node.iteration);
+    }
   }
 
-  void add_control_and_data_edges() {
-    name_nodes();
+  void add_control_and_data_edges(Graph& graph) {
     std::map<int, int> last_of_warp;
-    for (int n = 0; n < static_cast<int>(graph_.nodes.size()); ++n) {
-      auto [it, first] = last_of_warp.try_emplace(graph_.nodes[n].warp, n);
+    for (int n = 0; n < static_cast<int>(graph.nodes.size()); ++n) {
+      auto [it, first] = last_of_warp.try_emplace(graph.nodes[n].warp, n);
       if (!first) {
-        graph_.edges.push_back({it->second, n, EdgeKind::Control, {}});
+        graph.edges.push_back({it->second, n, EdgeKind::Control, {}});
         it->second = n;
       }
     }
-    std::vector<IntervalMap<int>> last_writer(graph_.spaces.size(), IntervalMap<int>(-1));
+    std::vector<IntervalMap<int>> last_writer(graph.spaces.size(), IntervalMap<int>(-1));
     std::map<std::pair<int, int>, int> data_edges;
-    for (int n = 0; n < static_cast<int>(graph_.nodes.size()); ++n) {
-      for (const auto& access : graph_.nodes[n].accesses) {
+    for (int n = 0; n < static_cast<int>(graph.nodes.size()); ++n) {
+      for (const auto& access : graph.nodes[n].accesses) {
         if (!reads(access.mode)) continue;
         last_writer[access.space].for_each(access.range.lo, access.range.hi, [&](std::int64_t lo, std::int64_t hi, int& writer) {
-          if (writer >= 0 && writer != n) add_label(graph_.edges[edge_for(data_edges, writer, n, EdgeKind::Data)], access.space, {lo, hi});
+          if (writer < 0 || writer == n) return;
+          auto [it, inserted] = data_edges.try_emplace({writer, n}, static_cast<int>(graph.edges.size()));
+          if (inserted) graph.edges.push_back({writer, n, EdgeKind::Data, {}});
+          add_label(graph.edges[it->second], access.space, {lo, hi});
         });
       }
-      for (const auto& access : graph_.nodes[n].accesses)
+      for (const auto& access : graph.nodes[n].accesses)
         if (writes(access.mode)) last_writer[access.space].assign(access.range.lo, access.range.hi, n);
     }
   }
 
-  void name_nodes() {
-    std::map<Role, int> count;
-    for (auto& node : graph_.nodes) {
-      const char* prefix = node.role == Role::Producer ? "p" : node.role == Role::Consumer ? "c" : node.role == Role::ProducerConsumer ? "x" : "n";
-      node.id = prefix + std::to_string(++count[node.role]);
-    }
+  void finish_region() {
+    if (failed_) return;
+    Region region = std::move(current_);
+    current_ = Region{};
+    current_.graph.spaces = spaces_;
+    if (region.graph.nodes.empty()) return;
+    name_nodes(region);
+    add_control_and_data_edges(region.graph);
+    regions_.push_back(std::move(region));
   }
 
   const Kernel& kernel_;
   Diagnostics& diags_;
   const CdfgOptions& options_;
-  Graph graph_;
+  std::vector<Space> spaces_;
   std::map<int, int> ref_space_;
+  std::vector<Region> regions_;
+  Region current_;
+  std::map<Role, int> role_count_;
+  std::int64_t total_nodes_ = 0;
+  bool in_window_ = false;
+  int iteration_ = 0;
+  int body_call_ = 0;
   bool failed_ = false;
 };
 
 } // namespace
 
-Graph build_cdfg(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options) {
+std::vector<Region> build_regions(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options) {
   return Expander(kernel, diags, options).run();
+}
+
+Graph build_cdfg(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options) {
+  auto regions = build_regions(kernel, diags, options);
+  if (regions.empty()) return Graph{};
+  if (regions.size() > 1 || regions[0].kind != Region::Kind::Expanded) {
+    diags.error(kernel.loc, "internal: build_cdfg on a kernel with symbolic loops; use build_regions");
+    return Graph{};
+  }
+  return std::move(regions[0].graph);
 }
 
 } // namespace s2p::passes

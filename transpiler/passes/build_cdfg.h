@@ -6,6 +6,9 @@
 
 #include "ir/diagnostic.h"
 #include "ir/graph.h"
+#include "ir/plan.h"
+
+#include <vector>
 
 namespace s2p::passes {
 
@@ -14,6 +17,11 @@ struct CdfgOptions {
   std::int64_t max_nodes = 1'000'000;
 };
 
+// The kernel split into regions (expanded code; loops with a run-time trip count, expanded
+// over an analysis window), each with its CDFG.
+std::vector<ir::Region> build_regions(const ir::Kernel& kernel, ir::Diagnostics& diags, const CdfgOptions& options = {});
+
+// The CDFG of a kernel without run-time trip counts (one expanded region).
 ir::Graph build_cdfg(const ir::Kernel& kernel, ir::Diagnostics& diags, const CdfgOptions& options = {});
 
 // Merges `range` into the label for `space` (adjacent and overlapping ranges coalesce).

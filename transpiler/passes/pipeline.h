@@ -1,23 +1,37 @@
-// The warp-split pipeline for one kernel (seed 001 steps 141-163), pass by pass.
+// The warp-split pipeline for one kernel (seed 001 steps 141-163), region by region: each
+// expanded region goes through CDFG -> CDRFG -> redundant edges -> channels -> warps; each
+// loop with a run-time trip count through the same CDRFG and redundancy rules on its
+// analysis window, then plan_symbolic_loop. Regions are separated by fences on one extra
+// channel. Channels are numbered region after region.
 #pragma once
 
 #include "ir/diagnostic.h"
-#include "ir/graph.h"
+#include "ir/plan.h"
 #include "passes/build_cdfg.h"
 
+#include <string>
 #include <vector>
 
 namespace s2p::passes {
 
 struct PipelineOptions {
   bool keep_redundant = false; // skip step 161 (correct, with more synchronization)
+  bool verify = true;          // check every expanded region's plan (races, deadlock) before emitting
   CdfgOptions cdfg;
 };
 
 struct KernelPlan {
-  ir::Graph graph; // CDFG + resource edges, redundancy marks and channels
-  std::vector<ir::WarpProgram> warps;
+  std::vector<ir::Region> regions;
+  int channel_count = 0;
+  std::string channel_kinds; // channel c is channel_kinds[c - 1]: 'd' data, 'r' resource, 'f' fence
+  int fence_channel = 0;     // 0 when the kernel is a single region
+  std::vector<int> warps;    // every warp number used, ascending
   int redundant_edges = 0;
+
+  bool single_expanded_region() const {
+    return regions.size() == 1 && regions[0].kind == ir::Region::Kind::Expanded;
+  }
+  int call_count() const;
 };
 
 KernelPlan plan_kernel(const ir::Kernel& kernel, const PipelineOptions& options, ir::Diagnostics& diags);

@@ -71,7 +71,7 @@ void check_channels(const Graph& graph, const std::vector<WarpProgram>& warps, s
     for (std::size_t w = 0; w < warps.size(); ++w) {
       while (pc[w] < warps[w].ops.size()) {
         const WarpOp& op = warps[w].ops[pc[w]];
-        if (op.kind == WarpOp::Kind::Wait && count[op.channel] < op.phase) break;
+        if ((op.kind == WarpOp::Kind::Wait || op.kind == WarpOp::Kind::Fence) && count[op.channel] < op.phase) break;
         if (op.kind == WarpOp::Kind::Signal) {
           const std::int64_t k = ++count[op.channel];
           if (k != op.phase)

@@ -33,10 +33,10 @@ struct kernel_info {
   const char* source;     // input file the kernel came from
   int warp_count;         // number of warp functions passed to launch()
   const int* warp_ids;    // the user's warp number of each warp function
-  int channel_count;      // channels are numbered 1..channel_count:
-  int data_channel_count; //   1..data_channel_count carry data, then buffer (resource) channels,
-  int fence_channel;      //   and this one (0: none) orders whole regions (symbolic loops)
-  const site* sites;      // CDFG nodes (or loop-body templates), indexed by `site` arguments
+  int channel_count;          // channels are numbered 1..channel_count
+  const char* channel_kinds; // channel c is channel_kinds[c - 1]: 'd' data, 'r' buffer reuse (resource),
+                             // 'f' the fence between regions (before and after loops kept as loops)
+  const site* sites;         // CDFG nodes (or loop-body calls), indexed by `site` arguments
   int site_count;
   long long pool_bytes;   // on-tile memory the kernel's pools need
 };
@@ -102,6 +102,11 @@ private:
   std::int64_t produced_ = 0;
   std::int64_t consumed_ = 0;
 };
+
+// Iterations of `for (i = init; i < bound; i += step)` (step > 0).
+inline std::int64_t trip_count(std::int64_t init, std::int64_t bound, std::int64_t step) {
+  return bound > init ? (bound - init + step - 1) / step : 0;
+}
 
 // The backend S2P_BACKEND selects ("threads", "sim"); throws on an unknown name.
 std::string backend_name();

@@ -23,9 +23,9 @@ struct kernel_aborted {};
 
 std::vector<sim::tile::ChannelKind> channel_kinds(const kernel_info& info) {
   std::vector<sim::tile::ChannelKind> kinds(info.channel_count + 1, sim::tile::ChannelKind::Resource);
-  for (int c = 1; c <= info.channel_count; ++c) {
-    if (c <= info.data_channel_count) kinds[c] = sim::tile::ChannelKind::Data;
-    if (c == info.fence_channel) kinds[c] = sim::tile::ChannelKind::Fence;
+  for (int c = 1; c <= info.channel_count && info.channel_kinds && info.channel_kinds[c - 1]; ++c) {
+    if (info.channel_kinds[c - 1] == 'd') kinds[c] = sim::tile::ChannelKind::Data;
+    if (info.channel_kinds[c - 1] == 'f') kinds[c] = sim::tile::ChannelKind::Fence;
   }
   return kinds;
 }

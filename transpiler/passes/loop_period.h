@@ -1,0 +1,36 @@
+// When a loop's trip count is only known at run time it stays a loop (spec 02 section 7),
+// which requires its buffer use to be periodic: every pool coordinate a function of
+// `i mod m` (like i % 3), so that the same dependency pattern repeats every P iterations.
+// This pass proves that structurally (no sampling) and finds P.
+#pragma once
+
+#include "ir/expr.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace s2p::passes {
+
+struct Periodicity {
+  enum class Kind {
+    Periodic, // e(i + period) == e(i) for all i >= 0 (constants: period 1)
+    Affine,   // coefficient * i + (terms without i)
+    Other,    // neither: cannot be kept symbolic
+  };
+  Kind kind = Kind::Periodic;
+  std::int64_t period = 1;
+  std::int64_t coefficient = 0;
+};
+
+// How `e` depends on `var`.
+Periodicity periodicity(const ir::Expr& e, const std::string& var);
+
+// Replaces every `g % m` whose value is fixed once `var`'s residue is known, given that
+// var = `value` + k * `stride` (k >= 0), by that value. Generated loops use this to write
+// buf[0] instead of buf[i % 3] in the block for residue 0.
+ir::Expr fold_residues(const ir::Expr& e, const std::string& var, std::int64_t value, std::int64_t stride);
+
+std::int64_t lcm(std::int64_t a, std::int64_t b);
+
+} // namespace s2p::passes
