@@ -44,7 +44,7 @@ S2P_KERNEL void stream(s2p::tensor_ref<int> in, s2p::tensor_ref<int> out, s2p::t
 }
 
 int main() {
-  for (int n : {0, 1, 2, 3, 4, 10, 1000}) {
+  for (int n : {0, 1, 2, 3, 4, 10, 1000, 10000}) {
     std::vector<int> in(n * kTile + 1), out(n * kTile + 1, -1);
     for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<int>(k * 7 % 101);
     int total = -1;

@@ -164,6 +164,44 @@ TEST_F(Tool, HelpVersionAndBuildFlags) {
   EXPECT_NE(run("--ldflags", dir).output.find("-lseq2par_runtime"), std::string::npos);
 }
 
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+TEST_F(Tool, LoopWithRunTimeTripCountStaysALoop) {
+  // Same kernel, constant trip count vs a kernel parameter: the first is expanded (code
+  // grows with the count), the second is one loop with its period unrolled.
+  const std::string kernel = R"(#include <seq2par/seq2par.h>
+S2P_INTRINSIC void produce(s2p::out<int> b);
+S2P_INTRINSIC void consume(s2p::in<int> b, s2p::out<int> r);
+S2P_KERNEL void k(s2p::tensor_ref<int> r, int n) {
+  s2p::pool<int, 30> smem;
+  auto ring = smem.tensor<3, 10>(0);
+  for (int i = 0; i < TRIPS; ++i) {
+    S2P_WARP(0) produce(ring[i % 3]);
+    S2P_WARP(1) consume(ring[i % 3], r[i]);
+  }
+}
+)";
+  for (const char* trips : {"n", "12"}) {
+    std::string text = kernel;
+    text.replace(text.find("TRIPS"), 5, trips);
+    std::ofstream(dir / "k.cpp") << text;
+    ASSERT_EQ(run("k.cpp --out-dir out", dir).status, 0);
+    const std::string output = read(dir / "out" / "k.par.cpp");
+    const std::size_t calls = occurrences(output, "produce(ring[");
+    if (std::string(trips) == "n") {
+      EXPECT_EQ(calls, 3u) << "one call per residue of i % 3";
+      EXPECT_NE(output.find("for (std::int64_t s2p_t0 = 0; s2p_t0 < s2p_trips_0; s2p_t0 += 3)"), std::string::npos);
+      EXPECT_NE(output.find("produce(ring[0])"), std::string::npos) << "i % 3 folded per residue";
+    } else {
+      EXPECT_EQ(calls, 12u);
+    }
+  }
+}
+
 TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
   std::ofstream(dir / "blocker") << "a file where a directory should be\n";
   const auto r = run("fig3-pipeline.cpp --out-dir blocker/out", dir);

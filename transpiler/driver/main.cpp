@@ -121,7 +121,7 @@ int main(int argc, const char** argv) {
       return 0;
     }
     if (arg == "--ldflags" || arg == "-ldflags") {
-      llvm::outs() << "-L" << paths.library_dir << " -lseq2par_runtime -pthread\n";
+      llvm::outs() << "-L" << paths.library_dir << " -lseq2par_runtime -lseq2par_sim_tile -pthread\n";
       return 0;
     }
   }

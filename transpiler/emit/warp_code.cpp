@@ -74,7 +74,7 @@ std::string cost_text(const Kernel& kernel, const Node& node, const CallSite& si
     std::string params, args;
     for (std::size_t i = 0; i < site.parameters.size(); ++i) {
       const auto& [offset, length] = site.arguments[i];
-      params += (i ? ", " : "") + site.parameters[i];
+      params += (i ? ", [[maybe_unused]] " : "[[maybe_unused]] ") + site.parameters[i];
       args += (i ? ", " : "") + (arguments ? (*arguments)[i] : render_span(site, env, offset, offset + length));
     }
     return "[&](" + params + ") -> std::int64_t { return static_cast<std::int64_t>(" + site.cost + "); }(" + args + ")";

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 
 namespace s2p::passes {
 
@@ -160,11 +161,18 @@ private:
       }
     }
     std::int64_t period = 1;
+    // How each tensor_ref is indexed: one affine coefficient for all its accesses keeps
+    // dependencies periodic (distinct sub-tensors per iteration, or a fixed distance);
+    // mixing fixed and moving indices (out[2] and out[i]) collides in one iteration only.
+    std::map<int, std::set<std::pair<Periodicity::Kind, std::int64_t>>> ref_indexing;
     for (const ScheduleNode* call : calls) {
       for (const auto& access : call->call.accesses) {
         const Tensor& tensor = kernel_.tensors[access.tensor];
+        if (tensor.kind == TensorKind::Ref && access.whole) ref_indexing[access.tensor].insert({Periodicity::Kind::Periodic, 0});
         for (const auto& coord : access.coords) {
           const auto p = periodicity(coord.substitute(env), loop.name);
+          if (tensor.kind == TensorKind::Ref)
+            ref_indexing[access.tensor].insert({p.kind, p.kind == Periodicity::Kind::Affine ? p.coefficient : 0});
           const bool pool = tensor.kind == TensorKind::Pool;
           if (p.kind == Periodicity::Kind::Other || (pool && p.kind != Periodicity::Kind::Periodic)) {
             fail(access.loc, pool ? "pool coordinate '" + coord.to_cpp() + "' of '" + tensor.name +
@@ -180,6 +188,11 @@ private:
         }
       }
     }
+    // Such tensor_refs are treated as one unit inside this loop: every access to them is
+    // ordered (conservative, and periodic).
+    collapsed_refs_.clear();
+    for (const auto& [tensor, kinds] : ref_indexing)
+      if (kinds.size() > 1) collapsed_refs_.insert(tensor);
     // Period in iterations: i advances by `step` per iteration.
     const std::int64_t iterations = period / std::gcd(period, std::abs(loop.step));
     if (iterations > kMaxPeriod) {
@@ -255,7 +268,9 @@ private:
     }
     if (tensor.kind == TensorKind::Ref) {
       out.space = ref_space_.at(access.tensor);
-      if (access.whole) {
+      if (in_window_ && collapsed_refs_.count(access.tensor)) {
+        out.range = {0, 1};
+      } else if (access.whole) {
         out.range = {0, std::numeric_limits<std::int64_t>::max()};
       } else {
         if (out.coords[0] < 0) {
@@ -389,6 +404,7 @@ private:
   std::map<Role, int> role_count_;
   std::int64_t total_nodes_ = 0;
   bool in_window_ = false;
+  std::set<int> collapsed_refs_; // tensor_refs treated as one unit in the current symbolic loop
   int iteration_ = 0;
   int body_call_ = 0;
   bool failed_ = false;

@@ -108,6 +108,10 @@ inline std::int64_t trip_count(std::int64_t init, std::int64_t bound, std::int64
   return bound > init ? (bound - init + step - 1) / step : 0;
 }
 
+// Everything the `sim` backend measured so far in this process, as the JSON report that
+// S2P_REPORT would receive at exit ("{}" if no kernel ran on the simulator).
+std::string sim_report_json();
+
 // The backend S2P_BACKEND selects ("threads", "sim"); throws on an unknown name.
 std::string backend_name();
 

@@ -64,9 +64,7 @@ private:
     truncated_ |= model.trace_truncated();
   }
 
-  void flush() {
-    std::lock_guard lock(mutex_);
-    if (launches_.empty()) return;
+  nlohmann::ordered_json report_locked() const {
     nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
     for (const auto& [name, t] : kernels_)
       kernels.push_back({{"kernel", name},
@@ -75,16 +73,22 @@ private:
                          {"total_makespan", t.makespan},
                          {"total_lower_bound", t.bound},
                          {"ratio", t.bound > 0 ? static_cast<double>(t.makespan) / static_cast<double>(t.bound) : 1.0}});
-    if (const char* path = std::getenv("S2P_REPORT"); path && *path) {
-      nlohmann::ordered_json report{{"format", "seq2par.sim-report/1"},
-                                    {"backend", "sim"},
-                                    {"tile", params_},
-                                    {"time_unit", "cycles"},
-                                    {"kernels", kernels},
-                                    {"launches", launches_},
-                                    {"launches_not_listed", dropped_}};
-      std::ofstream(path) << report.dump(1) << "\n";
-    }
+    return {{"format", "seq2par.sim-report/1"}, {"backend", "sim"},     {"tile", params_},
+            {"time_unit", "cycles"},               {"kernels", kernels}, {"launches", launches_},
+            {"launches_not_listed", dropped_}};
+  }
+
+public:
+  std::string report_json() {
+    std::lock_guard lock(mutex_);
+    return launches_.empty() ? "{}" : report_locked().dump(1);
+  }
+
+private:
+  void flush() {
+    std::lock_guard lock(mutex_);
+    if (launches_.empty()) return;
+    if (const char* path = std::getenv("S2P_REPORT"); path && *path) std::ofstream(path) << report_locked().dump(1) << "\n";
     if (const char* path = std::getenv("S2P_TRACE"); path && *path) {
       nlohmann::ordered_json trace{{"traceEvents", trace_}, {"displayTimeUnit", "ns"},
                                    {"otherData", {{"time_unit", "1 us in the viewer = 1 simulated cycle"},
@@ -134,5 +138,7 @@ Collector& collector() {
 void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params) {
   collector().add(info, model, params);
 }
+
+std::string sim_report_json() { return collector().report_json(); }
 
 } // namespace s2p::rt
