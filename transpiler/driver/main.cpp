@@ -49,6 +49,9 @@ cl::opt<long long> max_calls("max-calls",
                              cl::desc("Refuse kernels whose expanded loops exceed this many intrinsic calls "
                                       "(default: 1000000)"),
                              cl::init(1'000'000), cl::cat(category));
+cl::opt<long long> tile_sram("tile-sram",
+                             cl::desc("SRAM of one tile in bytes: a kernel's pools must fit (default: 638976, 624 KiB)"),
+                             cl::init(624 * 1024), cl::cat(category));
 cl::opt<bool> no_verify("no-verify", cl::desc("Skip the self-check of each warp split (races, deadlock)"),
                         cl::cat(category));
 cl::opt<bool> print_cxxflags("cxxflags", cl::desc("Print the flags needed to compile generated code, then exit"),
@@ -182,6 +185,7 @@ int main(int argc, const char** argv) {
   s2p::frontend::TranspileOptions options;
   options.pipeline.keep_redundant = keep_redundant;
   options.pipeline.cdfg.max_nodes = max_calls;
+  options.pipeline.tile_sram_bytes = tile_sram;
   options.dumps = dump_kinds;
   options.style = style;
   options.pipeline.verify = !no_verify;

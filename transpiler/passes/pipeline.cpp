@@ -2,6 +2,7 @@
 
 #include "passes/allocate_channels.h"
 #include "passes/build_cdrfg.h"
+#include "passes/check_tile_memory.h"
 #include "passes/plan_symbolic_loop.h"
 #include "passes/remove_redundant_edges.h"
 #include "passes/split_warps.h"
@@ -56,6 +57,7 @@ bool plan_expanded(Region& region, const PipelineOptions& options, KernelPlan& p
 
 KernelPlan plan_kernel(const Kernel& kernel, const PipelineOptions& options, Diagnostics& diags) {
   KernelPlan plan;
+  if (!check_tile_memory(kernel, options.tile_sram_bytes, diags)) return plan;
   plan.regions = build_regions(kernel, diags, options.cdfg);
   if (diags.has_errors()) return plan;
   std::set<int> warps;

@@ -17,6 +17,7 @@ namespace s2p::passes {
 struct PipelineOptions {
   bool keep_redundant = false; // skip step 161 (correct, with more synchronization)
   bool verify = true;          // check every expanded region's plan (races, deadlock) before emitting
+  std::int64_t tile_sram_bytes = 624 * 1024; // the pools must fit one tile
   CdfgOptions cdfg;
 };
 
