@@ -1,6 +1,8 @@
 // The C++ API the runtime uses: buffers, compute callbacks with costs, step-wise running.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "sim_test_util.h"
 
 namespace {
@@ -13,16 +15,29 @@ Json square_and_shift() {
       4,
       Json::array({{{"name", "v"}, {"type", "f32"}, {"bytes", 16}, {"init", "zero"}},
                    {{"name", "in"}, {"type", "f32"}, {"bytes", 16}, {"init", "none"}}}),
-      Json::array({{{"name", "square"},
-                    {"compute", Json::array({{{"name", "sq"}, {"codelet", "square"}, {"cycles", 5},
-                                              {"writes", Json::array({{{"buffer", "v"}, {"bytes", 16}}})}}})},
-                    {"exchange", Json::array({{{"kind", "send"}, {"name", "s"}, {"buffer", "v"}, {"bytes", 16},
-                                               {"to", "(tile + 1) % tiles"}},
-                                              {{"kind", "recv"}, {"name", "r"}, {"buffer", "in"}, {"bytes", 16},
-                                               {"from", "(tile - 1) % tiles"}}})}},
-                   {{"name", "accumulate"},
-                    {"compute", Json::array({{{"name", "acc"}, {"codelet", "accumulate"}, {"cycles", 1},
-                                              {"reads", Json::array({{{"buffer", "in"}, {"bytes", 16}}})}}})}}}));
+      Json::array(
+          {{{"name", "square"},
+            {"compute",
+             Json::array({{{"name", "sq"},
+                           {"codelet", "square"},
+                           {"cycles", 5},
+                           {"writes", Json::array({{{"buffer", "v"}, {"bytes", 16}}})}}})},
+            {"exchange", Json::array({{{"kind", "send"},
+                                       {"name", "s"},
+                                       {"buffer", "v"},
+                                       {"bytes", 16},
+                                       {"to", "(tile + 1) % tiles"}},
+                                      {{"kind", "recv"},
+                                       {"name", "r"},
+                                       {"buffer", "in"},
+                                       {"bytes", 16},
+                                       {"from", "(tile - 1) % tiles"}}})}},
+           {{"name", "accumulate"},
+            {"compute",
+             Json::array({{{"name", "acc"},
+                           {"codelet", "accumulate"},
+                           {"cycles", 1},
+                           {"reads", Json::array({{{"buffer", "in"}, {"bytes", 16}}})}}})}}}));
 }
 
 TEST(Api, ComputeCallbacksSeeTheirTileAndReportTheirCost) {
@@ -97,6 +112,40 @@ TEST(Api, HostMemoryBudgetIsEnforcedBeforeAllocating) {
   sim::Simulation s(sim::parse_schedule(json, "api"), small_fabric(4), options);
   s.run();
   EXPECT_NE(find(s.diagnostics(), "out-of-memory"), nullptr);
+}
+
+} // namespace
+
+namespace {
+
+TEST(Api, InputBuffersHoldTheDocumentedDeterministicValues) {
+  using namespace s2p_test;
+  Json json = schedule_json(
+      3,
+      Json::array({{{"name", "v"}, {"type", "i16"}, {"bytes", 2 * 1000}, {"init", "input"}},
+                   {{"name", "u"}, {"type", "u32"}, {"bytes", 4 * 77}, {"init", "input"}}}),
+      Json::array());
+  sim::SimulationOptions options;
+  options.init_seed = 99;
+  const sim::Simulation s(sim::parse_schedule(json, "api"), small_fabric(3), options);
+  std::set<std::int16_t> seen;
+  for (sim::TileId t = 0; t < 3; ++t) {
+    const auto v = s.read<std::int16_t>(t, "v");
+    for (std::size_t e = 0; e < v.size(); ++e) {
+      ASSERT_EQ(v[e],
+                sim::input_value(sim::InitPattern::kInts, 99, t, 0, e, sim::ElementType::kI16))
+          << t << " " << e;
+      seen.insert(v[e]);
+    }
+    const auto u = s.read<std::uint32_t>(t, "u");
+    for (std::size_t e = 0; e < u.size(); ++e) {
+      ASSERT_EQ(u[e],
+                sim::input_value(sim::InitPattern::kInts, 99, t, 1, e, sim::ElementType::kU32));
+    }
+  }
+  EXPECT_EQ(*seen.begin(), -8);
+  EXPECT_EQ(*seen.rbegin(), 8);
+  EXPECT_NE(s.read<std::int16_t>(0, "v"), s.read<std::int16_t>(1, "v"));
 }
 
 } // namespace

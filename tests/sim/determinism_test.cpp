@@ -28,8 +28,8 @@ Outputs run(std::uint64_t seed) {
   sim::SimulationOptions sim_options;
   sim_options.seed = seed;
   sim_options.trace_tiles = {0, 3, 4};
-  sim::Simulation s(sim::parse_schedule(sim::make_ring_schedule(options, fabric), "det.json"), fabric,
-                    sim_options);
+  sim::Simulation s(sim::parse_schedule(sim::make_ring_schedule(options, fabric), "det.json"),
+                    fabric, sim_options);
   s.run();
   (void)s.verify();
   std::ostringstream trace;
@@ -58,7 +58,8 @@ TEST(Determinism, TraceIsChromeTraceJsonWithOneTrackPerTracedTile) {
   std::set<std::uint64_t> tile_tracks;
   bool xb_counter = false;
   for (const auto& e : trace["traceEvents"]) {
-    if (e["ph"] == "M" && e["name"] == "thread_name" && e["args"]["name"].get<std::string>().rfind("tile ", 0) == 0) {
+    if (e["ph"] == "M" && e["name"] == "thread_name" &&
+        e["args"]["name"].get<std::string>().rfind("tile ", 0) == 0) {
       tile_tracks.insert(e["tid"].get<std::uint64_t>());
     }
     xb_counter = xb_counter || (e["ph"] == "C" && e["name"] == "XB queue");

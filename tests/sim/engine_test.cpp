@@ -16,10 +16,18 @@ Json two_tiles(const char* barrier, int from, int to) {
       Json::array({{{"name", "work"},
                     {"barrier", barrier},
                     {"compute", Json::array({{{"name", "c"}, {"cycles", "100 * (tile + 1)"}}})},
-                    {"exchange", Json::array({{{"kind", "send"}, {"name", "s"}, {"tiles", Json::array({from})},
-                                               {"buffer", "x"}, {"bytes", 64}, {"to", to}},
-                                              {{"kind", "recv"}, {"name", "r"}, {"tiles", Json::array({to})},
-                                               {"buffer", "x"}, {"bytes", 64}, {"from", from}}})}}}));
+                    {"exchange", Json::array({{{"kind", "send"},
+                                               {"name", "s"},
+                                               {"tiles", Json::array({from})},
+                                               {"buffer", "x"},
+                                               {"bytes", 64},
+                                               {"to", to}},
+                                              {{"kind", "recv"},
+                                               {"name", "r"},
+                                               {"tiles", Json::array({to})},
+                                               {"buffer", "x"},
+                                               {"bytes", 64},
+                                               {"from", from}}})}}}));
 }
 
 TEST(Engine, BarrierVariantA_ComputeThenExchange) {
@@ -52,13 +60,18 @@ TEST(Engine, BarrierVariantB_ExchangeThenCompute) {
 }
 
 TEST(Engine, SyncGroupsRunTheirBspCyclesIndependently) {
-  Json json = schedule_json(4, Json::array(),
-                            Json::array({{{"repeat", "i"}, {"count", 3},
-                                          {"body", Json::array({{{"name", "slow {i}"}, {"sync", "slow"},
-                                                                 {"compute", Json::array({{{"name", "c"}, {"cycles", 1000}}})}}})}},
-                                         {{"name", "fast"}, {"sync", "fast"},
-                                          {"compute", Json::array({{{"name", "c"}, {"cycles", 10}}})}},
-                                         {{"name", "join"}}}));
+  Json json = schedule_json(
+      4, Json::array(),
+      Json::array({{{"repeat", "i"},
+                    {"count", 3},
+                    {"body", Json::array({{{"name", "slow {i}"},
+                                           {"sync", "slow"},
+                                           {"compute",
+                                            Json::array({{{"name", "c"}, {"cycles", 1000}}})}}})}},
+                   {{"name", "fast"},
+                    {"sync", "fast"},
+                    {"compute", Json::array({{{"name", "c"}, {"cycles", 10}}})}},
+                   {{"name", "join"}}}));
   json["groups"] = {{"slow", {{"first", 0}, {"count", 2}}}, {"fast", {{"first", 2}, {"count", 2}}}};
   const auto s = simulate(json, small_fabric(4));
   const auto& steps = s.report().supersteps;
@@ -78,8 +91,12 @@ TEST(Engine, CostGrowsWithWorkNotWithSimulatedCycles) {
   // not finish within the test timeout).
   const Json json = schedule_json(
       64, Json::array(),
-      Json::array({{{"repeat", "i"}, {"count", 100},
-                    {"body", Json::array({{{"compute", Json::array({{{"name", "c"}, {"cycles", "1000000000000000 + tile"}}})}}})}}}));
+      Json::array(
+          {{{"repeat", "i"},
+            {"count", 100},
+            {"body", Json::array({{{"compute",
+                                    Json::array({{{"name", "c"},
+                                                  {"cycles", "1000000000000000 + tile"}}})}}})}}}));
   const auto start = std::chrono::steady_clock::now();
   const auto s = simulate(json, small_fabric(64));
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
@@ -90,14 +107,20 @@ TEST(Engine, CostGrowsWithWorkNotWithSimulatedCycles) {
 TEST(Engine, SimulatedTimeOverflowIsAnErrorNotAWrapAround) {
   const Json json = schedule_json(
       1, Json::array(),
-      Json::array({{{"repeat", "i"}, {"count", 4},
-                    {"body", Json::array({{{"compute", Json::array({{{"name", "c"}, {"cycles", "9223372036854775807"}}})}}})}}}));
-  EXPECT_NE(input_error([&] { (void)simulate(json, small_fabric(1)); }).find("overflows"), std::string::npos);
+      Json::array(
+          {{{"repeat", "i"},
+            {"count", 4},
+            {"body",
+             Json::array({{{"compute", Json::array({{{"name", "c"},
+                                                     {"cycles", "9223372036854775807"}}})}}})}}}));
+  EXPECT_NE(input_error([&] { (void)simulate(json, small_fabric(1)); }).find("overflows"),
+            std::string::npos);
 }
 
 TEST(Engine, TooManyWarpsForTheTile) {
-  const Json json = schedule_json(1, Json::array(),
-                                  Json::array({{{"compute", Json::array({{{"name", "c"}, {"cycles", 1}, {"warps", 7}}})}}}));
+  const Json json = schedule_json(
+      1, Json::array(),
+      Json::array({{{"compute", Json::array({{{"name", "c"}, {"cycles", 1}, {"warps", 7}}})}}}));
   EXPECT_NE(find(simulate(json, small_fabric(1)).diagnostics(), "too-many-warps"), nullptr);
 }
 

@@ -13,16 +13,23 @@ Json buffer(const char* name, const char* init = "input", std::uint64_t bytes = 
 }
 Json send(const char* name, Json tiles, Json to, std::uint64_t offset = 0, std::uint64_t bytes = 64,
           Json cycle = 0, const char* buffer = "x") {
-  return {{"kind", "send"}, {"name", name}, {"tiles", std::move(tiles)}, {"buffer", buffer},
-          {"offset", offset}, {"bytes", bytes}, {"to", std::move(to)}, {"cycle", std::move(cycle)}};
+  return {{"kind", "send"},
+          {"name", name},
+          {"tiles", std::move(tiles)},
+          {"buffer", buffer},
+          {"offset", offset},
+          {"bytes", bytes},
+          {"to", std::move(to)},
+          {"cycle", std::move(cycle)}};
 }
-Json recv(const char* name, Json tiles, Json from, std::uint64_t offset = 0, std::uint64_t bytes = 64,
-          const char* buffer = "x") {
-  return {{"kind", "recv"}, {"name", name}, {"tiles", std::move(tiles)}, {"buffer", buffer},
+Json recv(const char* name, Json tiles, Json from, std::uint64_t offset = 0,
+          std::uint64_t bytes = 64, const char* buffer = "x") {
+  return {{"kind", "recv"},   {"name", name},   {"tiles", std::move(tiles)}, {"buffer", buffer},
           {"offset", offset}, {"bytes", bytes}, {"from", std::move(from)}};
 }
 Json one_step(Json exchange, Json compute = Json::array()) {
-  return Json::array({{{"name", "step"}, {"compute", std::move(compute)}, {"exchange", std::move(exchange)}}});
+  return Json::array(
+      {{{"name", "step"}, {"compute", std::move(compute)}, {"exchange", std::move(exchange)}}});
 }
 
 /// Expects exactly the located diagnostic of `kind`; returns its message.
@@ -51,41 +58,50 @@ void expect_clean(const sim::Simulation& s) {
 TEST(ExchangeChecks, ReceivePortConflict) {
   // Tiles 0 and 2 both send 64 bytes (8 cycles) to tile 1 at cycle 0; both arrive 7 cycles later.
   const auto make = [](Json second_cycle) {
-    return schedule_json(3, Json::array({buffer("x")}),
-                         one_step(Json::array({send("a", Json::array({0}), 1, 0),
-                                               send("b", Json::array({2}), 1, 64, 64, std::move(second_cycle)),
-                                               recv("ra", Json::array({1}), 0, 0),
-                                               recv("rb", Json::array({1}), 2, 64)})));
+    return schedule_json(
+        3, Json::array({buffer("x")}),
+        one_step(Json::array({send("a", Json::array({0}), 1, 0),
+                              send("b", Json::array({2}), 1, 64, 64, std::move(second_cycle)),
+                              recv("ra", Json::array({1}), 0, 0),
+                              recv("rb", Json::array({1}), 2, 64)})));
   };
   const auto broken = simulate(make(0), small_fabric(3));
   const std::string message = expect_error(broken, "receive-port-conflict", 0, 1, "rb");
   EXPECT_NE(message.find("[7, 15)"), std::string::npos) << message;
   EXPECT_NE(message.find("tile 2"), std::string::npos) << message;
   expect_clean(simulate(make(8), small_fabric(3))); // one cycle after the first stream ends
-  EXPECT_NE(find(simulate(make(7), small_fabric(3)).diagnostics(), "receive-port-conflict"), nullptr);
+  EXPECT_NE(find(simulate(make(7), small_fabric(3)).diagnostics(), "receive-port-conflict"),
+            nullptr);
 }
 
 TEST(ExchangeChecks, SendPortConflictButMulticastIsOneStream) {
   const auto make = [](Json cycle) {
-    return schedule_json(3, Json::array({buffer("x")}),
-                         one_step(Json::array({send("a", Json::array({0}), 1), send("b", Json::array({0}), 2, 64, 64, std::move(cycle)),
-                                               recv("ra", Json::array({1}), 0), recv("rb", Json::array({2}), 0, 64)})));
+    return schedule_json(
+        3, Json::array({buffer("x")}),
+        one_step(
+            Json::array({send("a", Json::array({0}), 1),
+                         send("b", Json::array({0}), 2, 64, 64, std::move(cycle)),
+                         recv("ra", Json::array({1}), 0), recv("rb", Json::array({2}), 0, 64)})));
   };
   expect_error(simulate(make(4), small_fabric(3)), "send-port-conflict", 0, 0, "b");
   expect_clean(simulate(make(8), small_fabric(3)));
-  const Json multicast = schedule_json(3, Json::array({buffer("x")}),
-                                       one_step(Json::array({send("m", Json::array({0}), Json::array({1, 2})),
-                                                             recv("r", Json::array({1, 2}), 0)})));
+  const Json multicast =
+      schedule_json(3, Json::array({buffer("x")}),
+                    one_step(Json::array({send("m", Json::array({0}), Json::array({1, 2})),
+                                          recv("r", Json::array({1, 2}), 0)})));
   expect_clean(simulate(multicast, small_fabric(3)));
 }
 
 TEST(ExchangeChecks, OutOfBoundsWrite) {
   const auto make = [](std::uint64_t offset) {
     return schedule_json(2, Json::array({buffer("x")}),
-                         one_step(Json::array({send("s", Json::array({0}), 1), recv("r", Json::array({1}), 0, offset)})));
+                         one_step(Json::array({send("s", Json::array({0}), 1),
+                                               recv("r", Json::array({1}), 0, offset)})));
   };
-  const std::string message = expect_error(simulate(make(200), small_fabric(2)), "out-of-bounds", 0, 1, "r");
-  EXPECT_NE(message.find("[200, 264) of buffer 'x', which has 256 bytes"), std::string::npos) << message;
+  const std::string message =
+      expect_error(simulate(make(200), small_fabric(2)), "out-of-bounds", 0, 1, "r");
+  EXPECT_NE(message.find("[200, 264) of buffer 'x', which has 256 bytes"), std::string::npos)
+      << message;
   expect_clean(simulate(make(192), small_fabric(2)));
 }
 
@@ -93,30 +109,42 @@ TEST(ExchangeChecks, SendingDataNotYetProduced) {
   const auto make = [](bool produce) {
     Json compute = Json::array();
     if (produce) {
-      compute.push_back({{"name", "fill"}, {"tiles", Json::array({0})}, {"cycles", 10},
-                         {"writes", Json::array({{{"buffer", "y"}, {"offset", 0}, {"bytes", 64}}})}});
+      compute.push_back(
+          {{"name", "fill"},
+           {"tiles", Json::array({0})},
+           {"cycles", 10},
+           {"writes", Json::array({{{"buffer", "y"}, {"offset", 0}, {"bytes", 64}}})}});
     }
     return schedule_json(2, Json::array({buffer("x"), buffer("y", "none")}),
                          one_step(Json::array({send("s", Json::array({0}), 1, 0, 64, 0, "y"),
                                                recv("r", Json::array({1}), 0, 0, 64, "y")}),
                                   std::move(compute)));
   };
-  const std::string message = expect_error(simulate(make(false), small_fabric(2)), "not-produced", 0, 0, "s");
+  const std::string message =
+      expect_error(simulate(make(false), small_fabric(2)), "not-produced", 0, 0, "s");
   EXPECT_NE(message.find("bytes [0, 64) of buffer 'y'"), std::string::npos) << message;
   expect_clean(simulate(make(true), small_fabric(2)));
 
   // What arrives in an exchange phase can be sent on only in a later one.
   const Json relay = schedule_json(
       3, Json::array({buffer("y", "none")}),
-      Json::array({{{"name", "first"}, {"compute", Json::array({{{"name", "fill"}, {"tiles", Json::array({0})}, {"cycles", 1},
-                                                                 {"writes", Json::array({{{"buffer", "y"}, {"bytes", 64}}})}}})},
-                    {"exchange", Json::array({send("s0", Json::array({0}), 1, 0, 64, 0, "y"), recv("r1", Json::array({1}), 0, 0, 64, "y"),
-                                              send("s1", Json::array({1}), 2, 0, 64, 0, "y"), recv("r2", Json::array({2}), 1, 0, 64, "y")})}},
-                   {{"name", "second"}, {"exchange", Json::array({send("t1", Json::array({1}), 2, 0, 64, 0, "y"),
-                                                                  recv("t2", Json::array({2}), 1, 64, 64, "y")})}}}));
+      Json::array({{{"name", "first"},
+                    {"compute",
+                     Json::array({{{"name", "fill"},
+                                   {"tiles", Json::array({0})},
+                                   {"cycles", 1},
+                                   {"writes", Json::array({{{"buffer", "y"}, {"bytes", 64}}})}}})},
+                    {"exchange", Json::array({send("s0", Json::array({0}), 1, 0, 64, 0, "y"),
+                                              recv("r1", Json::array({1}), 0, 0, 64, "y"),
+                                              send("s1", Json::array({1}), 2, 0, 64, 0, "y"),
+                                              recv("r2", Json::array({2}), 1, 0, 64, "y")})}},
+                   {{"name", "second"},
+                    {"exchange", Json::array({send("t1", Json::array({1}), 2, 0, 64, 0, "y"),
+                                              recv("t2", Json::array({2}), 1, 64, 64, "y")})}}}));
   const auto relayed = simulate(relay, small_fabric(3));
   expect_error(relayed, "not-produced", 0, 1, "s1");
-  EXPECT_EQ(relayed.diagnostics().error_count(), 2u) << all_text(relayed.diagnostics()); // + its read/write hazard
+  EXPECT_EQ(relayed.diagnostics().error_count(), 2u)
+      << all_text(relayed.diagnostics()); // + its read/write hazard
 }
 
 TEST(ExchangeChecks, TileOutOfMemory) {
@@ -124,12 +152,14 @@ TEST(ExchangeChecks, TileOutOfMemory) {
   fabric.tile.sram_bytes = 1000;
   fabric.tile.bank_bytes = 100;
   const auto make = [](std::uint64_t bytes) {
-    return schedule_json(2, Json::array({buffer("x", "input", 600), buffer("big", "zero", bytes)}),
-                         one_step(Json::array({send("s", Json::array({0}), 1), recv("r", Json::array({1}), 0)})));
+    return schedule_json(
+        2, Json::array({buffer("x", "input", 600), buffer("big", "zero", bytes)}),
+        one_step(Json::array({send("s", Json::array({0}), 1), recv("r", Json::array({1}), 0)})));
   };
   const auto oom = simulate(make(500), fabric);
   const std::string message = expect_error(oom, "out-of-memory", 0, 0, "x");
-  EXPECT_NE(message.find("1100 bytes live at the peak, the tile has 1000 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find("1100 bytes live at the peak, the tile has 1000 bytes"), std::string::npos)
+      << message;
   EXPECT_NE(message.find("'x' 600 bytes, 'big' 500 bytes"), std::string::npos) << message;
   EXPECT_TRUE(oom.report().completed); // the run still goes to the end and reports
   EXPECT_EQ(oom.report().tiles_stats[1].peak_memory, 1100u);
@@ -155,24 +185,33 @@ TEST(ExchangeChecks, ExplicitAddressesOverlapAndBanks) {
     return schedule_json(1, Json::array({a, b}), Json::array({{{"name", "idle"}}}));
   };
   expect_error(simulate(make(50), fabric), "buffers-overlap", 0, 0, "b");
-  expect_error(simulate(make(128), fabric), "bank-shared", 0, 0, "b"); // [128, 384) reaches into bank 0
+  expect_error(simulate(make(128), fabric), "bank-shared", 0, 0,
+               "b"); // [128, 384) reaches into bank 0
   expect_clean(simulate(make(512), fabric));
 }
 
 TEST(ExchangeChecks, UnmatchedSend) {
-  const Json json = schedule_json(2, Json::array({buffer("x")}), one_step(Json::array({send("lonely", Json::array({0}), 1)})));
-  const std::string message = expect_error(simulate(json, small_fabric(2)), "unmatched-send", 0, 0, "lonely");
+  const Json json = schedule_json(2, Json::array({buffer("x")}),
+                                  one_step(Json::array({send("lonely", Json::array({0}), 1)})));
+  const std::string message =
+      expect_error(simulate(json, small_fabric(2)), "unmatched-send", 0, 0, "lonely");
   EXPECT_NE(message.find("to tile 1, which has no matching receive"), std::string::npos) << message;
 }
 
 TEST(ExchangeChecks, UnmatchedReceiveIsADeadlockReportedWithWhoWaitsOnWhat) {
-  const Json json = schedule_json(3, Json::array({buffer("x")}),
-                                  Json::array({{{"name", "ok"}, {"exchange", Json::array({send("s", Json::array({0}), 1), recv("r", Json::array({1}), 0)})}},
-                                               {{"name", "stuck"}, {"exchange", Json::array({recv("wait", Json::array({2}), 1)})}},
-                                               {{"name", "never"}}}));
+  const Json json = schedule_json(
+      3, Json::array({buffer("x")}),
+      Json::array(
+          {{{"name", "ok"},
+            {"exchange",
+             Json::array({send("s", Json::array({0}), 1), recv("r", Json::array({1}), 0)})}},
+           {{"name", "stuck"}, {"exchange", Json::array({recv("wait", Json::array({2}), 1)})}},
+           {{"name", "never"}}}));
   const auto s = simulate(json, small_fabric(3));
   const std::string message = expect_error(s, "deadlock", 1, 2, "wait");
-  EXPECT_NE(message.find("waits in entry 'wait' for 64 bytes from tile 1, which sends nothing to it"), std::string::npos)
+  EXPECT_NE(
+      message.find("waits in entry 'wait' for 64 bytes from tile 1, which sends nothing to it"),
+      std::string::npos)
       << message;
   ASSERT_TRUE(s.report().deadlock.has_value());
   EXPECT_EQ(s.report().deadlock->superstep, 1u);
@@ -183,9 +222,10 @@ TEST(ExchangeChecks, UnmatchedReceiveIsADeadlockReportedWithWhoWaitsOnWhat) {
 }
 
 TEST(ExchangeChecks, SizeMismatchMisalignedAndPeersOutOfRange) {
-  Json json = schedule_json(2, Json::array({{{"name", "f"}, {"type", "f32"}, {"bytes", 64}, {"init", "input"}}}),
-                            one_step(Json::array({send("s", Json::array({0}), 1, 0, 16, 0, "f"),
-                                                  recv("r", Json::array({1}), 0, 0, 12, "f")})));
+  Json json = schedule_json(
+      2, Json::array({{{"name", "f"}, {"type", "f32"}, {"bytes", 64}, {"init", "input"}}}),
+      one_step(Json::array({send("s", Json::array({0}), 1, 0, 16, 0, "f"),
+                            recv("r", Json::array({1}), 0, 0, 12, "f")})));
   expect_error(simulate(json, small_fabric(2)), "size-mismatch", 0, 1, "r");
   json["supersteps"][0]["exchange"][1]["bytes"] = 16;
   json["supersteps"][0]["exchange"][1]["offset"] = 2;
@@ -195,27 +235,33 @@ TEST(ExchangeChecks, SizeMismatchMisalignedAndPeersOutOfRange) {
   json["supersteps"][0]["exchange"][0]["to"] = "tile + 5";
   expect_error(simulate(json, small_fabric(2)), "tile-out-of-range", 0, 0, "s");
   json["supersteps"][0]["exchange"][0]["to"] = "tile / (tile - tile)";
-  const std::string message = expect_error(simulate(json, small_fabric(2)), "expression-error", 0, 0, "s");
+  const std::string message =
+      expect_error(simulate(json, small_fabric(2)), "expression-error", 0, 0, "s");
   EXPECT_NE(message.find("supersteps[0].exchange[0].to"), std::string::npos) << message;
   EXPECT_NE(message.find("division by zero"), std::string::npos) << message;
 }
 
 TEST(ExchangeChecks, ReadWriteHazardAndWriteConflict) {
-  const Json hazard = schedule_json(2, Json::array({buffer("x")}),
-                                    one_step(Json::array({send("a", Json::array({0}), 1, 0), recv("ra", Json::array({1}), 0, 0),
-                                                          send("b", Json::array({1}), 0, 0, 64, 16), recv("rb", Json::array({0}), 1, 32)})));
+  const Json hazard = schedule_json(
+      2, Json::array({buffer("x")}),
+      one_step(Json::array({send("a", Json::array({0}), 1, 0), recv("ra", Json::array({1}), 0, 0),
+                            send("b", Json::array({1}), 0, 0, 64, 16),
+                            recv("rb", Json::array({0}), 1, 32)})));
   expect_error(simulate(hazard, small_fabric(2)), "read-write-hazard", 0, 0, "a");
-  const Json conflict = schedule_json(3, Json::array({buffer("x")}),
-                                      one_step(Json::array({send("a", Json::array({0}), 2, 0), send("b", Json::array({1}), 2, 0, 64, 64),
-                                                            recv("ra", Json::array({2}), 0, 0), recv("rb", Json::array({2}), 1, 32)})));
+  const Json conflict = schedule_json(
+      3, Json::array({buffer("x")}),
+      one_step(
+          Json::array({send("a", Json::array({0}), 2, 0), send("b", Json::array({1}), 2, 0, 64, 64),
+                       recv("ra", Json::array({2}), 0, 0), recv("rb", Json::array({2}), 1, 32)})));
   EXPECT_NE(find(simulate(conflict, small_fabric(3)).diagnostics(), "write-conflict"), nullptr);
 }
 
 TEST(ExchangeChecks, EveryViolationIsReportedNotJustTheFirst) {
   // Every tile of an 8-tile ring writes out of bounds: eight diagnostics, one per tile.
-  const Json json = schedule_json(8, Json::array({buffer("x")}),
-                                  one_step(Json::array({send("s", "all", "(tile + 1) % tiles"),
-                                                        recv("r", "all", "(tile - 1) % tiles", 250)})));
+  const Json json =
+      schedule_json(8, Json::array({buffer("x")}),
+                    one_step(Json::array({send("s", "all", "(tile + 1) % tiles"),
+                                          recv("r", "all", "(tile - 1) % tiles", 250)})));
   const auto s = simulate(json, small_fabric(8), false, false);
   std::size_t out_of_bounds = 0;
   for (const auto& d : s.diagnostics().items()) {

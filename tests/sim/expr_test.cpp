@@ -19,7 +19,8 @@ struct Fixture {
   int s = symbols.declare("s");
   std::vector<std::int64_t> env = std::vector<std::int64_t>(3, 0);
 
-  std::int64_t eval(const std::string& text, std::int64_t t, std::int64_t n, std::int64_t step = 0) {
+  std::int64_t eval(const std::string& text, std::int64_t t, std::int64_t n,
+                    std::int64_t step = 0) {
     env[tile] = t;
     env[tiles] = n;
     env[s] = step;
@@ -93,7 +94,8 @@ TEST(Expr, ErrorsNameTheColumn) {
 TEST(Expr, HostileInputIsBounded) {
   Fixture f;
   EXPECT_THROW((void)Expr::parse(std::string(100000, '('), f.symbols), ExprError);
-  EXPECT_THROW((void)Expr::parse(std::string(200, '(') + "1" + std::string(200, ')'), f.symbols), ExprError);
+  EXPECT_THROW((void)Expr::parse(std::string(200, '(') + "1" + std::string(200, ')'), f.symbols),
+               ExprError);
   EXPECT_THROW((void)Expr::parse(std::string(200, '-') + "1", f.symbols), ExprError);
   // Long but flat is fine: the stack stays shallow.
   std::string sum = "tile";

@@ -53,7 +53,8 @@ TEST(External, LossAndReorderingNeverChangeTheResult_50Seeds) {
     options.seed = seed;
     sim::Simulation s(four_chip_allreduce(16 * 1024), lossy_fabric(), options);
     s.run();
-    ASSERT_FALSE(s.diagnostics().has_errors()) << "seed " << seed << "\n" << all_text(s.diagnostics());
+    ASSERT_FALSE(s.diagnostics().has_errors()) << "seed " << seed << "\n"
+                                               << all_text(s.diagnostics());
     ASSERT_EQ(s.memory_digest(), lossless_digest) << "seed " << seed;
     ASSERT_TRUE(s.verify().ok) << "seed " << seed;
     expect_xb_within_depth(s);
@@ -109,10 +110,18 @@ TEST(External, MultiHopRoutesThroughIntermediateChips) {
   // A transfer from chip 0 to chip 2 on a 4-chip ring crosses two links.
   const Json json = schedule_json(
       4, Json::array({{{"name", "x"}, {"type", "u8"}, {"bytes", 1024}, {"init", "input"}}}),
-      Json::array({{{"exchange", Json::array({{{"kind", "send"}, {"name", "s"}, {"tiles", Json::array({0})},
-                                               {"buffer", "x"}, {"bytes", 1024}, {"to", 2}},
-                                              {{"kind", "recv"}, {"name", "r"}, {"tiles", Json::array({2})},
-                                               {"buffer", "x"}, {"bytes", 1024}, {"from", 0}}})}}}));
+      Json::array({{{"exchange", Json::array({{{"kind", "send"},
+                                               {"name", "s"},
+                                               {"tiles", Json::array({0})},
+                                               {"buffer", "x"},
+                                               {"bytes", 1024},
+                                               {"to", 2}},
+                                              {{"kind", "recv"},
+                                               {"name", "r"},
+                                               {"tiles", Json::array({2})},
+                                               {"buffer", "x"},
+                                               {"bytes", 1024},
+                                               {"from", 0}}})}}}));
   Json placed = json;
   placed["fabric"] = {{"chips", 4}, {"tiles_per_chip", 1}};
   sim::Simulation s(sim::parse_schedule(placed, "hop"), small_fabric(1, 4));

@@ -35,7 +35,8 @@ TEST(Fabric, EveryFieldCanBeOverriddenAndRoundTrips) {
     "external": {"topology": "full", "bytes_per_cycle": 64, "latency_cycles": 500,
                  "max_payload_bytes": 128, "header_bytes": 8, "loss_probability": 0.25,
                  "reorder_window_cycles": 40, "resend_timeout_cycles": 3000},
-    "xb": {"queue_packets": 100, "control_latency_cycles": 4}})", "f.json");
+    "xb": {"queue_packets": 100, "control_latency_cycles": 4}})",
+                                               "f.json");
   EXPECT_EQ(f.chips, 4u);
   EXPECT_EQ(f.chip.tiles_per_column, 10u);
   EXPECT_TRUE(f.tile.separate_banks);
@@ -55,14 +56,20 @@ TEST(Fabric, ErrorsNameTheField) {
             "fabric.json: field 'chip.tiles': expected a positive integer, got \"abc\"");
   EXPECT_EQ(error(R"({"chip": {"tilez": 3}})").substr(0, 48),
             "fabric.json: field 'chip.tilez': unknown field (");
-  EXPECT_NE(error(R"({"tile": {"sram_bytes": -5}})").find("field 'tile.sram_bytes'"), std::string::npos);
-  EXPECT_NE(error(R"({"tile": {"sram_bytes": 1e300}})").find("field 'tile.sram_bytes'"), std::string::npos);
-  EXPECT_NE(error(R"({"chips": 3.5})").find("field 'chips'"), std::string::npos);
-  EXPECT_NE(error(R"({"external": {"loss_probability": 1}})").find("field 'external.loss_probability'"),
+  EXPECT_NE(error(R"({"tile": {"sram_bytes": -5}})").find("field 'tile.sram_bytes'"),
             std::string::npos);
-  EXPECT_NE(error(R"({"external": {"topology": "mesh"}})").find("field 'external.topology'"), std::string::npos);
-  EXPECT_NE(error(R"({"xb": {"queue_packets": 5}})").find("field 'xb.queue_packets'"), std::string::npos);
-  EXPECT_NE(error(R"({"chips": 4096, "chip": {"tiles": 65536}})").find("field 'chips'"), std::string::npos);
+  EXPECT_NE(error(R"({"tile": {"sram_bytes": 1e300}})").find("field 'tile.sram_bytes'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"chips": 3.5})").find("field 'chips'"), std::string::npos);
+  EXPECT_NE(
+      error(R"({"external": {"loss_probability": 1}})").find("field 'external.loss_probability'"),
+      std::string::npos);
+  EXPECT_NE(error(R"({"external": {"topology": "mesh"}})").find("field 'external.topology'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"xb": {"queue_packets": 5}})").find("field 'xb.queue_packets'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"chips": 4096, "chip": {"tiles": 65536}})").find("field 'chips'"),
+            std::string::npos);
   EXPECT_NE(error(R"([1, 2])").find("expected an object"), std::string::npos);
   EXPECT_NE(error(R"({"chip": {"tiles": 4})").find("fabric.json:1:"), std::string::npos);
   EXPECT_NE(error(R"({"format": "seq2par.fabric/2"})").find("field 'format'"), std::string::npos);

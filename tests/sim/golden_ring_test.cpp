@@ -23,7 +23,9 @@ Json golden() {
   return Json::parse(in);
 }
 
-int tile_of(const Json& name) { return std::stoi(name.get<std::string>().substr(1)); }
+int tile_of(const Json& name) {
+  return std::stoi(name.get<std::string>().substr(1));
+}
 int fragment_of(const Json& letter) {
   return static_cast<int>(kLetters.find(letter.get<std::string>()));
 }
@@ -37,7 +39,8 @@ struct Move {
 };
 
 /// (src, dst, fragment) of every transfer of every superstep, from the resolved template.
-std::vector<std::set<Move>> planned_moves(const sim::Schedule& schedule, std::uint64_t fragment_bytes) {
+std::vector<std::set<Move>> planned_moves(const sim::Schedule& schedule,
+                                          std::uint64_t fragment_bytes) {
   sim::Diagnostics diagnostics;
   const sim::Resolver resolver(schedule, diagnostics);
   std::vector<std::set<Move>> steps;
@@ -48,9 +51,9 @@ std::vector<std::set<Move>> planned_moves(const sim::Schedule& schedule, std::ui
     for (const auto& send : step.sends) {
       for (const sim::TileId dst : step.destinations_of(send)) {
         // The receiver must put it where the sender took it from: its own copy of the fragment.
-        const auto recv = std::find_if(step.receives.begin(), step.receives.end(), [&](const auto& r) {
-          return r.tile == dst && r.from == send.tile;
-        });
+        const auto recv =
+            std::find_if(step.receives.begin(), step.receives.end(),
+                         [&](const auto& r) { return r.tile == dst && r.from == send.tile; });
         EXPECT_NE(recv, step.receives.end());
         EXPECT_EQ(recv->destination.offset, send.source.offset);
         EXPECT_EQ(send.source.bytes, fragment_bytes);
@@ -74,7 +77,8 @@ std::set<Move> golden_moves(const Json& step) {
   return moves;
 }
 
-sim::Schedule ring(const std::string& kind, std::int64_t owner_offset = -1, std::uint64_t bytes = kN * 4 * 10) {
+sim::Schedule ring(const std::string& kind, std::int64_t owner_offset = -1,
+                   std::uint64_t bytes = kN * 4 * 10) {
   sim::RingOptions options;
   options.kind = kind;
   options.tiles = kN;
@@ -89,7 +93,8 @@ TEST(GoldenRing, ReduceScatterStepsMatchTheSeedStepByStep) {
   ASSERT_EQ(planned.size(), g["reduce_scatter_steps"].size());
   ASSERT_EQ(planned.size(), g["steps_each"].get<std::size_t>());
   for (std::size_t s = 0; s < planned.size(); ++s) {
-    EXPECT_EQ(planned[s], golden_moves(g["reduce_scatter_steps"][s])) << "reduce-scatter step " << s;
+    EXPECT_EQ(planned[s], golden_moves(g["reduce_scatter_steps"][s]))
+        << "reduce-scatter step " << s;
   }
   // Fig. 4's first step in its own table.
   std::set<Move> fig4;
@@ -156,7 +161,8 @@ TEST(GoldenRing, FragmentOwnershipAfterReduceScatterMatchesTheSeed) {
     const int k = fragment_of(Json(letter));
     const int tile = tile_of(owner);
     for (std::size_t e = k * per_fragment; e < (k + 1) * per_fragment; ++e) {
-      ASSERT_EQ(o.out[tile][e], sum[e]) << "fragment " << letter << " on n" << tile << ", element " << e;
+      ASSERT_EQ(o.out[tile][e], sum[e])
+          << "fragment " << letter << " on n" << tile << ", element " << e;
     }
   }
 }
@@ -195,8 +201,10 @@ TEST(GoldenRing, UnevenFragmentsBidirectionalAndMultiChipAllReduce) {
       options.bidirectional = bidirectional;
       options.chips = chips;
       const sim::Fabric fabric = small_fabric(64, chips);
-      SCOPED_TRACE("bidirectional " + std::to_string(bidirectional) + ", chips " + std::to_string(chips));
-      expect_allreduce(run_on_data(sim::parse_schedule(sim::make_ring_schedule(options, fabric), "g"), fabric));
+      SCOPED_TRACE("bidirectional " + std::to_string(bidirectional) + ", chips " +
+                   std::to_string(chips));
+      expect_allreduce(
+          run_on_data(sim::parse_schedule(sim::make_ring_schedule(options, fabric), "g"), fabric));
     }
   }
 }
@@ -213,11 +221,13 @@ TEST(GoldenRing, OtherTypesAndOperators) {
            {sim::ElementType::kI32, sim::CombineOp::kMin}}) {
     options.type = type;
     options.op = op;
-    sim::Simulation simulation(sim::parse_schedule(sim::make_ring_schedule(options, sim::default_fabric()), "g"),
-                               sim::default_fabric());
+    sim::Simulation simulation(
+        sim::parse_schedule(sim::make_ring_schedule(options, sim::default_fabric()), "g"),
+        sim::default_fabric());
     simulation.run();
     const sim::VerifyResult verified = simulation.verify();
-    EXPECT_TRUE(verified.ok) << sim::to_string(type) << " " << sim::to_string(op) << ": " << verified.detail;
+    EXPECT_TRUE(verified.ok) << sim::to_string(type) << " " << sim::to_string(op) << ": "
+                             << verified.detail;
     EXPECT_EQ(verified.checked_elements, 5u * 40 * 8 / sim::element_size(type));
   }
 }
@@ -227,8 +237,9 @@ TEST(GoldenRing, VerifyDetectsAWrongResult) {
   options.kind = "allreduce";
   options.tiles = 4;
   options.bytes = 64;
-  sim::Simulation simulation(sim::parse_schedule(sim::make_ring_schedule(options, sim::default_fabric()), "g"),
-                             sim::default_fabric());
+  sim::Simulation simulation(
+      sim::parse_schedule(sim::make_ring_schedule(options, sim::default_fabric()), "g"),
+      sim::default_fabric());
   simulation.run();
   ASSERT_TRUE(simulation.verify().ok);
   auto data = simulation.read<float>(2, "data");
@@ -245,13 +256,16 @@ TEST(GoldenRing, GeneratorRefusesImpossibleOptions) {
   options.kind = "allreduce";
   options.tiles = 6;
   options.bytes = 10; // not whole f32 elements
-  EXPECT_THROW((void)sim::make_ring_schedule(options, sim::default_fabric()), std::invalid_argument);
+  EXPECT_THROW((void)sim::make_ring_schedule(options, sim::default_fabric()),
+               std::invalid_argument);
   options.bytes = 64;
   options.chips = 4; // 6 tiles do not split over 4 chips
-  EXPECT_THROW((void)sim::make_ring_schedule(options, sim::default_fabric()), std::invalid_argument);
+  EXPECT_THROW((void)sim::make_ring_schedule(options, sim::default_fabric()),
+               std::invalid_argument);
   options.chips = 1;
   options.tiles = 1;
-  EXPECT_THROW((void)sim::make_ring_schedule(options, sim::default_fabric()), std::invalid_argument);
+  EXPECT_THROW((void)sim::make_ring_schedule(options, sim::default_fabric()),
+               std::invalid_argument);
 }
 
 } // namespace

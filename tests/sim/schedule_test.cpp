@@ -15,19 +15,23 @@ Json one_buffer(const char* bytes = "64") {
 TEST(Schedule, RepeatUnrollsWithLoopValuesInNames) {
   const Json json = schedule_json(
       4, one_buffer(),
-      Json::array({{{"repeat", "i"}, {"count", "tiles - 1"},
-                    {"body", Json::array({{{"name", "step {i}"}},
-                                          {{"repeat", "j"}, {"count", 2},
-                                           {"body", Json::array({{{"name", "inner {i}.{j}"}}})}}})}},
-                   {{"name", "last"}}}));
+      Json::array(
+          {{{"repeat", "i"},
+            {"count", "tiles - 1"},
+            {"body", Json::array({{{"name", "step {i}"}},
+                                  {{"repeat", "j"},
+                                   {"count", 2},
+                                   {"body", Json::array({{{"name", "inner {i}.{j}"}}})}}})}},
+           {{"name", "last"}}}));
   const sim::Schedule schedule = sim::parse_schedule(json, "s.json");
   const auto program = sim::expand_program(schedule);
   std::vector<std::string> names;
   for (const auto& step : program) {
     names.push_back(step.name);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"step 0", "inner 0.0", "inner 0.1", "step 1", "inner 1.0",
-                                             "inner 1.1", "step 2", "inner 2.0", "inner 2.1", "last"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"step 0", "inner 0.0", "inner 0.1", "step 1", "inner 1.0",
+                                      "inner 1.1", "step 2", "inner 2.0", "inner 2.1", "last"}));
 }
 
 TEST(Schedule, ParamsSeeEarlierParamsAndTheScheduleSize) {
@@ -38,24 +42,37 @@ TEST(Schedule, ParamsSeeEarlierParamsAndTheScheduleSize) {
   EXPECT_EQ(schedule.params[0].second, 32);
   EXPECT_EQ(schedule.params[1].second, 16);
   json["params"] = {{"a", "b + 1"}, {"b", 1}};
-  EXPECT_NE(input_error([&] { (void)sim::parse_schedule(json, "s.json"); })
-                .find("field 'params.a': column 1: unknown name 'b'"),
+  EXPECT_NE(input_error([&] {
+              (void)sim::parse_schedule(json, "s.json");
+            }).find("field 'params.a': column 1: unknown name 'b'"),
             std::string::npos);
   json["params"] = {{"a", "tile"}};
-  EXPECT_NE(input_error([&] { (void)sim::parse_schedule(json, "s.json"); })
-                .find("'tile' cannot be used here"),
+  EXPECT_NE(input_error([&] {
+              (void)sim::parse_schedule(json, "s.json");
+            }).find("'tile' cannot be used here"),
             std::string::npos);
 }
 
 TEST(Schedule, ResolvesOneTemplateIntoPerTileLists) {
   // A shift: tile i sends its 16-byte slice i to tile (i + 1) mod N, stored at slot i there.
   const Json exchange = Json::array({
-      {{"kind", "send"}, {"name", "shift.send"}, {"let", {{"slot", "tile * 16"}}}, {"buffer", "x"},
-       {"offset", "slot"}, {"bytes", 16}, {"to", "(tile + 1) % tiles"}, {"cycle", "tile % 2"}},
-      {{"kind", "recv"}, {"name", "shift.recv"}, {"buffer", "x"},
-       {"offset", "(tile - 1) % tiles * 16"}, {"bytes", 16}, {"from", "(tile - 1) % tiles"}},
+      {{"kind", "send"},
+       {"name", "shift.send"},
+       {"let", {{"slot", "tile * 16"}}},
+       {"buffer", "x"},
+       {"offset", "slot"},
+       {"bytes", 16},
+       {"to", "(tile + 1) % tiles"},
+       {"cycle", "tile % 2"}},
+      {{"kind", "recv"},
+       {"name", "shift.recv"},
+       {"buffer", "x"},
+       {"offset", "(tile - 1) % tiles * 16"},
+       {"bytes", 16},
+       {"from", "(tile - 1) % tiles"}},
   });
-  const Json json = schedule_json(4, one_buffer(), Json::array({{{"name", "shift"}, {"exchange", exchange}}}));
+  const Json json =
+      schedule_json(4, one_buffer(), Json::array({{{"name", "shift"}, {"exchange", exchange}}}));
   const sim::Schedule schedule = sim::parse_schedule(json, "s.json");
   sim::Diagnostics diagnostics;
   const sim::Resolver resolver(schedule, diagnostics);
@@ -78,14 +95,35 @@ TEST(Schedule, ResolvesOneTemplateIntoPerTileLists) {
 
 TEST(Schedule, TileSetsAndMulticast) {
   const Json exchange = Json::array({
-      {{"kind", "send"}, {"name", "bcast"}, {"tiles", Json::array({0})}, {"buffer", "x"}, {"bytes", 8},
+      {{"kind", "send"},
+       {"name", "bcast"},
+       {"tiles", Json::array({0})},
+       {"buffer", "x"},
+       {"bytes", 8},
        {"to", Json::array({1, 2, 3})}},
-      {{"kind", "recv"}, {"name", "take"}, {"tiles", {{"first", 1}, {"count", "tiles - 1"}}},
-       {"buffer", "x"}, {"bytes", 8}, {"from", 0}},
-      {{"kind", "send"}, {"name", "evens"}, {"tiles", {{"where", "tile % 2 == 0 && tile > 0"}}},
-       {"buffer", "x"}, {"offset", 8}, {"bytes", 8}, {"to", "tile - 1"}, {"tag", "e"}, {"cycle", 16}},
-      {{"kind", "recv"}, {"name", "odds"}, {"tiles", {{"first", 1}, {"count", 1}, {"stride", 2}}},
-       {"buffer", "x"}, {"offset", 8}, {"bytes", 8}, {"from", "tile + 1"}, {"tag", "e"}},
+      {{"kind", "recv"},
+       {"name", "take"},
+       {"tiles", {{"first", 1}, {"count", "tiles - 1"}}},
+       {"buffer", "x"},
+       {"bytes", 8},
+       {"from", 0}},
+      {{"kind", "send"},
+       {"name", "evens"},
+       {"tiles", {{"where", "tile % 2 == 0 && tile > 0"}}},
+       {"buffer", "x"},
+       {"offset", 8},
+       {"bytes", 8},
+       {"to", "tile - 1"},
+       {"tag", "e"},
+       {"cycle", 16}},
+      {{"kind", "recv"},
+       {"name", "odds"},
+       {"tiles", {{"first", 1}, {"count", 1}, {"stride", 2}}},
+       {"buffer", "x"},
+       {"offset", 8},
+       {"bytes", 8},
+       {"from", "tile + 1"},
+       {"tag", "e"}},
   });
   const Json json = schedule_json(4, one_buffer(), Json::array({{{"exchange", exchange}}}));
   sim::Simulation simulation = simulate(json, small_fabric(4), true);
@@ -102,9 +140,14 @@ TEST(Schedule, TileSetsAndMulticast) {
 }
 
 TEST(Schedule, SyncGroupsAndBuffersPerTile) {
-  Json json = schedule_json(6, Json::array({{{"name", "x"}, {"type", "f32"}, {"bytes", "(tile + 1) * 4"},
-                                             {"tiles", {{"where", "tile < 4"}}}, {"init", "zero"},
-                                             {"base", "tile * 64"}, {"live", {{"first", 0}, {"last", 1}}}}}),
+  Json json = schedule_json(6,
+                            Json::array({{{"name", "x"},
+                                          {"type", "f32"},
+                                          {"bytes", "(tile + 1) * 4"},
+                                          {"tiles", {{"where", "tile < 4"}}},
+                                          {"init", "zero"},
+                                          {"base", "tile * 64"},
+                                          {"live", {{"first", 0}, {"last", 1}}}}}),
                             Json::array({{{"sync", "left"}}, {{"sync", "right"}}}));
   json["groups"] = {{"left", {{"first", 0}, {"count", 3}}}, {"right", Json::array({3, 4, 5})}};
   const sim::Schedule schedule = sim::parse_schedule(json, "s.json");
@@ -124,15 +167,21 @@ TEST(Schedule, ReadingErrorsNameFieldAndColumn) {
   const auto error = [](Json json) {
     return input_error([&] { (void)sim::parse_schedule(json, "s.json"); });
   };
-  Json good = schedule_json(2, one_buffer(), Json::array({{{"exchange", Json::array({
-      {{"kind", "send"}, {"name", "a"}, {"buffer", "x"}, {"bytes", 8}, {"to", "tile + 1"}}})}}}));
+  Json good = schedule_json(2, one_buffer(),
+                            Json::array({{{"exchange", Json::array({{{"kind", "send"},
+                                                                     {"name", "a"},
+                                                                     {"buffer", "x"},
+                                                                     {"bytes", 8},
+                                                                     {"to", "tile + 1"}}})}}}));
   EXPECT_EQ(error(good), "");
   Json bad = good;
   bad["supersteps"][0]["exchange"][0]["offset"] = "tlie * 2";
-  EXPECT_EQ(error(bad), "s.json: field 'supersteps[0].exchange[0].offset': column 1: unknown name 'tlie' in \"tlie * 2\"");
+  EXPECT_EQ(error(bad), "s.json: field 'supersteps[0].exchange[0].offset': column 1: unknown name "
+                        "'tlie' in \"tlie * 2\"");
   bad = good;
   bad["supersteps"][0]["exchange"][0]["buffer"] = "y";
-  EXPECT_NE(error(bad).find("field 'supersteps[0].exchange[0].buffer': unknown buffer 'y'"), std::string::npos);
+  EXPECT_NE(error(bad).find("field 'supersteps[0].exchange[0].buffer': unknown buffer 'y'"),
+            std::string::npos);
   bad = good;
   bad["supersteps"][0]["exchange"][0]["kind"] = "sned";
   EXPECT_NE(error(bad).find("field 'supersteps[0].exchange[0].kind'"), std::string::npos);
@@ -152,7 +201,8 @@ TEST(Schedule, ReadingErrorsNameFieldAndColumn) {
   bad["tiles"] = 0;
   EXPECT_NE(error(bad).find("field 'tiles': must be at least 1"), std::string::npos);
   bad = good;
-  bad["supersteps"] = Json::array({{{"repeat", "s"}, {"count", "1000000000"}, {"body", Json::array({Json::object()})}}});
+  bad["supersteps"] = Json::array(
+      {{{"repeat", "s"}, {"count", "1000000000"}, {"body", Json::array({Json::object()})}}});
   EXPECT_NE(input_error([&] {
               const auto s = sim::parse_schedule(bad, "s.json");
               (void)sim::expand_program(s);

@@ -49,37 +49,48 @@ private:
       return at + ": not of type " + s["type"].dump();
     }
     if (v.is_number()) {
-      if (s.contains("minimum") && v.get<double>() < s["minimum"].get<double>()) return at + ": below minimum";
-      if (s.contains("maximum") && v.get<double>() > s["maximum"].get<double>()) return at + ": above maximum";
+      if (s.contains("minimum") && v.get<double>() < s["minimum"].get<double>())
+        return at + ": below minimum";
+      if (s.contains("maximum") && v.get<double>() > s["maximum"].get<double>())
+        return at + ": above maximum";
       if (s.contains("exclusiveMaximum") && v.get<double>() >= s["exclusiveMaximum"].get<double>())
         return at + ": not below exclusiveMaximum";
     }
     if (v.is_string()) {
-      if (s.contains("minLength") && v.get<std::string>().size() < s["minLength"].get<std::size_t>()) return at + ": too short";
-      if (s.contains("pattern") && !std::regex_search(v.get<std::string>(), std::regex(s["pattern"].get<std::string>())))
+      if (s.contains("minLength") &&
+          v.get<std::string>().size() < s["minLength"].get<std::size_t>())
+        return at + ": too short";
+      if (s.contains("pattern") &&
+          !std::regex_search(v.get<std::string>(), std::regex(s["pattern"].get<std::string>())))
         return at + ": does not match pattern";
     }
     if (v.is_array()) {
-      if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>()) return at + ": too few items";
+      if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>())
+        return at + ": too few items";
       if (s.contains("items")) {
         for (std::size_t i = 0; i < v.size(); ++i) {
-          if (auto e = check(v[i], s["items"], at + "[" + std::to_string(i) + "]"); !e.empty()) return e;
+          if (auto e = check(v[i], s["items"], at + "[" + std::to_string(i) + "]"); !e.empty())
+            return e;
         }
       }
     }
     if (v.is_object()) {
       for (const Json& name : s.value("required", Json::array())) {
-        if (!v.contains(name.get<std::string>())) return at + ": missing " + name.get<std::string>();
+        if (!v.contains(name.get<std::string>()))
+          return at + ": missing " + name.get<std::string>();
       }
       for (const auto& [key, value] : v.items()) {
         const std::string here = at + "." + key;
         if (s.contains("properties") && s["properties"].contains(key)) {
-          if (auto e = check(value, s["properties"][key], here); !e.empty()) return e;
+          if (auto e = check(value, s["properties"][key], here); !e.empty())
+            return e;
         } else if (s.contains("additionalProperties")) {
           const Json& extra = s["additionalProperties"];
-          if (extra.is_boolean() && !extra.get<bool>()) return here + ": unknown property";
+          if (extra.is_boolean() && !extra.get<bool>())
+            return here + ": unknown property";
           if (extra.is_object()) {
-            if (auto e = check(value, extra, here); !e.empty()) return e;
+            if (auto e = check(value, extra, here); !e.empty())
+              return e;
           }
         }
       }
@@ -89,12 +100,18 @@ private:
 
   static bool has_type(const Json& v, const Json& type) {
     const std::string t = type;
-    if (t == "object") return v.is_object();
-    if (t == "array") return v.is_array();
-    if (t == "string") return v.is_string();
-    if (t == "integer") return v.is_number_integer();
-    if (t == "number") return v.is_number();
-    if (t == "boolean") return v.is_boolean();
+    if (t == "object")
+      return v.is_object();
+    if (t == "array")
+      return v.is_array();
+    if (t == "string")
+      return v.is_string();
+    if (t == "integer")
+      return v.is_number_integer();
+    if (t == "number")
+      return v.is_number();
+    if (t == "boolean")
+      return v.is_boolean();
     return false;
   }
 
@@ -127,16 +144,19 @@ TEST(Schema, GeneratedSchedulesConform) {
 TEST(Schema, ValidCorpusConformsAndTheSchemaRefusesWhatTheReaderRefuses) {
   const Validator schedules(kSim / "schedule/schema/seq2par.schedule-1.schema.json");
   const Validator fabrics(kSim / "fabric/schema/seq2par.fabric-1.schema.json");
-  for (const char* valid : {"valid-shift.json", "valid-repeat-groups.json", "valid-ring-allreduce.json"}) {
+  for (const char* valid :
+       {"valid-shift.json", "valid-repeat-groups.json", "valid-ring-allreduce.json"}) {
     EXPECT_EQ(schedules.check(read(kCorpus / valid)), "") << valid;
   }
-  for (const char* broken : {"schedule-unknown-field.json", "schedule-missing-field.json", "schedule-bad-type.json",
-                             "schedule-kind-missing.json", "schedule-bad-op.json", "schedule-empty-destinations.json"}) {
+  for (const char* broken :
+       {"schedule-unknown-field.json", "schedule-missing-field.json", "schedule-bad-type.json",
+        "schedule-kind-missing.json", "schedule-bad-op.json", "schedule-empty-destinations.json"}) {
     EXPECT_NE(schedules.check(read(kCorpus / broken)), "") << broken;
   }
   EXPECT_EQ(fabrics.check(sim::to_json(sim::default_fabric())), "");
-  for (const char* broken : {"fabric-bad-type.json", "fabric-unknown-field.json", "fabric-negative-size.json",
-                             "fabric-loss-one.json", "fabric-float-tiles.json"}) {
+  for (const char* broken :
+       {"fabric-bad-type.json", "fabric-unknown-field.json", "fabric-negative-size.json",
+        "fabric-loss-one.json", "fabric-float-tiles.json"}) {
     EXPECT_NE(fabrics.check(read(kCorpus / broken)), "") << broken;
   }
 }

@@ -117,7 +117,7 @@ public:
          << " synchronization channel" << (plan_.channel_count == 1 ? "" : "s") << ", " << plan_.call_count()
          << " intrinsic call" << (plan_.call_count() == 1 ? "" : "s") << ".\n";
     for (const auto& statement : kernel_.preamble) out_ << statement << "\n";
-    for (const auto& helper : kernel_.inlined_helper_refs) out_ << "(void)" << helper << "; // inlined below\n";
+    for (const auto& [expression, why] : kernel_.kept_references) out_ << "(void)" << expression << "; // " << why << "\n";
     for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
       const Region& region = plan_.regions[r];
       if (region.kind != Region::Kind::SymbolicLoop) continue;

@@ -142,6 +142,15 @@ private:
                                       unsigned index);
   void collect_holes(const clang::Expr* e, unsigned call_begin, ir::CallSite& call);
   bool mentions_local_binding(const clang::Expr* e) const;
+  // Does unqualified lookup from the kernel's namespace find this namespace-scope name?
+  bool visible_from_kernel(const clang::Decl* decl) const {
+    const clang::DeclContext* ctx = decl->getDeclContext();
+    while (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx)) {
+      if (!ns->isAnonymousNamespace() && !ns->isInline()) break;
+      ctx = ctx->getParent();
+    }
+    return ctx->Encloses(kernel_decl_->getDeclContext());
+  }
   bool mentions(const clang::Expr* e, Binding::Kind kind) const;
 
   clang::ASTContext& ctx_;
@@ -150,6 +159,7 @@ private:
   const std::string& display_file_;
 
   ir::Kernel kernel_;
+  const clang::FunctionDecl* kernel_decl_ = nullptr;
   std::vector<std::unordered_map<const clang::ValueDecl*, Binding>> scopes_;
   std::vector<const clang::FunctionDecl*> helpers_; // inlining stack
   std::set<const clang::FunctionDecl*> checked_helpers_;
@@ -179,6 +189,22 @@ const clang::Expr* strip(const clang::Expr* e) {
     if (next == e) return e;
     e = next;
   }
+}
+
+// `::ns::name` for a namespace-scope declaration (anonymous and inline namespaces
+// skipped): how generated code names it from the kernel's scope.
+std::string qualified_name(const clang::NamedDecl* decl) {
+  std::string name = decl->getNameAsString();
+  for (const clang::DeclContext* ctx = decl->getDeclContext(); ctx && !ctx->isTranslationUnit(); ctx = ctx->getParent()) {
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx)) {
+      if (!ns->isAnonymousNamespace() && !ns->isInline()) name = ns->getName().str() + "::" + name;
+    } else if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(ctx)) {
+      name = record->getName().str() + "::" + name;
+    } else if (!llvm::isa<clang::LinkageSpecDecl>(ctx)) {
+      break;
+    }
+  }
+  return "::" + name;
 }
 
 const clang::ValueDecl* referenced_decl(const clang::Expr* e) {
@@ -302,7 +328,17 @@ void KernelExtractor::Impl::collect_holes(const clang::Expr* e, unsigned call_be
     return;
   }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
-    const Binding* b = lookup(ref->getDecl());
+    const clang::ValueDecl* decl = ref->getDecl();
+    // Inside a helper, names resolve in the helper's scope; the generated call runs in the
+    // kernel's, so spell namespace-scope names out in full.
+    if (!helpers_.empty() && decl->getDeclContext()->isFileContext() &&
+        llvm::isa<clang::VarDecl, clang::FunctionDecl, clang::EnumConstantDecl>(decl) && !visible_from_kernel(decl)) {
+      auto where = span(clang::SourceRange(ref->getBeginLoc(), ref->getNameInfo().getEndLoc()));
+      if (where)
+        call.holes.push_back({where->first - call_begin, where->second - where->first, std::nullopt, qualified_name(decl)});
+      return;
+    }
+    const Binding* b = lookup(decl);
     if (b && !b->kernel_scope) {
       std::string replacement;
       if (b->kind == Binding::Kind::Pool) replacement = kernel_.pools[b->index].name;
@@ -530,7 +566,10 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
     if (!value) return;
     const bool top = at_kernel_top();
     bind(&var, {Binding::Kind::Int, -1, std::move(*value), "", top});
-    if (top) add_preamble();
+    if (top) {
+      add_preamble();
+      kernel_.kept_references.emplace_back(name, "its uses are folded into the calls below");
+    }
     return;
   }
   if (!at_kernel_top()) {
@@ -760,6 +799,7 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call, co
     }
   }
   if (!ok) return;
+  collect_holes(call.getCallee(), where->first, site);
   for (unsigned i = 0; i < call.getNumArgs(); ++i) {
     collect_holes(call.getArg(i), where->first, site);
     if (auto arg = span(call.getArg(i)->getSourceRange()))
@@ -807,10 +847,11 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const cla
   if (checked_helpers_.insert(&helper).second) {
     check_body_rules(*body);
     if (!helper.isExternallyVisible() && !helper.isTemplateInstantiation()) {
+      const std::string name = visible_from_kernel(&helper) ? helper.getNameAsString() : qualified_name(&helper);
       clang::PrintingPolicy policy(ctx_.getLangOpts());
       policy.FullyQualifiedName = true;
-      kernel_.inlined_helper_refs.push_back("static_cast<" + ctx_.getPointerType(helper.getType()).getAsString(policy) +
-                                            ">(&" + (helper.isInAnonymousNamespace() ? helper.getNameAsString() : helper.getQualifiedNameAsString()) + ")");
+      kernel_.kept_references.emplace_back(
+          "static_cast<" + ctx_.getPointerType(helper.getType()).getAsString(policy) + ">(&" + name + ")", "inlined below");
     }
   }
 
@@ -876,6 +917,7 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const cla
 }
 
 std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& kernel) {
+  kernel_decl_ = &kernel;
   kernel_.name = kernel.getNameAsString();
   kernel_.loc = loc(kernel.getLocation());
   kernel_.root.kind = ir::ScheduleNode::Kind::Kernel;

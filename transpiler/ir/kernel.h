@@ -109,9 +109,10 @@ struct Kernel {
   std::vector<std::string> symbols;
   // Kernel-scope declarations re-emitted before the launch, in source order.
   std::vector<std::string> preamble;
-  // Expressions naming the internal-linkage helpers that were inlined: the generated body
-  // no longer calls them, and -Wunused-function must not fire.
-  std::vector<std::string> inlined_helper_refs;
+  // Names the generated body must still mention so that -Wunused-* stays quiet: inlined
+  // internal-linkage helpers (no longer called) and index scalars (now folded into
+  // values). Pairs of (expression, why).
+  std::vector<std::pair<std::string, std::string>> kept_references;
   ScheduleNode root;
 };
 

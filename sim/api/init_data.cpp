@@ -1,0 +1,260 @@
+#include "api/init_data.h"
+
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+#include <type_traits>
+
+#include "exchange/combine.h"
+#include "support/random.h"
+
+namespace seq2par::sim {
+
+namespace {
+
+std::uint64_t stream_key(std::uint64_t init_seed, TileId tile, int buffer) {
+  return detail::splitmix64(init_seed ^
+                            detail::splitmix64((static_cast<std::uint64_t>(tile) << 20) ^
+                                               static_cast<std::uint64_t>(buffer)));
+}
+
+/// What one byte of the stream becomes under a pattern.
+std::int64_t from_byte(InitPattern pattern, std::int64_t byte, bool is_unsigned) {
+  switch (pattern) {
+  case InitPattern::kZero:
+    return 0;
+  case InitPattern::kSigns:
+    return is_unsigned || (byte & 1) != 0 ? 1 : -1;
+  case InitPattern::kInts:
+    return is_unsigned ? byte % 17 : byte % 17 - 8;
+  }
+  return 0;
+}
+
+/// Element `index` of a stream: one 64-bit hash gives eight elements (a byte each), which keeps
+/// filling gigabytes of input cheap.
+std::int64_t pattern_value(InitPattern pattern, std::uint64_t key, std::uint64_t index,
+                           bool is_unsigned) {
+  const std::uint64_t word = detail::splitmix64(key + (index >> 3));
+  return from_byte(pattern, static_cast<std::int64_t>((word >> (8 * (index & 7))) & 0xff),
+                   is_unsigned);
+}
+
+template <class T>
+void fill_typed(std::span<std::byte> bytes, InitPattern pattern, std::uint64_t key) {
+  // A table of the 256 byte values, then one hash per eight elements: same values as
+  // pattern_value, an order of magnitude faster.
+  T table[256];
+  for (int b = 0; b < 256; ++b) {
+    table[b] = static_cast<T>(from_byte(pattern, b, std::is_unsigned_v<T>));
+  }
+  const std::size_t n = bytes.size() / sizeof(T);
+  constexpr std::size_t kChunk = 512; // a multiple of 8
+  T values[kChunk];
+  for (std::size_t done = 0; done < n; done += kChunk) {
+    const std::size_t count = n - done < kChunk ? n - done : kChunk;
+    for (std::size_t i = 0; i < count; i += 8) {
+      const std::uint64_t word = detail::splitmix64(key + ((done + i) >> 3));
+      for (std::size_t j = 0; j < 8 && i + j < count; ++j) {
+        values[i + j] = table[(word >> (8 * j)) & 0xff];
+      }
+    }
+    std::memcpy(bytes.data() + done * sizeof(T), values, count * sizeof(T));
+  }
+}
+
+template <class F> void with_type(ElementType type, F f) {
+  switch (type) {
+  case ElementType::kI8:
+    return f(std::int8_t{});
+  case ElementType::kU8:
+    return f(std::uint8_t{});
+  case ElementType::kI16:
+    return f(std::int16_t{});
+  case ElementType::kU16:
+    return f(std::uint16_t{});
+  case ElementType::kI32:
+    return f(std::int32_t{});
+  case ElementType::kU32:
+    return f(std::uint32_t{});
+  case ElementType::kI64:
+    return f(std::int64_t{});
+  case ElementType::kU64:
+    return f(std::uint64_t{});
+  case ElementType::kF32:
+    return f(float{});
+  case ElementType::kF64:
+    return f(double{});
+  }
+}
+
+bool is_unsigned_type(ElementType type) {
+  return type == ElementType::kU8 || type == ElementType::kU16 || type == ElementType::kU32 ||
+         type == ElementType::kU64;
+}
+
+} // namespace
+
+double input_value(InitPattern pattern, std::uint64_t init_seed, TileId tile, int buffer,
+                   std::uint64_t index, ElementType type) {
+  return static_cast<double>(
+      pattern_value(pattern, stream_key(init_seed, tile, buffer), index, is_unsigned_type(type)));
+}
+
+namespace detail {
+
+namespace {
+
+void fill_input(std::span<std::byte> bytes, ElementType type, InitPattern pattern,
+                std::uint64_t key) {
+  with_type(type, [&](auto zero) { fill_typed<decltype(zero)>(bytes, pattern, key); });
+}
+
+std::string element_text(std::span<const std::byte> bytes, ElementType type) {
+  std::ostringstream out;
+  with_type(type, [&](auto zero) {
+    using T = decltype(zero);
+    T value;
+    std::memcpy(&value, bytes.data(), sizeof(T));
+    if constexpr (sizeof(T) == 1) {
+      out << static_cast<int>(value);
+    } else {
+      out << value;
+    }
+  });
+  return out.str();
+}
+
+} // namespace
+
+void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern pattern,
+                  std::uint64_t init_seed) {
+  const Schedule& schedule = resolver.schedule();
+  for (TileId t = 0; t < schedule.tiles; ++t) {
+    for (std::size_t b = 0; b < schedule.buffers.size(); ++b) {
+      const auto bytes = memory.bytes(t, static_cast<int>(b));
+      if (bytes.empty()) {
+        continue;
+      }
+      if (schedule.buffers[b].init == BufferInit::kInput) {
+        fill_input(bytes, schedule.buffers[b].type, pattern,
+                   stream_key(init_seed, t, static_cast<int>(b)));
+      } else {
+        std::memset(bytes.data(), 0, bytes.size());
+      }
+    }
+  }
+}
+
+VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedule,
+                               InitPattern pattern, std::uint64_t init_seed) {
+  VerifyResult result;
+  if (!schedule.collective) {
+    result.detail = "not a collective schedule: nothing to verify";
+    return result;
+  }
+  if (!memory.has_data()) {
+    result.detail = "timing-only run: no data to verify";
+    return result;
+  }
+  const CollectiveInfo& info = *schedule.collective;
+  const int buffer = schedule.find_buffer(info.buffer);
+  const std::size_t size = element_size(info.type);
+  const std::uint64_t elements = info.bytes / size;
+  const std::uint64_t n = schedule.tiles;
+  const auto owner = [&](std::uint64_t k) {
+    const auto o = static_cast<std::int64_t>(n);
+    return static_cast<TileId>(((static_cast<std::int64_t>(k) + info.owner_offset) % o + o) % o);
+  };
+  const auto fragment_begin = [&](std::uint64_t k) {
+    return k * elements / n * size;
+  };
+
+  // The inputs of each tile, regenerated; `reduced` folds them in tile order.
+  const auto input_of = [&](TileId t) {
+    std::vector<std::byte> bytes(info.bytes);
+    fill_input(bytes, info.type, pattern, stream_key(init_seed, t, buffer));
+    return bytes;
+  };
+  std::vector<std::byte> expected;
+  if (info.kind == "all-gather") {
+    expected.resize(info.bytes);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      const auto source = input_of(owner(k));
+      std::memcpy(expected.data() + fragment_begin(k), source.data() + fragment_begin(k),
+                  fragment_begin(k + 1) - fragment_begin(k));
+    }
+  } else {
+    expected = input_of(0);
+    for (TileId t = 1; t < n; ++t) {
+      const auto other = input_of(t);
+      combine_into(expected, other, info.op, info.type);
+    }
+  }
+
+  for (TileId t = 0; t < n; ++t) {
+    const auto actual = memory.bytes(t, buffer);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      if (info.kind == "reduce-scatter" && owner(k) != t) {
+        continue; // only the owner holds a complete fragment
+      }
+      const std::uint64_t lo = fragment_begin(k);
+      const std::uint64_t hi = fragment_begin(k + 1);
+      result.checked_elements += (hi - lo) / size;
+      if (std::memcmp(actual.data() + lo, expected.data() + lo, hi - lo) == 0) {
+        continue;
+      }
+      for (std::uint64_t e = lo; e < hi; e += size) {
+        if (std::memcmp(actual.data() + e, expected.data() + e, size) != 0) {
+          if (result.mismatches == 0) {
+            result.detail = "tile " + std::to_string(t) + ", element " + std::to_string(e / size) +
+                            " (fragment " + std::to_string(k) + "): expected " +
+                            element_text(std::span(expected).subspan(e, size), info.type) +
+                            ", got " + element_text(actual.subspan(e, size), info.type);
+          }
+          ++result.mismatches;
+        }
+      }
+    }
+  }
+  result.ok = result.mismatches == 0;
+  if (result.ok) {
+    result.detail =
+        "every checked element equals the " +
+        std::string(info.kind == "all-gather" ? "owner's fragment"
+                                              : std::string(to_string(info.op)) + " of all inputs");
+  }
+  return result;
+}
+
+std::string digest(const TileMemory& memory, const Schedule& schedule) {
+  std::uint64_t h = 0x243f6a8885a308d3ULL;
+  const auto mix = [&h](std::uint64_t word) {
+    h ^= word * 0x9e3779b97f4a7c15ULL;
+    h = ((h << 31) | (h >> 33)) * 0xbf58476d1ce4e5b9ULL;
+  };
+  for (TileId t = 0; t < schedule.tiles; ++t) {
+    for (std::size_t b = 0; b < schedule.buffers.size(); ++b) {
+      const auto bytes = memory.bytes(t, static_cast<int>(b));
+      mix((static_cast<std::uint64_t>(t) << 32) ^ b);
+      mix(bytes.size());
+      std::size_t i = 0;
+      for (; i + 8 <= bytes.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, bytes.data() + i, 8);
+        mix(word);
+      }
+      if (i < bytes.size()) {
+        std::uint64_t tail = 0;
+        std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
+        mix(tail);
+      }
+    }
+  }
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << splitmix64(h);
+  return out.str();
+}
+
+} // namespace detail
+} // namespace seq2par::sim

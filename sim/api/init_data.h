@@ -1,0 +1,22 @@
+// Deterministic input data, result verification for collectives, and memory digests.
+#pragma once
+
+#include <string>
+
+#include "engine/tile_memory.h"
+#include "seq2par/sim/simulation.h"
+
+namespace seq2par::sim::detail {
+
+/// Fills every held buffer: "input" ones with `pattern`, the others with zeros (so that digests
+/// of never-written bytes are deterministic too).
+void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern pattern,
+                  std::uint64_t init_seed);
+
+/// Checks a collective's result against inputs regenerated from the pattern and seed.
+[[nodiscard]] VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedule,
+                                             InitPattern pattern, std::uint64_t init_seed);
+
+[[nodiscard]] std::string digest(const TileMemory& memory, const Schedule& schedule);
+
+} // namespace seq2par::sim::detail

@@ -1,0 +1,18 @@
+// The s2p-sim commands. Each returns the process exit code: 0 ok, 1 bad input (schedule or
+// fabric errors, a failed --verify), 2 usage or I/O errors (thrown as UsageError / IoError).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace seq2par::sim::cli {
+
+int run_gen(const std::vector<std::string>& args);
+int run_check(const std::vector<std::string>& args);
+int run_resolve(const std::vector<std::string>& args);
+int run_run(const std::vector<std::string>& args);
+
+/// The full usage text, or one command's.
+[[nodiscard]] std::string usage(const std::string& command = "");
+
+} // namespace seq2par::sim::cli

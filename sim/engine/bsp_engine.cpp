@@ -1,0 +1,366 @@
+#include "engine/bsp_engine.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "exchange/combine.h"
+#include "exchange/on_chip.h"
+
+namespace seq2par::sim::detail {
+
+namespace {
+
+Cycles add_cycles(Cycles a, Cycles b) {
+  Cycles sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) {
+    throw InputError("simulated time overflows 2^64 cycles (compute costs too large)");
+  }
+  return sum;
+}
+
+std::vector<TileStats>& fresh_tile_stats(RunReport& report, std::uint32_t tiles) {
+  report.tiles_stats.assign(tiles, TileStats{});
+  return report.tiles_stats;
+}
+
+} // namespace
+
+BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const EngineOptions& options,
+                     Diagnostics& diagnostics, RunReport& report, TraceRecorder* trace)
+    : schedule_(schedule), fabric_(fabric), options_(options), diagnostics_(diagnostics),
+      report_(report), trace_(trace), resolver_(schedule, diagnostics),
+      memory_(resolver_, fabric, options.move_data, options.max_host_bytes, diagnostics,
+              fresh_tile_stats(report, schedule.tiles)),
+      ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),
+      exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0),
+      cost_(schedule.tiles, 0), port_free_(schedule.tiles, 0), xreq_time_(fabric.chips, 0) {
+  if (fabric.chips > 1 || schedule.chips > 1) {
+    external_ = std::make_unique<ExternalExchange>(fabric, schedule, options.seed, report.links,
+                                                   report.xbs, trace);
+  }
+  report_.routing = RoutingTable(fabric).to_json();
+  report_.supersteps_planned = resolver_.superstep_count();
+  for (int g = -1; g < static_cast<int>(schedule.groups.size()); ++g) {
+    const auto& tiles = resolver_.group_tiles(g);
+    std::vector<std::int64_t> lowest(fabric.chips, -1);
+    for (const TileId t : tiles) { // ascending: the first seen on a chip is its lowest
+      auto& slot = lowest[schedule.chip_of(t)];
+      if (slot < 0) {
+        slot = t;
+      }
+    }
+    const bool spans =
+        !tiles.empty() && schedule.chip_of(tiles.front()) != schedule.chip_of(tiles.back());
+    group_spans_chips_.push_back(spans ? 1 : 0);
+    xreq_tile_.push_back(std::move(lowest));
+  }
+}
+
+Cycles BspEngine::barrier_cost(int group) const {
+  return group_spans_chips_[static_cast<std::size_t>(group + 1)] != 0
+             ? fabric_.sync.cross_chip_cycles
+             : fabric_.sync.on_chip_cycles;
+}
+
+bool BspEngine::step(const ComputeHook& hook) {
+  if (done_ || next_ >= resolver_.superstep_count()) {
+    done_ = true;
+    return false;
+  }
+  const std::size_t k = next_++;
+  resolver_.resolve(k, step_, diagnostics_);
+  compute_phase(k, hook);
+  exchange_phase(k);
+  if (next_ >= resolver_.superstep_count()) {
+    done_ = true;
+  }
+  return !done_;
+}
+
+void BspEngine::compute_phase(std::size_t k, const ComputeHook& hook) {
+  const SuperstepTemplate& tpl = *step_.step;
+  for (const TileId t : resolver_.group_tiles(tpl.group)) {
+    cost_[t] = 0;
+  }
+  for (const ResolvedCompute& c : step_.compute) {
+    const ComputeEntry& entry = tpl.compute[c.entry];
+    if (entry.warps > fabric_.tile.threads) {
+      diagnostics_.add(
+          resolver_.diagnostic("too-many-warps", k, c.tile, entry.name,
+                               "uses " + std::to_string(entry.warps) + " warps; the tile has " +
+                                   std::to_string(fabric_.tile.threads) + " hardware threads"));
+    }
+    for (std::uint32_t r = 0; r < c.read_count; ++r) {
+      const ResolvedRegion& region = step_.regions[c.first_region + r];
+      if (!memory_.produced(c.tile, region.buffer, region.offset, region.offset + region.bytes)) {
+        diagnostics_.add(resolver_.diagnostic(
+            "not-produced", k, c.tile, entry.name,
+            "reads bytes [" + std::to_string(region.offset) + ", " +
+                std::to_string(region.offset + region.bytes) + ") of buffer '" +
+                schedule_.buffers[region.buffer].name + "', which nothing has produced yet"));
+      }
+    }
+    Cycles cycles = c.cycles;
+    if (hook && memory_.has_data()) {
+      if (const auto measured = hook(c, k)) {
+        cycles = *measured;
+      }
+    }
+    cost_[c.tile] = add_cycles(cost_[c.tile], cycles);
+    for (std::uint32_t w = 0; w < c.write_count; ++w) {
+      const ResolvedRegion& region = step_.regions[c.first_region + c.read_count + w];
+      memory_.mark_produced(c.tile, region.buffer, region.offset, region.offset + region.bytes);
+    }
+  }
+}
+
+void BspEngine::exchange_phase(std::size_t k) {
+  const SuperstepTemplate& tpl = *step_.step;
+  const std::vector<TileId>& group = resolver_.group_tiles(tpl.group);
+  SuperstepStats stats;
+  stats.index = static_cast<std::uint32_t>(k);
+  stats.name = step_.expanded->name;
+  stats.group = tpl.group < 0 ? "all" : schedule_.groups[tpl.group].name;
+  stats.barrier = tpl.barrier;
+  if (group.empty()) {
+    report_.supersteps.push_back(std::move(stats));
+    return;
+  }
+  const Cycles sync = barrier_cost(tpl.group);
+  const bool before = tpl.barrier != BarrierVariant::kB;
+  const bool after = tpl.barrier != BarrierVariant::kA;
+
+  // (a) and (c): nobody exchanges before everybody has computed.
+  const Cycles computed = settle_compute(group, stats);
+  const Cycles exchange_from = add_cycles(computed, sync);
+  for (const TileId t : group) {
+    exchange_start_[t] = before ? exchange_from : compute_end_[t];
+    if (trace_ != nullptr && before) {
+      trace_->tile_span(t, "sync", compute_end_[t], exchange_start_[t], stats.index);
+    }
+  }
+  stats.sync_cycles = before ? sync : 0;
+
+  if (!run_transfers(k)) {
+    return;
+  }
+  const Cycles exchanged = settle_transfers(group, stats);
+
+  if (!unmatched_.empty()) {
+    report_deadlock(k);
+    if (options_.stop_on_deadlock) {
+      stats.end = exchanged;
+      for (const TileId t : group) {
+        ready_[t] = exchange_end_[t];
+      }
+      report_.supersteps.push_back(std::move(stats));
+      done_ = true;
+      report_.completed = false;
+      return;
+    }
+  }
+
+  // (b) and (c): nobody computes again before everybody has exchanged.
+  const Cycles leave = add_cycles(exchanged, sync);
+  for (const TileId t : group) {
+    ready_[t] = after ? leave : exchange_end_[t];
+    if (trace_ != nullptr && after) {
+      trace_->tile_span(t, "sync", exchange_end_[t], ready_[t], stats.index);
+    }
+  }
+  stats.sync_cycles += after ? sync : 0;
+  stats.end = after ? leave : exchanged;
+  if (trace_ != nullptr) {
+    trace_->superstep_span(tpl.group, stats.name, stats.start, stats.end, stats.index);
+  }
+  report_.supersteps.push_back(std::move(stats));
+}
+
+Cycles BspEngine::settle_compute(const std::vector<TileId>& group, SuperstepStats& stats) {
+  Cycles start = std::numeric_limits<Cycles>::max();
+  Cycles computed = 0;
+  for (const TileId t : group) {
+    start = std::min(start, ready_[t]);
+    compute_end_[t] = add_cycles(ready_[t], cost_[t]);
+    computed = std::max(computed, compute_end_[t]);
+    report_.tiles_stats[t].compute_cycles += cost_[t];
+    if (trace_ != nullptr) {
+      trace_->tile_span(t, "compute", ready_[t], compute_end_[t], stats.index);
+    }
+  }
+  stats.start = start;
+  stats.compute_cycles = computed - start;
+  return computed;
+}
+
+bool BspEngine::run_transfers(std::size_t k) {
+  const SuperstepTemplate& tpl = *step_.step;
+  match_transfers(step_, resolver_, transfers_, unmatched_, diagnostics_, scratch_);
+  check_produced(step_, resolver_, memory_, diagnostics_);
+  check_hazards(step_, resolver_, transfers_, diagnostics_, scratch_);
+  time_on_chip(step_, resolver_, fabric_, exchange_start_,
+               tpl.barrier == BarrierVariant::kB ? std::span<const Cycles>(compute_end_)
+                                                 : std::span<const Cycles>(),
+               transfers_, diagnostics_, scratch_);
+
+  // External transfers start once the sender's on-chip sends are out of its port.
+  bool any_external = false;
+  for (const TileId t : resolver_.group_tiles(tpl.group)) {
+    port_free_[t] = exchange_start_[t];
+  }
+  for (const Transfer& t : transfers_) {
+    if (t.external) {
+      any_external = true;
+    } else {
+      port_free_[t.src] = std::max(port_free_[t.src], t.send_end);
+    }
+  }
+  if (any_external) {
+    const auto& lowest = xreq_tile_[static_cast<std::size_t>(tpl.group + 1)];
+    for (std::uint32_t c = 0; c < fabric_.chips; ++c) {
+      xreq_time_[c] = lowest[c] >= 0 ? exchange_start_[static_cast<TileId>(lowest[c])] : 0;
+    }
+    try {
+      external_->run_phase(transfers_, port_free_, xreq_time_,
+                           [this](std::uint32_t i, std::uint64_t offset, std::uint64_t bytes) {
+                             apply(transfers_[i], offset, bytes);
+                           });
+    } catch (const std::logic_error& error) {
+      diagnostics_.add(resolver_.diagnostic("internal-error", k, std::nullopt, "", error.what()));
+      done_ = true;
+      report_.completed = false;
+      return false;
+    }
+  }
+  move_on_chip_data();
+  return true;
+}
+
+Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepStats& stats) {
+  // Each tile's exchange ends with its own last word out and last word in.
+  for (const TileId t : group) {
+    exchange_end_[t] = exchange_start_[t];
+  }
+  std::vector<char>& counted = scratch_.flags;
+  counted.assign(step_.sends.size(), 0);
+  for (const Transfer& t : transfers_) {
+    const ResolvedRegion& dst = step_.receives[t.recv].destination;
+    memory_.mark_produced(t.dst, dst.buffer, dst.offset, dst.offset + dst.bytes);
+    exchange_end_[t.src] = std::max(exchange_end_[t.src], t.send_end);
+    exchange_end_[t.dst] = std::max(exchange_end_[t.dst], t.arrival_end);
+    TileStats& src = report_.tiles_stats[t.src];
+    report_.tiles_stats[t.dst].bytes_in += t.bytes;
+    stats.bytes += t.bytes;
+    ++stats.transfers;
+    if (t.external) {
+      ++stats.external_transfers;
+      src.bytes_out += t.bytes; // each external leg is its own packet stream
+    } else {
+      report_.tiles_stats[t.dst].receive_port_cycles += t.arrival_end - t.arrival_start;
+      if (counted[t.send] == 0) { // an on-chip multicast leaves the tile once for all its legs
+        counted[t.send] = 1;
+        src.bytes_out += t.bytes;
+        src.send_port_cycles += t.send_end - t.send_start;
+      }
+    }
+  }
+  Cycles exchanged = 0;
+  Cycles first = std::numeric_limits<Cycles>::max();
+  for (const TileId t : group) {
+    exchanged = std::max(exchanged, exchange_end_[t]);
+    first = std::min(first, exchange_start_[t]);
+    report_.tiles_stats[t].exchange_cycles += exchange_end_[t] - exchange_start_[t];
+    if (trace_ != nullptr) {
+      trace_->tile_span(t, "exchange", exchange_start_[t], exchange_end_[t], stats.index);
+    }
+  }
+  stats.exchange_cycles = exchanged - first;
+  return exchanged;
+}
+
+void BspEngine::apply(const Transfer& transfer, std::uint64_t offset, std::uint64_t bytes) {
+  if (!memory_.has_data() || bytes == 0) {
+    return;
+  }
+  const ResolvedSend& send = step_.sends[transfer.send];
+  const ResolvedRecv& recv = step_.receives[transfer.recv];
+  const auto src =
+      memory_.bytes(transfer.src, send.source.buffer).subspan(send.source.offset + offset, bytes);
+  const auto dst = memory_.bytes(transfer.dst, recv.destination.buffer)
+                       .subspan(recv.destination.offset + offset, bytes);
+  combine_into(dst, src, recv.op, recv.type);
+}
+
+void BspEngine::move_on_chip_data() {
+  if (!memory_.has_data()) {
+    return;
+  }
+  // Words land in arrival order; that order only matters where receives overlap, and there it is
+  // the time-deterministic order the hardware would produce.
+  std::vector<std::uint32_t>& order = scratch_.order;
+  order.clear();
+  for (std::uint32_t i = 0; i < transfers_.size(); ++i) {
+    if (!transfers_[i].external) {
+      order.push_back(i);
+    }
+  }
+  sort_by_tile(
+      order, [&](std::uint32_t i) { return transfers_[i].dst; },
+      [&](std::uint32_t a, std::uint32_t b) {
+        const Transfer& x = transfers_[a];
+        const Transfer& y = transfers_[b];
+        return x.arrival_start != y.arrival_start ? x.arrival_start < y.arrival_start : a < b;
+      },
+      schedule_.tiles, scratch_.counts, scratch_.spare_order);
+  for (const std::uint32_t i : order) {
+    apply(transfers_[i], 0, transfers_[i].bytes);
+  }
+}
+
+void BspEngine::report_deadlock(std::size_t k) {
+  const SuperstepTemplate& tpl = *step_.step;
+  DeadlockInfo info;
+  info.superstep = static_cast<std::uint32_t>(k);
+  info.superstep_name = step_.expanded->name;
+  info.blocked_count = unmatched_.size();
+  for (const std::uint32_t r : unmatched_) {
+    const ResolvedRecv& recv = step_.receives[r];
+    const std::string& entry = tpl.receives[recv.entry].name;
+    const std::string what = "waits in entry '" + entry + "' for " +
+                             std::to_string(recv.destination.bytes) + " bytes from tile " +
+                             std::to_string(recv.from) + ", which sends nothing to it" +
+                             (tpl.receives[recv.entry].tag.empty()
+                                  ? ""
+                                  : " with tag '" + tpl.receives[recv.entry].tag + "'") +
+                             " in this superstep";
+    diagnostics_.add(resolver_.diagnostic("deadlock", k, recv.tile, entry, "deadlock: " + what));
+    if (info.blocked.size() < 100) {
+      info.blocked.push_back("tile " + std::to_string(recv.tile) + " " + what);
+    }
+  }
+  if (!report_.deadlock) {
+    report_.deadlock = std::move(info);
+  }
+}
+
+void BspEngine::finish() {
+  if (external_) {
+    external_->drain();
+    const auto& emitted = external_->emit_cycles();
+    for (TileId t = 0; t < schedule_.tiles; ++t) {
+      report_.tiles_stats[t].send_port_cycles += emitted[t];
+    }
+  }
+  Cycles total = 0;
+  for (TileId t = 0; t < schedule_.tiles; ++t) {
+    report_.tiles_stats[t].end = ready_[t];
+    total = std::max(total, ready_[t]);
+  }
+  report_.total_cycles = total;
+  if (!report_.deadlock && next_ >= resolver_.superstep_count() &&
+      report_.supersteps.size() == resolver_.superstep_count()) {
+    report_.completed = true;
+  }
+}
+
+} // namespace seq2par::sim::detail

@@ -1,0 +1,99 @@
+// The BSP engine: runs the expanded program superstep by superstep (seed 004 Figs. 5-6).
+//
+// Time is kept per tile, not per cycle: each tile has the cycle at which it is ready for its next
+// superstep. A superstep over a sync group computes (ready + cost), meets at a barrier when the
+// variant asks for one (max over the group + barrier cost), exchanges (on-chip transfers timed
+// analytically, external ones by a packet-level event simulation), and meets again for variants
+// (b)/(c). Groups touch only their own tiles' clocks, so independent groups run their BSP cycles
+// independently; the cost of a superstep is proportional to its group and its transfers, never
+// to the cycles simulated.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/tile_memory.h"
+#include "exchange/transfers.h"
+#include "external/external_exchange.h"
+#include "report/trace.h"
+#include "seq2par/sim/report.h"
+#include "seq2par/sim/resolve.h"
+
+namespace seq2par::sim::detail {
+
+struct EngineOptions {
+  std::uint64_t seed = 1;
+  bool move_data = true;
+  std::uint64_t max_host_bytes = 16ULL << 30;
+  bool stop_on_deadlock = true;
+};
+
+/// Called for each compute entry on each tile (in tile order) when data is moved; returns the
+/// cycles it took, or nullopt to use the schedule's `cycles`.
+using ComputeHook =
+    std::function<std::optional<Cycles>(const ResolvedCompute&, std::size_t superstep)>;
+
+class BspEngine {
+public:
+  BspEngine(const Schedule& schedule, const Fabric& fabric, const EngineOptions& options,
+            Diagnostics& diagnostics, RunReport& report, TraceRecorder* trace);
+
+  /// Runs the next superstep; false when the program is over (or stopped by a deadlock).
+  bool step(const ComputeHook& hook);
+  [[nodiscard]] bool done() const { return done_; }
+  [[nodiscard]] std::size_t next_superstep() const { return next_; }
+  /// Completes the report (total cycles, per-tile totals, XB acknowledgements in flight).
+  void finish();
+
+  [[nodiscard]] const Resolver& resolver() const { return resolver_; }
+  [[nodiscard]] TileMemory& memory() { return memory_; }
+  [[nodiscard]] const TileMemory& memory() const { return memory_; }
+
+private:
+  /// Costs of the compute entries (callbacks run here) and bytes they produce.
+  void compute_phase(std::size_t k, const ComputeHook& hook);
+  /// Times superstep k: compute, barriers, exchange; records its statistics.
+  void exchange_phase(std::size_t k);
+  /// Compute end of each tile of the group; returns the last one.
+  Cycles settle_compute(const std::vector<TileId>& group, SuperstepStats& stats);
+  /// Matches, checks, times and moves the phase's transfers; false after an internal error.
+  bool run_transfers(std::size_t k);
+  /// Exchange end of each tile of the group and the phase's statistics; returns the last end.
+  Cycles settle_transfers(const std::vector<TileId>& group, SuperstepStats& stats);
+  void move_on_chip_data();
+  void apply(const Transfer& transfer, std::uint64_t offset, std::uint64_t bytes);
+  void report_deadlock(std::size_t k);
+  [[nodiscard]] Cycles barrier_cost(int group) const;
+
+  const Schedule& schedule_;
+  const Fabric& fabric_;
+  EngineOptions options_;
+  Diagnostics& diagnostics_;
+  RunReport& report_;
+  TraceRecorder* trace_;
+  Resolver resolver_;
+  TileMemory memory_;
+  std::unique_ptr<ExternalExchange> external_;
+
+  std::size_t next_ = 0;
+  bool done_ = false;
+  std::vector<Cycles> ready_;
+  std::vector<Cycles> compute_end_;
+  std::vector<Cycles> exchange_start_;
+  std::vector<Cycles> exchange_end_;
+  std::vector<Cycles> cost_;
+  std::vector<char> group_spans_chips_;
+  std::vector<std::vector<std::int64_t>> xreq_tile_; ///< per group + 1, per chip: lowest tile
+
+  // Reused every superstep.
+  ResolvedSuperstep step_;
+  std::vector<Transfer> transfers_;
+  ExchangeScratch scratch_;
+  std::vector<std::uint32_t> unmatched_;
+  std::vector<Cycles> port_free_;
+  std::vector<Cycles> xreq_time_;
+};
+
+} // namespace seq2par::sim::detail

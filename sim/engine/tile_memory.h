@@ -1,0 +1,68 @@
+// Tile memory: what each tile holds, whether it fits, which bytes have been produced, and (when
+// data is moved) the bytes themselves.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "seq2par/sim/diagnostics.h"
+#include "seq2par/sim/fabric.h"
+#include "seq2par/sim/report.h"
+#include "seq2par/sim/resolve.h"
+
+namespace seq2par::sim::detail {
+
+/// Disjoint, sorted, merged half-open byte ranges.
+class IntervalSet {
+public:
+  [[nodiscard]] bool contains(std::uint64_t lo, std::uint64_t hi) const;
+  void add(std::uint64_t lo, std::uint64_t hi);
+  void add_all(std::uint64_t size) { add(0, size); }
+
+private:
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
+};
+
+class TileMemory {
+public:
+  /// Checks that every tile's buffers fit its SRAM (peak of live buffers; explicit addresses
+  /// inside SRAM and not overlapping while live; banks when the fabric asks) and records the
+  /// peaks in `tile_stats`. Allocates host storage when `with_data`; throws InputError when
+  /// that would exceed `max_host_bytes`.
+  TileMemory(const Resolver& resolver, const Fabric& fabric, bool with_data,
+             std::uint64_t max_host_bytes, Diagnostics& diagnostics,
+             std::vector<TileStats>& tile_stats);
+
+  [[nodiscard]] bool has_data() const { return with_data_; }
+  /// The bytes of a buffer on a tile; empty in timing-only mode or when the tile does not hold
+  /// it (and for code buffers, which have no contents).
+  [[nodiscard]] std::span<std::byte> bytes(TileId tile, int buffer);
+  [[nodiscard]] std::span<const std::byte> bytes(TileId tile, int buffer) const;
+
+  [[nodiscard]] bool produced(TileId tile, int buffer, std::uint64_t lo, std::uint64_t hi) const {
+    return produced_[index(tile, buffer)].contains(lo, hi);
+  }
+  void mark_produced(TileId tile, int buffer, std::uint64_t lo, std::uint64_t hi) {
+    produced_[index(tile, buffer)].add(lo, hi);
+  }
+
+private:
+  [[nodiscard]] std::size_t index(TileId tile, int buffer) const {
+    return static_cast<std::size_t>(tile) * buffer_count_ + static_cast<std::size_t>(buffer);
+  }
+  void check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagnostics,
+                 TileStats& stats) const;
+  void allocate(std::uint64_t max_host_bytes);
+
+  const Resolver& resolver_;
+  std::size_t buffer_count_;
+  bool with_data_;
+  std::vector<IntervalSet> produced_;
+  std::vector<std::unique_ptr<std::byte[]>> storage_; ///< one arena per tile
+  std::vector<std::uint64_t> offset_;                 ///< of each (tile, buffer) in its arena
+};
+
+} // namespace seq2par::sim::detail

@@ -1,0 +1,16 @@
+// Applying a received fragment to local memory: copy, or combine element-wise (seed 004's
+// receive-and-reduce). Integer sums and products wrap (two's complement), never UB.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "seq2par/sim/schedule.h"
+
+namespace seq2par::sim::detail {
+
+/// dst[i] = op(dst[i], src[i]) over whole elements of `type` (copy: dst = src). Sizes must match.
+void combine_into(std::span<std::byte> dst, std::span<const std::byte> src, CombineOp op,
+                  ElementType type);
+
+} // namespace seq2par::sim::detail

@@ -1,0 +1,25 @@
+// On-chip exchange: time-deterministic and headerless (seed 004 ¶96). A transfer's words leave
+// the sender from `exchange start + send cycle` at the fabric's send rate and arrive
+// `base + per_hop * hops` cycles later; nothing is negotiated at run time, so the simulator
+// checks what the hardware would silently get wrong: a tile's one receive port taking words from
+// two senders in the same cycle, or one send port driving two streams at once.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "exchange/transfers.h"
+#include "seq2par/sim/fabric.h"
+
+namespace seq2par::sim::detail {
+
+/// Fills the timing of every internal transfer and reports port conflicts as intervals
+/// [arrival, arrival + bytes / rate) that overlap (one comparison per neighbouring pair after a
+/// sort, never a loop over words or cycles). With `compute_end` given (barrier variant (b)
+/// alone), a transfer arriving while the receiver still computes is an error too.
+void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const Fabric& fabric,
+                  std::span<const Cycles> exchange_start, std::span<const Cycles> compute_end,
+                  std::vector<Transfer>& transfers, Diagnostics& diagnostics,
+                  ExchangeScratch& scratch);
+
+} // namespace seq2par::sim::detail

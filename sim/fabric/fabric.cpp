@@ -1,0 +1,58 @@
+// Geometry and cost functions of the fabric model.
+#include "seq2par/sim/fabric.h"
+
+#include <algorithm>
+
+namespace seq2par::sim {
+
+Fabric default_fabric() {
+  return Fabric{};
+}
+
+GridPosition Fabric::position(std::uint32_t chip_tile) const {
+  const std::uint32_t height = chip.tiles_per_column;
+  const std::uint32_t column = chip_tile / height;
+  const std::uint32_t along = chip_tile % height;
+  // Serpentine: odd columns run upwards, so tile ids that follow each other are grid neighbours.
+  return {column, column % 2 == 0 ? along : height - 1 - along};
+}
+
+std::uint32_t Fabric::hops(std::uint32_t chip_tile_a, std::uint32_t chip_tile_b) const {
+  const GridPosition a = position(chip_tile_a);
+  const GridPosition b = position(chip_tile_b);
+  const auto distance = [](std::uint32_t x, std::uint32_t y) {
+    return x > y ? x - y : y - x;
+  };
+  return distance(a.column, b.column) + distance(a.row, b.row);
+}
+
+Cycles Fabric::on_chip_latency(std::uint32_t chip_tile_a, std::uint32_t chip_tile_b) const {
+  return exchange.latency_base_cycles +
+         static_cast<Cycles>(exchange.latency_cycles_per_hop) * hops(chip_tile_a, chip_tile_b);
+}
+
+Cycles Fabric::on_chip_transfer_cycles(std::uint64_t bytes) const {
+  return (bytes + exchange.send_bytes_per_cycle - 1) / exchange.send_bytes_per_cycle;
+}
+
+std::uint32_t Fabric::packets_in_flight_after_xoff() const {
+  // After the XB decides XOFF at time t, packets still reach it if the tile finished emitting
+  // them after t - c (c = control latency) - they were on the way - or started them before the
+  // XOFF reached the tile at t + c. That window is 2c plus one full packet long; the tile emits
+  // at most one packet per minimal packet time in it.
+  const Cycles c = xb.control_latency_cycles;
+  const Cycles bw = exchange.send_bytes_per_cycle;
+  const Cycles shortest = std::max<Cycles>(1, (external.header_bytes + 1 + bw - 1) / bw);
+  const Cycles longest =
+      (static_cast<Cycles>(external.header_bytes) + external.max_payload_bytes + bw - 1) / bw;
+  const Cycles window = 2 * c + longest;
+  return static_cast<std::uint32_t>(
+      std::min<Cycles>((window + shortest - 1) / shortest + 1, 0xffffffffu));
+}
+
+std::uint32_t Fabric::xoff_threshold() const {
+  const std::uint32_t in_flight = packets_in_flight_after_xoff();
+  return xb.queue_packets > in_flight ? xb.queue_packets - in_flight : 0;
+}
+
+} // namespace seq2par::sim

@@ -1,0 +1,561 @@
+// Resolution of schedule templates into concrete per-tile lists (see seq2par/sim/resolve.h).
+#include "seq2par/sim/resolve.h"
+
+#include <algorithm>
+
+#include "support/json_reader.h"
+
+namespace seq2par::sim {
+
+namespace {
+
+void bind_tile(std::vector<std::int64_t>& env, const Schedule& schedule, TileId tile) {
+  env[BuiltinSlots::kTile] = tile;
+  env[BuiltinSlots::kChip] = schedule.chip_of(tile);
+  env[BuiltinSlots::kChipTile] = schedule.chip_tile_of(tile);
+}
+
+/// Evaluates a uniform expression of the template itself (groups, buffer live ranges): an error
+/// here is an error of the file, reported like a parse error.
+std::int64_t eval_uniform(const Expr& expr, const std::vector<std::int64_t>& env,
+                          const Schedule& schedule, const std::string& field) {
+  try {
+    return expr.eval(env);
+  } catch (const EvalError& error) {
+    detail::fail_field(schedule.source, field, error.what());
+  }
+}
+
+/// Members of a tile set over the whole schedule (used for groups and buffer holders).
+std::vector<TileId> members(const TileSet& set, const Schedule& schedule,
+                            const std::string& field) {
+  std::vector<std::int64_t> env = schedule.base_env;
+  std::vector<TileId> tiles;
+  const auto add = [&](std::int64_t tile) {
+    if (tile < 0 || tile >= schedule.tiles) {
+      detail::fail_field(schedule.source, field,
+                         "tile " + std::to_string(tile) + " is outside 0.." +
+                             std::to_string(schedule.tiles - 1));
+    }
+    tiles.push_back(static_cast<TileId>(tile));
+  };
+  switch (set.kind) {
+  case TileSet::Kind::kAll:
+    for (TileId t = 0; t < schedule.tiles; ++t) {
+      tiles.push_back(t);
+    }
+    break;
+  case TileSet::Kind::kRange: {
+    const std::int64_t first = eval_uniform(set.first, env, schedule, field + ".first");
+    const std::int64_t count = eval_uniform(set.count, env, schedule, field + ".count");
+    const std::int64_t stride = eval_uniform(set.stride, env, schedule, field + ".stride");
+    if (count < 0 || count > schedule.tiles) {
+      detail::fail_field(schedule.source, field + ".count",
+                         "must be in 0.." + std::to_string(schedule.tiles) + ", got " +
+                             std::to_string(count));
+    }
+    for (std::int64_t i = 0; i < count; ++i) {
+      std::int64_t tile = 0;
+      if (__builtin_mul_overflow(i, stride, &tile) || __builtin_add_overflow(tile, first, &tile)) {
+        detail::fail_field(schedule.source, field, "tile index overflows");
+      }
+      add(tile);
+    }
+    break;
+  }
+  case TileSet::Kind::kList:
+    for (std::size_t i = 0; i < set.list.size(); ++i) {
+      add(eval_uniform(set.list[i], env, schedule, field + "[" + std::to_string(i) + "]"));
+    }
+    break;
+  case TileSet::Kind::kWhere:
+    for (TileId t = 0; t < schedule.tiles; ++t) {
+      bind_tile(env, schedule, t);
+      if (eval_uniform(set.where, env, schedule, field + ".where") != 0) {
+        tiles.push_back(t);
+      }
+    }
+    break;
+  }
+  std::sort(tiles.begin(), tiles.end());
+  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+  return tiles;
+}
+
+} // namespace
+
+Resolver::Resolver(const Schedule& schedule, Diagnostics& diagnostics, const ScheduleLimits& limits)
+    : schedule_(schedule), program_(expand_program(schedule, limits)) {
+  group_tiles_.push_back(members(TileSet{}, schedule, "(all)"));
+  for (std::size_t g = 0; g < schedule.groups.size(); ++g) {
+    group_tiles_.push_back(
+        members(schedule.groups[g].tiles, schedule, "groups." + schedule.groups[g].name));
+  }
+  for (const auto& tiles : group_tiles_) {
+    std::vector<char> member(schedule.tiles, 0);
+    for (const TileId t : tiles) {
+      member[t] = 1;
+    }
+    group_member_.push_back(std::move(member));
+  }
+
+  const std::size_t buffer_count = schedule.buffers.size();
+  buffers_.resize(static_cast<std::size_t>(schedule.tiles) * buffer_count);
+  std::vector<std::int64_t> env = schedule.base_env;
+  for (std::size_t b = 0; b < buffer_count; ++b) {
+    const BufferDecl& decl = schedule.buffers[b];
+    const std::string field = "buffers[" + std::to_string(b) + "]";
+    std::uint64_t first = 0;
+    std::uint64_t last = program_.empty() ? 0 : program_.size() - 1;
+    if (decl.live_first) {
+      const std::int64_t v = eval_uniform(*decl.live_first, env, schedule, field + ".live.first");
+      first = static_cast<std::uint64_t>(std::max<std::int64_t>(v, 0));
+    }
+    if (decl.live_last) {
+      const std::int64_t v = eval_uniform(*decl.live_last, env, schedule, field + ".live.last");
+      if (v < static_cast<std::int64_t>(first)) {
+        detail::fail_field(schedule.source, field + ".live",
+                           "last (" + std::to_string(v) + ") is before first (" +
+                               std::to_string(first) + ")");
+      }
+      last = static_cast<std::uint64_t>(v);
+    }
+    live_.emplace_back(first, last);
+
+    for (const TileId t : members(decl.tiles, schedule, field + ".tiles")) {
+      bind_tile(env, schedule, t);
+      TileBuffer& tb = buffers_[static_cast<std::size_t>(t) * buffer_count + b];
+      try {
+        const std::int64_t bytes = decl.bytes.eval(env);
+        const std::int64_t base = decl.base ? decl.base->eval(env) : -1;
+        if (bytes < 0 || (decl.base && base < 0)) {
+          diagnostics.add({Severity::kError,
+                           "negative-size",
+                           {},
+                           {},
+                           t,
+                           decl.name,
+                           "buffer '" + decl.name + "' has " +
+                               (bytes < 0 ? "size " + std::to_string(bytes)
+                                          : "base address " + std::to_string(base)) +
+                               " on this tile"});
+          continue;
+        }
+        if (bytes % static_cast<std::int64_t>(element_size(decl.type)) != 0) {
+          diagnostics.add({Severity::kError,
+                           "misaligned",
+                           {},
+                           {},
+                           t,
+                           decl.name,
+                           "buffer '" + decl.name + "' has " + std::to_string(bytes) +
+                               " bytes, not a whole number of " +
+                               std::string(to_string(decl.type)) + " elements"});
+          continue;
+        }
+        tb = {true, static_cast<std::uint64_t>(bytes), base};
+      } catch (const EvalError& error) {
+        diagnostics.add({Severity::kError,
+                         "expression-error",
+                         {},
+                         {},
+                         t,
+                         decl.name,
+                         field + ": " + error.what()});
+      }
+    }
+  }
+}
+
+const std::vector<TileId>& Resolver::group_tiles(int group) const {
+  return group_tiles_[static_cast<std::size_t>(group + 1)];
+}
+
+bool Resolver::in_group(int group, TileId tile) const {
+  return tile < schedule_.tiles && group_member_[static_cast<std::size_t>(group + 1)][tile] != 0;
+}
+
+bool Resolver::is_live(int buffer, std::size_t superstep) const {
+  const auto [first, last] = live_[buffer];
+  return superstep >= first && superstep <= last;
+}
+
+Diagnostic Resolver::diagnostic(std::string kind, std::size_t k, std::optional<TileId> tile,
+                                std::string entry, std::string message) const {
+  Diagnostic d;
+  d.kind = std::move(kind);
+  d.superstep = static_cast<std::uint32_t>(k);
+  if (k < program_.size()) {
+    d.superstep_name = program_[k].name;
+  }
+  d.tile = tile;
+  d.entry = std::move(entry);
+  d.message = std::move(message);
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class Resolver::Run {
+public:
+  Run(const Resolver& resolver, std::size_t k, ResolvedSuperstep& out, Diagnostics& diagnostics)
+      : r_(resolver), s_(resolver.schedule_), k_(k), out_(out), diagnostics_(diagnostics),
+        expanded_(resolver.program_.at(k)), step_(s_.supersteps[expanded_.superstep]),
+        env_(s_.base_env) {
+    for (const auto& [slot, value] : expanded_.loop_values) {
+      env_[slot] = value;
+    }
+    out_.index = k;
+    out_.step = &step_;
+    out_.expanded = &expanded_;
+    out_.compute.clear();
+    out_.regions.clear();
+    out_.sends.clear();
+    out_.destinations.clear();
+    out_.receives.clear();
+  }
+
+  void all() {
+    for (std::uint32_t i = 0; i < step_.compute.size(); ++i) {
+      for_each_tile(step_.compute[i].tiles, step_.compute[i].name, step_.compute[i].field,
+                    [&](TileId t) { compute_entry(i, t); });
+    }
+    for (std::uint32_t i = 0; i < step_.sends.size(); ++i) {
+      for_each_tile(step_.sends[i].tiles, step_.sends[i].name, step_.sends[i].field,
+                    [&](TileId t) { send_entry(i, t); });
+    }
+    for (std::uint32_t i = 0; i < step_.receives.size(); ++i) {
+      for_each_tile(step_.receives[i].tiles, step_.receives[i].name, step_.receives[i].field,
+                    [&](TileId t) { recv_entry(i, t); });
+    }
+  }
+
+  void one(TileId tile) {
+    only_ = tile;
+    all();
+  }
+
+private:
+  void report(const char* kind, std::optional<TileId> tile, const std::string& entry,
+              std::string message) {
+    diagnostics_.add(r_.diagnostic(kind, k_, tile, entry, std::move(message)));
+  }
+
+  /// Evaluates one field for one tile; on error reports it and returns false. `field` makes
+  /// the field's name, only when there is an error to report: this runs for every transfer.
+  template <class FieldFn>
+  bool eval(const Expr& expr, std::int64_t& value, TileId tile, const std::string& entry,
+            const FieldFn& field) {
+    try {
+      value = expr.eval(env_);
+      return true;
+    } catch (const EvalError& error) {
+      report("expression-error", tile, entry,
+             field() + " (\"" + expr.text() + "\"): " + error.what());
+      return false;
+    }
+  }
+
+  bool bind(TileId tile, const std::vector<Let>& lets, const std::string& entry,
+            const std::string& field) {
+    bind_tile(env_, s_, tile);
+    for (const Let& let : lets) {
+      if (!eval(let.value, env_[let.slot], tile, entry,
+                [&] { return field + ".let." + s_.symbols.name_of(let.slot); })) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// Checks a tile index computed by an entry (a peer, or a member of a tile set).
+  bool valid_tile(std::int64_t tile, std::optional<TileId> executing, const std::string& entry,
+                  const std::string& what) {
+    if (tile < 0 || tile >= s_.tiles) {
+      report("tile-out-of-range", executing, entry,
+             what + " is tile " + std::to_string(tile) + ", outside 0.." +
+                 std::to_string(s_.tiles - 1));
+      return false;
+    }
+    if (!r_.in_group(step_.group, static_cast<TileId>(tile))) {
+      report("not-in-group", executing, entry,
+             what + " is tile " + std::to_string(tile) + ", which is not in sync group '" +
+                 group_name() + "' of this superstep");
+      return false;
+    }
+    return true;
+  }
+
+  std::string group_name() const { return step_.group < 0 ? "all" : s_.groups[step_.group].name; }
+
+  template <class F>
+  void for_each_tile(const TileSet& set, const std::string& entry, const std::string& field, F f) {
+    const std::vector<TileId>& group = r_.group_tiles(step_.group);
+    switch (set.kind) {
+    case TileSet::Kind::kAll:
+      if (only_) {
+        if (r_.in_group(step_.group, *only_)) {
+          f(*only_);
+        }
+      } else {
+        for (const TileId t : group) {
+          f(t);
+        }
+      }
+      return;
+    case TileSet::Kind::kWhere: {
+      const auto test = [&](TileId t) {
+        bind_tile(env_, s_, t);
+        std::int64_t v = 0;
+        if (eval(set.where, v, t, entry, [&] { return field + ".tiles.where"; }) && v != 0) {
+          f(t);
+        }
+      };
+      if (only_) {
+        if (r_.in_group(step_.group, *only_)) {
+          test(*only_);
+        }
+      } else {
+        for (const TileId t : group) {
+          test(t);
+        }
+      }
+      return;
+    }
+    case TileSet::Kind::kRange: {
+      std::int64_t first = 0;
+      std::int64_t count = 0;
+      std::int64_t stride = 0;
+      if (!eval(set.first, first, 0, entry, [&] { return field + ".tiles.first"; }) ||
+          !eval(set.count, count, 0, entry, [&] { return field + ".tiles.count"; }) ||
+          !eval(set.stride, stride, 0, entry, [&] { return field + ".tiles.stride"; })) {
+        return;
+      }
+      if (count < 0 || count > s_.tiles) {
+        diagnostics_.add(r_.diagnostic("tile-out-of-range", k_, std::nullopt, entry,
+                                       field + ".tiles.count is " + std::to_string(count) +
+                                           ", outside 0.." + std::to_string(s_.tiles)));
+        return;
+      }
+      for (std::int64_t i = 0; i < count; ++i) {
+        std::int64_t t = 0;
+        if (__builtin_mul_overflow(i, stride, &t) || __builtin_add_overflow(t, first, &t)) {
+          return;
+        }
+        visit_listed(t, entry, f);
+      }
+      return;
+    }
+    case TileSet::Kind::kList:
+      for (std::size_t i = 0; i < set.list.size(); ++i) {
+        std::int64_t t = 0;
+        if (eval(set.list[i], t, 0, entry,
+                 [&] { return field + ".tiles[" + std::to_string(i) + "]"; })) {
+          visit_listed(t, entry, f);
+        }
+      }
+      return;
+    }
+  }
+
+  template <class F> void visit_listed(std::int64_t t, const std::string& entry, F& f) {
+    if (only_ && t != *only_) {
+      return;
+    }
+    if (t < 0 || t >= s_.tiles || !r_.in_group(step_.group, static_cast<TileId>(t))) {
+      valid_tile(t, std::nullopt, entry, "a tile of the entry's tile set"); // the set is wrong
+      return;
+    }
+    f(static_cast<TileId>(t));
+  }
+
+  /// Resolves and checks a region on `tile`. `type` (when set) must divide offset and size.
+  template <class FieldFn>
+  bool region(const Region& region, TileId tile, const std::string& entry, const FieldFn& field,
+              const char* access, std::optional<ElementType> type, ResolvedRegion& out) {
+    std::int64_t offset = 0;
+    std::int64_t bytes = 0;
+    if (!eval(region.offset, offset, tile, entry, [&] { return field() + ".offset"; }) ||
+        !eval(region.bytes, bytes, tile, entry, [&] { return field() + ".bytes"; })) {
+      return false;
+    }
+    const BufferDecl& decl = s_.buffers[region.buffer];
+    if (offset < 0 || bytes < 0) {
+      report("negative-size", tile, entry,
+             std::string(access) + " buffer '" + decl.name + "' at offset " +
+                 std::to_string(offset) + " with size " + std::to_string(bytes));
+      return false;
+    }
+    const TileBuffer& held = r_.buffer(tile, region.buffer);
+    if (!held.held) {
+      report("buffer-not-held", tile, entry,
+             std::string(access) + " buffer '" + decl.name + "', which this tile does not hold");
+      return false;
+    }
+    if (!r_.is_live(region.buffer, k_)) {
+      const auto [first, last] = r_.live_[region.buffer];
+      report("buffer-not-live", tile, entry,
+             std::string(access) + " buffer '" + decl.name +
+                 "', which is live only in supersteps " + std::to_string(first) + ".." +
+                 std::to_string(last));
+      return false;
+    }
+    const auto u_offset = static_cast<std::uint64_t>(offset);
+    const auto u_bytes = static_cast<std::uint64_t>(bytes);
+    if (u_offset > held.bytes || u_bytes > held.bytes - u_offset) {
+      report("out-of-bounds", tile, entry,
+             std::string(access) + " bytes [" + std::to_string(offset) + ", " +
+                 std::to_string(u_offset + u_bytes) + ") of buffer '" + decl.name +
+                 "', which has " + std::to_string(held.bytes) + " bytes on this tile");
+      return false;
+    }
+    if (type) {
+      const std::size_t size = element_size(*type);
+      if (u_offset % size != 0 || u_bytes % size != 0) {
+        report("misaligned", tile, entry,
+               std::string(access) + " bytes [" + std::to_string(offset) + ", " +
+                   std::to_string(u_offset + u_bytes) + ") of buffer '" + decl.name +
+                   "': not whole " + std::string(to_string(*type)) + " elements");
+        return false;
+      }
+    }
+    out = {region.buffer, u_offset, u_bytes};
+    return true;
+  }
+
+  void compute_entry(std::uint32_t index, TileId tile) {
+    const ComputeEntry& entry = step_.compute[index];
+    if (!bind(tile, entry.lets, entry.name, entry.field)) {
+      return;
+    }
+    std::int64_t cycles = 0;
+    if (!eval(entry.cycles, cycles, tile, entry.name, [&] { return entry.field + ".cycles"; })) {
+      return;
+    }
+    if (cycles < 0) {
+      report("negative-size", tile, entry.name,
+             "compute cost is " + std::to_string(cycles) + " cycles");
+      return;
+    }
+    ResolvedCompute compute{
+        index, tile, static_cast<Cycles>(cycles), static_cast<std::uint32_t>(out_.regions.size()),
+        0,     0};
+    for (std::size_t i = 0; i < entry.reads.size(); ++i) {
+      ResolvedRegion resolved;
+      if (region(
+              entry.reads[i], tile, entry.name,
+              [&] { return entry.field + ".reads[" + std::to_string(i) + "]"; }, "reads",
+              std::nullopt, resolved)) {
+        out_.regions.push_back(resolved);
+        ++compute.read_count;
+      }
+    }
+    for (std::size_t i = 0; i < entry.writes.size(); ++i) {
+      ResolvedRegion resolved;
+      if (region(
+              entry.writes[i], tile, entry.name,
+              [&] { return entry.field + ".writes[" + std::to_string(i) + "]"; }, "writes",
+              std::nullopt, resolved)) {
+        out_.regions.push_back(resolved);
+        ++compute.write_count;
+      }
+    }
+    out_.compute.push_back(compute);
+  }
+
+  void send_entry(std::uint32_t index, TileId tile) {
+    const SendEntry& entry = step_.sends[index];
+    if (!bind(tile, entry.lets, entry.name, entry.field)) {
+      return;
+    }
+    ResolvedSend send;
+    send.entry = index;
+    send.tile = tile;
+    if (!region(
+            entry.source, tile, entry.name, [&] { return entry.field; }, "sends", std::nullopt,
+            send.source)) {
+      return;
+    }
+    std::int64_t cycle = 0;
+    if (!eval(entry.cycle, cycle, tile, entry.name, [&] { return entry.field + ".cycle"; })) {
+      return;
+    }
+    if (cycle < 0) {
+      report("negative-size", tile, entry.name, "send cycle is " + std::to_string(cycle));
+      return;
+    }
+    send.cycle = static_cast<Cycles>(cycle);
+    send.first_destination = static_cast<std::uint32_t>(out_.destinations.size());
+    for (std::size_t i = 0; i < entry.to.size(); ++i) {
+      std::int64_t to = 0;
+      const auto field = [&] {
+        return entry.field + ".to" + (entry.to.size() > 1 ? "[" + std::to_string(i) + "]" : "");
+      };
+      if (!eval(entry.to[i], to, tile, entry.name, field) ||
+          !valid_tile(to, tile, entry.name, "the destination")) {
+        continue;
+      }
+      if (to == tile) {
+        report("send-to-self", tile, entry.name, "sends to itself; copy within a tile in compute");
+        continue;
+      }
+      out_.destinations.push_back(static_cast<TileId>(to));
+    }
+    send.destination_count =
+        static_cast<std::uint32_t>(out_.destinations.size()) - send.first_destination;
+    if (send.destination_count > 0) {
+      out_.sends.push_back(send);
+    }
+  }
+
+  void recv_entry(std::uint32_t index, TileId tile) {
+    const RecvEntry& entry = step_.receives[index];
+    if (!bind(tile, entry.lets, entry.name, entry.field)) {
+      return;
+    }
+    ResolvedRecv recv;
+    recv.entry = index;
+    recv.tile = tile;
+    recv.op = entry.op;
+    recv.type = entry.type.value_or(s_.buffers[entry.destination.buffer].type);
+    std::int64_t from = 0;
+    if (!eval(entry.from, from, tile, entry.name, [&] { return entry.field + ".from"; }) ||
+        !valid_tile(from, tile, entry.name, "the source")) {
+      return;
+    }
+    if (from == tile) {
+      report("send-to-self", tile, entry.name, "receives from itself");
+      return;
+    }
+    recv.from = static_cast<TileId>(from);
+    const std::optional<ElementType> type =
+        entry.op == CombineOp::kCopy ? std::nullopt : std::optional<ElementType>(recv.type);
+    if (!region(
+            entry.destination, tile, entry.name, [&] { return entry.field; }, "writes", type,
+            recv.destination)) {
+      return;
+    }
+    out_.receives.push_back(recv);
+  }
+
+  const Resolver& r_;
+  const Schedule& s_;
+  std::size_t k_;
+  ResolvedSuperstep& out_;
+  Diagnostics& diagnostics_;
+  const ExpandedSuperstep& expanded_;
+  const SuperstepTemplate& step_;
+  std::vector<std::int64_t> env_;
+  std::optional<TileId> only_;
+};
+
+void Resolver::resolve(std::size_t k, ResolvedSuperstep& out, Diagnostics& diagnostics) const {
+  Run(*this, k, out, diagnostics).all();
+}
+
+void Resolver::resolve_tile(std::size_t k, TileId tile, ResolvedSuperstep& out,
+                            Diagnostics& diagnostics) const {
+  Run(*this, k, out, diagnostics).one(tile);
+}
+
+} // namespace seq2par::sim
