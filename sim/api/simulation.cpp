@@ -212,6 +212,7 @@ std::size_t Simulation::superstep_count() const {
 Fabric default_fabric_for(const Schedule& schedule) {
   Fabric fabric = default_fabric();
   fabric.chips = std::max(fabric.chips, schedule.chips);
+  if (schedule.tile_sram_bytes) fabric.tile.sram_bytes = std::max(fabric.tile.sram_bytes, *schedule.tile_sram_bytes);
   return fabric;
 }
 

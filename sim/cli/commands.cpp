@@ -48,8 +48,12 @@ const char* const kRunUsage =
     "  (the first N tiles) or a list such as 0-15,100 (default: all up to 64 tiles, else 32).\n"
     "  --host-stats prints host seconds and peak memory to stderr (never into the report).\n";
 
-std::string fabric_label(const std::optional<std::string>& path) {
-  return path ? *path : "built-in default";
+std::string fabric_label(const Schedule& schedule, const std::optional<std::string>& path) {
+  if (path) return *path;
+  if (schedule.tile_sram_bytes && *schedule.tile_sram_bytes > default_fabric().tile.sram_bytes)
+    return "built-in default with " + std::to_string(*schedule.tile_sram_bytes) +
+           "-byte tiles (fabric.tile_sram_bytes of the schedule)";
+  return "built-in default";
 }
 
 Fabric fabric_for(const Schedule& schedule, const std::optional<std::string>& path) {
@@ -212,13 +216,16 @@ int run_gen(const std::vector<std::string>& argv) {
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
-  detail::write_file_atomically(out, schedule.dump(1) + "\n");
   if (options.bytes > fabric.tile.sram_bytes) {
-    std::cerr << "s2p-sim gen: note: " << options.bytes << " bytes per tile exceed the "
-              << fabric.tile.sram_bytes
-              << "-byte tile memory of the fabric; `run` and `check` will report out-of-memory "
-                 "(give them a --fabric with a larger tile.sram_bytes)\n";
+    // Record the tile memory the data needs (whole banks), so that `run` without --fabric
+    // simulates a fabric it fits on -- and says so in its report.
+    const std::uint64_t banks = (options.bytes + fabric.tile.bank_bytes - 1) / fabric.tile.bank_bytes;
+    schedule["fabric"]["tile_sram_bytes"] = banks * fabric.tile.bank_bytes;
+    std::cerr << "s2p-sim gen: note: " << options.bytes << " bytes per tile exceed the " << fabric.tile.sram_bytes
+              << "-byte tile memory of the fabric; the schedule asks for " << banks * fabric.tile.bank_bytes
+              << "-byte tiles (fabric.tile_sram_bytes), which `run` and `check` use unless given --fabric\n";
   }
+  detail::write_file_atomically(out, schedule.dump(1) + "\n");
   return 0;
 }
 
@@ -231,7 +238,7 @@ int run_check(const std::vector<std::string>& argv) {
   SimulationOptions options;
   options.move_data = false;
   options.stop_on_deadlock = false; // go on to find every error
-  options.fabric_source = fabric_label(fabric_path);
+  options.fabric_source = fabric_label(schedule, fabric_path);
   Simulation simulation(std::move(schedule), std::move(fabric), options);
   simulation.run();
   print_diagnostics(path, simulation.diagnostics());
@@ -245,7 +252,7 @@ int run_check(const std::vector<std::string>& argv) {
   std::cout << path << ": ok: " << simulation.schedule().tiles << " tiles on "
             << simulation.schedule().chips << " chip(s), " << simulation.superstep_count()
             << " supersteps, " << transfers << " transfers, " << simulation.report().total_cycles
-            << " cycles (fabric: " << fabric_label(fabric_path) << ")\n";
+            << " cycles (fabric: " << options.fabric_source << ")\n";
   return 0;
 }
 
@@ -383,7 +390,7 @@ int run_run(const std::vector<std::string>& argv) {
   }
   options.move_data = !args.has("--timing-only");
   options.max_host_bytes = args.number("--max-host-memory", options.max_host_bytes, 0, UINT64_MAX);
-  options.fabric_source = fabric_label(fabric_path);
+  options.fabric_source = fabric_label(schedule, fabric_path);
   if (args.has("--trace")) {
     options.trace_tiles = parse_trace_tiles(args.value("--trace-tiles"), schedule.tiles);
   }

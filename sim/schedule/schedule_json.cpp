@@ -145,6 +145,8 @@ private:
                        std::to_string(schedule_.tiles_per_chip) + " per chip need " +
                        std::to_string(needed) + " chips, got " + std::to_string(schedule_.chips));
       }
+      if (r.find("tile_sram_bytes"))
+        schedule_.tile_sram_bytes = r.uint_or("tile_sram_bytes", 0, 1, std::uint64_t{1} << 40);
       r.finish();
     }
     if (const Json* symbols = top.find("index_symbols")) {

@@ -115,3 +115,16 @@ file(GLOB leftovers "${WORK_DIR}/x.json*" "${WORK_DIR}/no-such-dir*")
 if(leftovers)
   message(SEND_ERROR "failed commands left files behind: ${leftovers}")
 endif()
+
+# --- the issue's done command: 1472 tiles, 1 MiB per tile, no --fabric ------------------------------
+# 1 MiB does not fit the default 624 KiB tile; gen records the tile memory the data needs in the
+# schedule, and run simulates that fabric (and says so) instead of failing.
+sim(0 gen allreduce --tiles 1472 --bytes 1048576 -o big.json)
+expect_contains("${last_err}" "the schedule asks for 1048576-byte tiles" "gen note")
+sim(0 run big.json --report big.report.json --trace big.trace.json)
+expect_contains("${last_out}" "built-in default with 1048576-byte tiles" "fabric label")
+file(READ "${WORK_DIR}/big.report.json" report)
+string(JSON cycles GET "${report}" total_cycles)
+if(cycles LESS_EQUAL 0 OR NOT EXISTS "${WORK_DIR}/big.trace.json")
+  message(SEND_ERROR "the 1472-tile all-reduce wrote no usable report/trace")
+endif()

@@ -185,6 +185,9 @@ struct Schedule {
   std::uint32_t tiles = 0;
   std::uint32_t chips = 1;
   std::uint32_t tiles_per_chip = 0;
+  /// fabric.tile_sram_bytes: tile memory the schedule was made for, when the default's is too
+  /// small for it (a default fabric for the schedule gets at least this much).
+  std::optional<std::uint64_t> tile_sram_bytes;
 
   SymbolTable symbols;
   /// Parameter values by slot; builtins filled in. The environment every evaluation starts from.
