@@ -1,0 +1,408 @@
+// <seq2par/distribution.h> — data spread over tiles (seed 002, the agile communication
+// operator): index / extent / grid, fields (N-d views over 1-d buffers), resource maps
+// (which tile owns which part of a field, with the three nested decompositions), agile
+// fields, forall, and the tile-index queries of a multi-tile kernel. Every type has its
+// sequential meaning here, so multi-tile kernels still run as the oracle; seq2par's
+// planner uses the same resource-map arithmetic, so both agree on who owns what.
+//
+// The seed's listing has bugs (recursion in transpose_range, `_Grid` undefined, a ceiling
+// where a floor is needed, `rank` out of scope, "27 to 36" for 27..35); this implements
+// the intent. Tiles are numbered from 0 (the seed numbers compute nodes from 1).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace s2p {
+
+template <int N> struct index {
+  static_assert(N > 0, "rank must be > 0");
+  std::array<std::int64_t, N> v{};
+
+  constexpr index() = default;
+  constexpr index(std::initializer_list<std::int64_t> values) {
+    std::size_t k = 0;
+    for (auto x : values)
+      if (k < static_cast<std::size_t>(N)) v[k++] = x;
+  }
+  constexpr std::int64_t& operator[](int d) { return v[static_cast<std::size_t>(d)]; }
+  constexpr std::int64_t operator[](int d) const { return v[static_cast<std::size_t>(d)]; }
+  friend constexpr bool operator==(const index& a, const index& b) { return a.v == b.v; }
+  friend constexpr bool operator!=(const index& a, const index& b) { return a.v != b.v; }
+  friend constexpr bool operator<(const index& a, const index& b) { return a.v < b.v; }
+  friend constexpr index operator+(index a, const index& b) {
+    for (int d = 0; d < N; ++d) a[d] += b[d];
+    return a;
+  }
+  friend constexpr index operator-(index a, const index& b) {
+    for (int d = 0; d < N; ++d) a[d] -= b[d];
+    return a;
+  }
+};
+
+template <int N> struct extent {
+  std::array<std::int64_t, N> v{};
+
+  constexpr extent() = default;
+  constexpr extent(std::initializer_list<std::int64_t> values) {
+    std::size_t k = 0;
+    for (auto x : values)
+      if (k < static_cast<std::size_t>(N)) v[k++] = x;
+  }
+  constexpr std::int64_t& operator[](int d) { return v[static_cast<std::size_t>(d)]; }
+  constexpr std::int64_t operator[](int d) const { return v[static_cast<std::size_t>(d)]; }
+  constexpr std::int64_t size() const {
+    std::int64_t n = 1;
+    for (auto x : v) n *= x;
+    return n;
+  }
+  // Component-wise 0 <= i < extent (the seed's `_Local_offset < _Local_bounds`, with the
+  // lower bound the seed forgets).
+  constexpr bool contains(const index<N>& i) const {
+    for (int d = 0; d < N; ++d)
+      if (i[d] < 0 || i[d] >= v[static_cast<std::size_t>(d)]) return false;
+    return true;
+  }
+  friend constexpr bool operator==(const extent& a, const extent& b) { return a.v == b.v; }
+  friend constexpr bool operator!=(const extent& a, const extent& b) { return a.v != b.v; }
+};
+
+// A rectangle of a parent index space: extent + offset.
+template <int N> struct grid {
+  extent<N> size;
+  index<N> offset;
+
+  constexpr std::int64_t total_extent() const { return size.size(); }
+  constexpr bool contains(const index<N>& i) const { return size.contains(i - offset); }
+};
+
+// Row-major linear number of `i` in `e`.
+template <int N> constexpr std::int64_t linearize(const index<N>& i, const extent<N>& e) {
+  std::int64_t k = 0;
+  for (int d = 0; d < N; ++d) k = k * e[d] + i[d];
+  return k;
+}
+template <int N> constexpr index<N> delinearize(std::int64_t k, const extent<N>& e) {
+  index<N> i;
+  for (int d = N - 1; d >= 0; --d) {
+    i[d] = k % e[d];
+    k /= e[d];
+  }
+  return i;
+}
+
+// An N-d view of a 1-d buffer: element i is data[offset + sum(i[d] * stride[d])]. Derived
+// views (transpose, sub-grids) share the buffer; nothing is copied.
+template <int N, class T> class field {
+public:
+  field() = default;
+  field(T* data, extent<N> e) : data_(data), extent_(e) {
+    std::int64_t stride = 1;
+    for (int d = N - 1; d >= 0; --d) {
+      stride_[static_cast<std::size_t>(d)] = stride;
+      stride *= e[d];
+    }
+  }
+  const extent<N>& extent_of() const { return extent_; }
+  s2p::extent<N> extent() const { return extent_; }
+  std::int64_t size() const { return extent_.size(); }
+  T* data() const { return data_; }
+
+  T& operator[](const index<N>& i) const {
+    if (!extent_.contains(i)) throw std::out_of_range("s2p::field: index outside the field's extent");
+    return data_[offset_of(i)];
+  }
+  template <class... I> T& operator()(I... coords) const {
+    static_assert(sizeof...(I) == N, "wrong number of coordinates for this field");
+    return (*this)[index<N>{static_cast<std::int64_t>(coords)...}];
+  }
+
+  // The transposed view (rank 2): (i, j) of the result is (j, i) of this field.
+  field transpose() const {
+    static_assert(N == 2, "transpose is defined for rank-2 fields");
+    field t = *this;
+    std::swap(t.extent_[0], t.extent_[1]);
+    std::swap(t.stride_[0], t.stride_[1]);
+    return t;
+  }
+  // The sub-field of a grid (shares memory).
+  field section(const grid<N>& g) const {
+    field s = *this;
+    s.data_ = data_ + offset_of(g.offset);
+    s.extent_ = g.size;
+    return s;
+  }
+  std::int64_t offset_of(const index<N>& i) const {
+    std::int64_t k = 0;
+    for (int d = 0; d < N; ++d) k += i[d] * stride_[static_cast<std::size_t>(d)];
+    return k;
+  }
+
+private:
+  T* data_ = nullptr;
+  s2p::extent<N> extent_;
+  std::array<std::int64_t, N> stride_{};
+};
+
+// Axis order in which segments are enumerated for assignment: rows = row-major,
+// columns = column-major (for column-major layouts).
+enum class axis { rows, columns };
+
+// Where a field's data lives (seed 002 section 2.5): the parent index space cut into
+// compute-node segments (a regular grid of equal blocks, the last one per axis possibly
+// smaller, or cut at explicit split points), each assigned to a tile by a protocol, plus
+// two finer decompositions: memory blocks (the granularity data moves at) and algorithmic
+// blocks (the granularity tasks compute at). Every decomposition covers the parent
+// without overlap by construction; `validate()` checks the nesting.
+template <int N> class resource_map {
+public:
+  struct segment {
+    int id; // 1-based, in enumeration order (the seed's 20(1), 20(2), ...)
+    grid<N> child;
+    int tile;
+  };
+
+  // Contiguous runs of segments (of `block` elements) to tiles, in `order`.
+  static resource_map block_block(extent<N> parent, extent<N> block, int tiles, axis order = axis::rows) {
+    return resource_map(parent, regular_cuts(parent, block), tiles, order, protocol::runs);
+  }
+  // Segments dealt out to tiles in turn: segment s goes to tile s mod tiles.
+  static resource_map block_cyclic(extent<N> parent, extent<N> block, int tiles, axis order = axis::rows) {
+    return resource_map(parent, regular_cuts(parent, block), tiles, order, protocol::cyclic);
+  }
+  // Element granularity: contiguous runs of elements (row-block / column-block).
+  static resource_map block(extent<N> parent, int tiles, axis order = axis::rows) {
+    return block_block(parent, unit(), tiles, order);
+  }
+  // Element granularity: element k (in `order`) to tile k mod tiles (row-cyclic).
+  static resource_map cyclic(extent<N> parent, int tiles, axis order = axis::rows) {
+    return block_cyclic(parent, unit(), tiles, order);
+  }
+  // Segments cut at explicit points per axis (unequal sizes), assigned cyclically.
+  static resource_map split_points(extent<N> parent, const std::array<std::vector<std::int64_t>, N>& splits,
+                                   int tiles, axis order = axis::rows) {
+    std::array<std::vector<std::int64_t>, N> cuts;
+    for (int d = 0; d < N; ++d) {
+      cuts[static_cast<std::size_t>(d)].push_back(0);
+      for (auto p : splits[static_cast<std::size_t>(d)]) {
+        if (p <= cuts[static_cast<std::size_t>(d)].back() || p >= parent[d])
+          throw std::invalid_argument("s2p::resource_map: split points must increase strictly inside the extent");
+        cuts[static_cast<std::size_t>(d)].push_back(p);
+      }
+      cuts[static_cast<std::size_t>(d)].push_back(parent[d]);
+    }
+    return resource_map(parent, cuts, tiles, order, protocol::cyclic);
+  }
+
+  // Faster tiles get more segments: tile t receives a share of the segments proportional
+  // to weights[t] (contiguous runs; applies to block_block-style assignment).
+  resource_map& weights(const std::vector<double>& w) {
+    if (static_cast<int>(w.size()) != tiles_)
+      throw std::invalid_argument("s2p::resource_map: " + std::to_string(w.size()) + " weights for " +
+                                  std::to_string(tiles_) + " tiles");
+    for (double x : w)
+      if (!(x > 0)) throw std::invalid_argument("s2p::resource_map: weights must be positive");
+    weights_ = w;
+    assign();
+    return *this;
+  }
+  // The granularity data moves at; must divide the segments (checked by validate()).
+  resource_map& memory_blocks(extent<N> block) {
+    memory_ = block;
+    if (!algorithmic_set_) algorithmic_ = block; // default: tasks as large as memory blocks
+    validate();
+    return *this;
+  }
+  // The granularity tasks compute at; must divide the memory blocks.
+  resource_map& algorithmic_blocks(extent<N> block) {
+    algorithmic_ = block;
+    algorithmic_set_ = true;
+    validate();
+    return *this;
+  }
+
+  const extent<N>& parent() const { return parent_; }
+  int tiles() const { return tiles_; }
+  const extent<N>& memory_block() const { return memory_; }
+  const extent<N>& algorithmic_block() const { return algorithmic_; }
+  std::int64_t segment_count() const { return static_cast<std::int64_t>(owner_.size()); }
+  bool equal_segments() const { return equal_; }
+
+  // The tile that owns element `i`: O(1) arithmetic for equal segments, a binary search per
+  // axis for split points (seed section 2.6, with the floor the seed's ceiling meant).
+  int tile_of(const index<N>& i) const { return owner_[static_cast<std::size_t>(segment_number(i))]; }
+  // 0-based number of the segment holding `i`, in enumeration order.
+  std::int64_t segment_number(const index<N>& i) const {
+    if (!parent_.contains(i)) throw std::out_of_range("s2p::resource_map: index outside the parent extent");
+    index<N> s;
+    for (int d = 0; d < N; ++d) {
+      const auto& c = cuts_[static_cast<std::size_t>(d)];
+      if (equal_) s[d] = i[d] / (c[1] - c[0]);
+      else s[d] = static_cast<std::int64_t>(std::upper_bound(c.begin(), c.end(), i[d]) - c.begin()) - 1;
+    }
+    return enumerate(s);
+  }
+  // The segment's rectangle.
+  grid<N> segment_grid(std::int64_t number) const {
+    const index<N> s = segment_coordinates(number);
+    grid<N> g;
+    for (int d = 0; d < N; ++d) {
+      const auto& c = cuts_[static_cast<std::size_t>(d)];
+      g.offset[d] = c[static_cast<std::size_t>(s[d])];
+      g.size[d] = c[static_cast<std::size_t>(s[d] + 1)] - g.offset[d];
+    }
+    return g;
+  }
+  std::vector<segment> segments() const {
+    std::vector<segment> out;
+    for (std::int64_t n = 0; n < segment_count(); ++n)
+      out.push_back({static_cast<int>(n + 1), segment_grid(n), owner_[static_cast<std::size_t>(n)]});
+    return out;
+  }
+  int segment_tile(std::int64_t number) const { return owner_.at(static_cast<std::size_t>(number)); }
+
+  // Blocks of a decomposition (memory or algorithmic): the rectangle of block `b`
+  // (block coordinates), clipped to the parent.
+  static grid<N> block_grid(const extent<N>& parent, const extent<N>& block, const index<N>& b) {
+    grid<N> g;
+    for (int d = 0; d < N; ++d) {
+      g.offset[d] = b[d] * block[d];
+      g.size[d] = std::min(block[d], parent[d] - g.offset[d]);
+    }
+    return g;
+  }
+  static extent<N> block_counts(const extent<N>& parent, const extent<N>& block) {
+    extent<N> n;
+    for (int d = 0; d < N; ++d) n[d] = (parent[d] + block[d] - 1) / block[d];
+    return n;
+  }
+
+  // Nesting of the three decompositions: algorithmic blocks inside memory blocks inside
+  // segments. Throws std::invalid_argument naming the axis that does not divide.
+  void validate() const {
+    for (int d = 0; d < N; ++d) {
+      if (memory_[d] <= 0 || algorithmic_[d] <= 0)
+        throw std::invalid_argument("s2p::resource_map: block extents must be positive");
+      if (memory_[d] % algorithmic_[d] != 0)
+        throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) + ": algorithmic block " +
+                                    std::to_string(algorithmic_[d]) + " does not divide memory block " +
+                                    std::to_string(memory_[d]));
+      const auto& c = cuts_[static_cast<std::size_t>(d)];
+      for (std::size_t k = 0; k + 1 < c.size(); ++k)
+        if (c[k] % memory_[d] != 0 || ((c[k + 1] - c[k]) % memory_[d] != 0 && c[k + 1] != parent_[d]))
+          throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) + ": memory block " +
+                                      std::to_string(memory_[d]) + " does not divide segment [" + std::to_string(c[k]) +
+                                      ", " + std::to_string(c[k + 1]) + ")");
+    }
+  }
+
+private:
+  enum class protocol { runs, cyclic };
+
+  static extent<N> unit() {
+    extent<N> e;
+    for (int d = 0; d < N; ++d) e[d] = 1;
+    return e;
+  }
+  static std::array<std::vector<std::int64_t>, N> regular_cuts(const extent<N>& parent, const extent<N>& block) {
+    std::array<std::vector<std::int64_t>, N> cuts;
+    for (int d = 0; d < N; ++d) {
+      if (block[d] <= 0 || parent[d] <= 0) throw std::invalid_argument("s2p::resource_map: extents must be positive");
+      for (std::int64_t x = 0; x < parent[d]; x += block[d]) cuts[static_cast<std::size_t>(d)].push_back(x);
+      cuts[static_cast<std::size_t>(d)].push_back(parent[d]);
+    }
+    return cuts;
+  }
+
+  resource_map(extent<N> parent, std::array<std::vector<std::int64_t>, N> cuts, int tiles, axis order, protocol p)
+      : parent_(parent), cuts_(std::move(cuts)), tiles_(tiles), order_(order), protocol_(p) {
+    if (tiles <= 0) throw std::invalid_argument("s2p::resource_map: the tile count must be positive");
+    // Equal segments (the last per axis may be smaller): owners by division, else by search.
+    equal_ = true;
+    for (const auto& c : cuts_) {
+      for (std::size_t k = 0; k + 2 < c.size(); ++k)
+        if (c[k + 1] - c[k] != c[1] - c[0]) equal_ = false;
+      if (c[c.size() - 1] - c[c.size() - 2] > c[1] - c[0]) equal_ = false;
+    }
+    for (int d = 0; d < N; ++d) {
+      memory_[d] = cuts_[static_cast<std::size_t>(d)][1] - cuts_[static_cast<std::size_t>(d)][0];
+      algorithmic_[d] = memory_[d];
+    }
+    if (!equal_) { // unequal segments: blocks of one element unless set
+      for (int d = 0; d < N; ++d) memory_[d] = algorithmic_[d] = 1;
+    }
+    assign();
+  }
+
+  extent<N> segment_extent() const {
+    extent<N> e;
+    for (int d = 0; d < N; ++d) e[d] = static_cast<std::int64_t>(cuts_[static_cast<std::size_t>(d)].size()) - 1;
+    return e;
+  }
+  std::int64_t enumerate(const index<N>& s) const {
+    const extent<N> n = segment_extent();
+    std::int64_t k = 0;
+    if (order_ == axis::rows)
+      for (int d = 0; d < N; ++d) k = k * n[d] + s[d];
+    else
+      for (int d = N - 1; d >= 0; --d) k = k * n[d] + s[d];
+    return k;
+  }
+  index<N> segment_coordinates(std::int64_t k) const {
+    const extent<N> n = segment_extent();
+    index<N> s;
+    if (order_ == axis::rows) {
+      for (int d = N - 1; d >= 0; --d) {
+        s[d] = k % n[d];
+        k /= n[d];
+      }
+    } else {
+      for (int d = 0; d < N; ++d) {
+        s[d] = k % n[d];
+        k /= n[d];
+      }
+    }
+    return s;
+  }
+  void assign() {
+    const std::int64_t count = segment_extent().size();
+    owner_.assign(static_cast<std::size_t>(count), 0);
+    if (protocol_ == protocol::cyclic && weights_.empty()) {
+      for (std::int64_t s = 0; s < count; ++s) owner_[static_cast<std::size_t>(s)] = static_cast<int>(s % tiles_);
+      return;
+    }
+    // Contiguous runs; tile t gets [floor(S * W_t / W), floor(S * W_{t+1} / W)) with W_t the
+    // cumulative weight (equal weights: as even as possible, the larger runs last).
+    std::vector<double> w = weights_.empty() ? std::vector<double>(static_cast<std::size_t>(tiles_), 1.0) : weights_;
+    const double total = std::accumulate(w.begin(), w.end(), 0.0);
+    double cumulative = 0;
+    std::int64_t start = 0;
+    for (int t = 0; t < tiles_; ++t) {
+      cumulative += w[static_cast<std::size_t>(t)];
+      const std::int64_t end = t + 1 == tiles_ ? count : static_cast<std::int64_t>(static_cast<double>(count) * cumulative / total);
+      for (std::int64_t s = start; s < end; ++s) owner_[static_cast<std::size_t>(s)] = t;
+      start = std::max(start, end);
+    }
+  }
+
+  extent<N> parent_;
+  std::array<std::vector<std::int64_t>, N> cuts_;
+  int tiles_;
+  axis order_;
+  protocol protocol_;
+  bool equal_ = true;
+  extent<N> memory_;
+  extent<N> algorithmic_;
+  bool algorithmic_set_ = false;
+  std::vector<double> weights_;
+  std::vector<int> owner_;
+};
+
+} // namespace s2p
