@@ -1,6 +1,6 @@
 // A compute-bound two-warp pipeline (the threads speed-up benchmark): warp 0 synthesizes
-// a block of a signal, warp 1 filters it, over a triple-buffered ring. Both stages cost
-// about the same, so two cores can overlap them almost completely.
+// a block of a signal, warp 1 filters it, over a triple-buffered ring. Both stages do the
+// same amount of trigonometry per element, so two cores can overlap them almost completely.
 #include <seq2par/seq2par.h>
 
 #include "../common/sample_support.h"
@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <vector>
 
-constexpr int kBlocks = 24;
-constexpr int kBlock = 4096;
+constexpr int kBlocks = 96;
+constexpr int kBlock = 1024;
 
 namespace {
 int work_factor() {
@@ -22,8 +22,8 @@ int work_factor() {
 S2P_INTRINSIC void synthesize(s2p::out<float> block, int index) {
   const int rounds = work_factor();
   for (std::size_t k = 0; k < block.size(); ++k) {
-    float x = static_cast<float>(index * kBlock + static_cast<int>(k)) * 1e-4f;
-    for (int r = 0; r < rounds; ++r) x = std::sin(x) * 0.5f + std::cos(x * 1.5f) * 0.25f + 0.1f;
+    float x = static_cast<float>((index * kBlock + static_cast<int>(k)) % 1000) * 1e-3f;
+    for (int r = 0; r < rounds; ++r) x = std::sin(x) * 0.5f + std::cos(x * 0.75f) * 0.25f + 0.05f;
     block[k] = x;
   }
 }
@@ -33,7 +33,7 @@ S2P_INTRINSIC void filter(s2p::in<float> block, s2p::out<float> result) {
   float acc = 0;
   for (std::size_t k = 0; k < block.size(); ++k) {
     float y = block[k];
-    for (int r = 0; r < rounds; ++r) y = std::sqrt(y * y + 1.0f) * 0.5f + std::sin(y) * 0.25f;
+    for (int r = 0; r < rounds; ++r) y = std::sin(y) * 0.5f + std::cos(y * 0.75f) * 0.25f + 0.05f;
     acc += y;
   }
   result[0] = acc;

@@ -7,6 +7,7 @@
 #include "core/backend_registry.h"
 #include "threads/progress_report.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -39,7 +40,9 @@ struct kernel_aborted {};
 
 class threads_kernel {
 public:
-  threads_kernel(const kernel_info& info) : info_(info), channels_(info.channel_count + 1), states_(info.warp_count) {
+  threads_kernel(const kernel_info& info)
+      : info_(info), channels_(info.channel_count + 1), states_(info.warp_count),
+        spin_budget_(static_cast<unsigned>(info.warp_count) <= std::max(1u, std::thread::hardware_concurrency()) ? 4096 : 0) {
     for (auto& state : states_) state.status = warp_status::running;
     live_ = info.warp_count;
   }
@@ -70,6 +73,7 @@ private:
   const kernel_info& info_;
   std::vector<channel_counter> channels_;
   std::vector<warp_state> states_;
+  const int spin_budget_;
 
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -99,7 +103,9 @@ void threads_kernel::wait(int warp_index, int channel, std::int64_t phase, int s
   check_channel(channel);
   auto& counter = channels_[channel].signals;
   if (counter.load(std::memory_order_acquire) >= phase) return;
-  for (int spin = 0; spin < 4096; ++spin) {
+  // Spin briefly only when every warp has a core of its own; otherwise spinning takes the
+  // core away from the warp that would signal.
+  for (int spin = 0; spin < spin_budget_; ++spin) {
     S2P_CPU_RELAX();
     if (counter.load(std::memory_order_acquire) >= phase) return;
   }
