@@ -8,7 +8,7 @@
 #include "exchange/combine.h"
 #include "support/random.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -257,4 +257,4 @@ std::string digest(const TileMemory& memory, const Schedule& schedule) {
 }
 
 } // namespace detail
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -6,7 +6,7 @@
 #include "engine/tile_memory.h"
 #include "seq2par/sim/simulation.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 /// Fills every held buffer: "input" ones with `pattern`, the others with zeros (so that digests
 /// of never-written bytes are deterministic too).
@@ -19,4 +19,4 @@ void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern patt
 
 [[nodiscard]] std::string digest(const TileMemory& memory, const Schedule& schedule);
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -7,7 +7,7 @@
 #include "engine/bsp_engine.h"
 #include "report/trace.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -216,4 +216,4 @@ Fabric default_fabric_for(const Schedule& schedule) {
   return fabric;
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

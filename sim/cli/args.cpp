@@ -3,7 +3,7 @@
 #include <cctype>
 #include <limits>
 
-namespace seq2par::sim::cli {
+namespace s2p::sim::cli {
 
 Args::Args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
@@ -121,4 +121,4 @@ std::int64_t Args::signed_number(const std::string& name, std::int64_t fallback)
   return negative ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
 }
 
-} // namespace seq2par::sim::cli
+} // namespace s2p::sim::cli

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace seq2par::sim::cli {
+namespace s2p::sim::cli {
 
 /// A command line that does not follow the usage: exit code 2.
 class UsageError : public std::runtime_error {
@@ -47,4 +47,4 @@ private:
 [[nodiscard]] std::uint64_t parse_number(const std::string& text, const std::string& what,
                                          std::uint64_t min, std::uint64_t max);
 
-} // namespace seq2par::sim::cli
+} // namespace s2p::sim::cli

@@ -13,7 +13,7 @@
 #include "seq2par/sim/simulation.h"
 #include "support/files.h"
 
-namespace seq2par::sim::cli {
+namespace s2p::sim::cli {
 
 namespace {
 
@@ -474,4 +474,4 @@ int run_run(const std::vector<std::string>& argv) {
   return failed ? 1 : 0;
 }
 
-} // namespace seq2par::sim::cli
+} // namespace s2p::sim::cli

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace seq2par::sim::cli {
+namespace s2p::sim::cli {
 
 int run_gen(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
@@ -15,4 +15,4 @@ int run_run(const std::vector<std::string>& args);
 /// The full usage text, or one command's.
 [[nodiscard]] std::string usage(const std::string& command = "");
 
-} // namespace seq2par::sim::cli
+} // namespace s2p::sim::cli

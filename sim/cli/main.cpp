@@ -11,7 +11,7 @@
 namespace {
 
 int dispatch(const std::vector<std::string>& args) {
-  using namespace seq2par::sim::cli;
+  using namespace s2p::sim::cli;
   if (args.empty()) {
     std::cerr << usage();
     return 2;
@@ -54,13 +54,13 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
     return dispatch(args);
-  } catch (const seq2par::sim::cli::UsageError& error) {
+  } catch (const s2p::sim::cli::UsageError& error) {
     std::cerr << "s2p-sim: error: " << error.what() << " (see s2p-sim --help)\n";
     return 2;
-  } catch (const seq2par::sim::IoError& error) {
+  } catch (const s2p::sim::IoError& error) {
     std::cerr << "s2p-sim: error: " << error.what() << "\n";
     return 2;
-  } catch (const seq2par::sim::InputError& error) {
+  } catch (const s2p::sim::InputError& error) {
     std::cerr << error.what() << "\n";
     return 1;
   } catch (const std::bad_alloc&) {

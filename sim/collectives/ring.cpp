@@ -3,7 +3,7 @@
 
 #include "seq2par/sim/collectives.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -198,4 +198,4 @@ Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
   return schedule;
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -6,7 +6,7 @@
 #include "exchange/combine.h"
 #include "exchange/on_chip.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 namespace {
 
@@ -363,4 +363,4 @@ void BspEngine::finish() {
   }
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

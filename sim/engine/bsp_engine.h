@@ -21,7 +21,7 @@
 #include "seq2par/sim/report.h"
 #include "seq2par/sim/resolve.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 struct EngineOptions {
   std::uint64_t seed = 1;
@@ -96,4 +96,4 @@ private:
   std::vector<Cycles> xreq_time_;
 };
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 bool IntervalSet::contains(std::uint64_t lo, std::uint64_t hi) const {
   if (lo >= hi) {
@@ -228,4 +228,4 @@ std::span<const std::byte> TileMemory::bytes(TileId tile, int buffer) const {
   return const_cast<TileMemory*>(this)->bytes(tile, buffer);
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -13,7 +13,7 @@
 #include "seq2par/sim/report.h"
 #include "seq2par/sim/resolve.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 /// Disjoint, sorted, merged half-open byte ranges.
 class IntervalSet {
@@ -65,4 +65,4 @@ private:
   std::vector<std::uint64_t> offset_;                 ///< of each (tile, buffer) in its arena
 };
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 namespace {
 
@@ -112,4 +112,4 @@ void combine_into(std::span<std::byte> dst, std::span<const std::byte> src, Comb
   }
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

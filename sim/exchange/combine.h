@@ -7,10 +7,10 @@
 
 #include "seq2par/sim/schedule.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 /// dst[i] = op(dst[i], src[i]) over whole elements of `type` (copy: dst = src). Sizes must match.
 void combine_into(std::span<std::byte> dst, std::span<const std::byte> src, CombineOp op,
                   ElementType type);
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 namespace {
 
@@ -102,4 +102,4 @@ void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const
   }
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -11,7 +11,7 @@
 #include "exchange/transfers.h"
 #include "seq2par/sim/fabric.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 /// Fills the timing of every internal transfer and reports port conflicts as intervals
 /// [arrival, arrival + bytes / rate) that overlap (one comparison per neighbouring pair after a
@@ -22,4 +22,4 @@ void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const
                   std::vector<Transfer>& transfers, Diagnostics& diagnostics,
                   ExchangeScratch& scratch);
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

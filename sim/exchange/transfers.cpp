@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 namespace {
 
@@ -208,4 +208,4 @@ void check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
   }
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -9,7 +9,7 @@
 #include "seq2par/sim/diagnostics.h"
 #include "seq2par/sim/resolve.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 struct Transfer {
   std::uint32_t send = 0; ///< index into ResolvedSuperstep::sends
@@ -83,9 +83,9 @@ void check_produced(const ResolvedSuperstep& step, const Resolver& resolver, con
   }
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 /// Sorts `items` by `tile_of(item)` first - a counting sort, linear in items plus tiles - and
 /// then by `less` within each tile (buckets are small: a tile sends or receives a few transfers
@@ -130,4 +130,4 @@ void sort_by_tile(std::vector<T>& items, TileOf tile_of, Less less, std::uint32_
   }
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

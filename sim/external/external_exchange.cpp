@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 namespace {
 
@@ -355,4 +355,4 @@ void ExternalExchange::timeout(std::uint32_t id, std::uint32_t attempt, Cycles n
   try_transmit(packet.src_chip, now);
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

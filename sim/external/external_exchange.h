@@ -26,7 +26,7 @@
 #include "seq2par/sim/report.h"
 #include "support/random.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 class ExternalExchange {
 public:
@@ -142,4 +142,4 @@ private:
   std::size_t undelivered_ = 0;
 };
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -4,7 +4,7 @@
 
 #include "seq2par/sim/fabric.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 RoutingTable::RoutingTable(const Fabric& fabric) : chips_(fabric.chips) {
   routes_.resize(static_cast<std::size_t>(chips_) * chips_);
@@ -87,4 +87,4 @@ nlohmann::ordered_json RoutingTable::to_json() const {
   return {{"links", std::move(links)}, {"routes", std::move(routes)}};
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 Fabric default_fabric() {
   return Fabric{};
@@ -55,4 +55,4 @@ std::uint32_t Fabric::xoff_threshold() const {
   return xb.queue_packets > in_flight ? xb.queue_packets - in_flight : 0;
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -5,7 +5,7 @@
 #include "support/files.h"
 #include "support/json_reader.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -189,4 +189,4 @@ Json to_json(const Fabric& fabric) {
   return json;
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

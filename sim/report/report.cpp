@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -259,4 +259,4 @@ Json to_json(const RunReport& report, const Diagnostics& diagnostics, std::size_
   return json;
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -9,7 +9,7 @@
 
 #include "seq2par/sim/report.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabric,
                                     Cycles total_cycles) {
@@ -52,4 +52,4 @@ std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabr
   return bound;
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

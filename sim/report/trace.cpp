@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 namespace {
 
@@ -133,4 +133,4 @@ void TraceRecorder::write(std::ostream& out, const std::vector<std::string>& gro
   out << "\n]}\n";
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -14,7 +14,7 @@
 #include "seq2par/sim/diagnostics.h"
 #include "seq2par/sim/schedule.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 class TraceRecorder {
 public:
@@ -56,4 +56,4 @@ private:
   std::vector<char> group_used_;
 };
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

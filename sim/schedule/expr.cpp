@@ -6,7 +6,7 @@
 #include <cctype>
 #include <limits>
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 int SymbolTable::declare(std::string name) {
   const std::size_t scope_start = scope_starts_.empty() ? 0 : scope_starts_.back();
@@ -535,4 +535,4 @@ std::int64_t Expr::eval(std::span<const std::int64_t> env) const {
   return stack[0];
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -4,7 +4,7 @@
 #include "seq2par/sim/schedule.h"
 #include "support/json_reader.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -159,4 +159,4 @@ std::vector<ExpandedSuperstep> expand_program(const Schedule& schedule,
   return Expander(schedule, limits).run();
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -5,7 +5,7 @@
 
 #include "support/json_reader.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -558,4 +558,4 @@ void Resolver::resolve_tile(std::size_t k, TileId tile, ResolvedSuperstep& out,
   Run(*this, k, out, diagnostics).one(tile);
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -13,7 +13,7 @@
 #include "support/files.h"
 #include "support/json_reader.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 namespace {
 
@@ -670,4 +670,4 @@ Schedule load_schedule(const std::filesystem::path& path, const ScheduleLimits& 
   return parse_schedule_text(detail::read_text_file(path), path.string(), limits);
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -1,6 +1,6 @@
 #include "seq2par/sim/diagnostics.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 std::string Diagnostic::to_string() const {
   std::string text = severity == Severity::kError ? "error: " : "warning: ";
@@ -30,4 +30,4 @@ void Diagnostics::add(Diagnostic diagnostic) {
   }
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

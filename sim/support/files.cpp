@@ -7,7 +7,7 @@
 
 #include "seq2par/sim/diagnostics.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 std::string read_text_file(const std::filesystem::path& path) {
   std::error_code ec;
@@ -65,4 +65,4 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   writer.commit();
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

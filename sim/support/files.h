@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 /// The whole file as text. Throws IoError naming the path.
 [[nodiscard]] std::string read_text_file(const std::filesystem::path& path);
@@ -35,4 +35,4 @@ private:
 /// AtomicFileWriter for a string.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -5,7 +5,7 @@
 
 #include "seq2par/sim/diagnostics.h"
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 void fail_field(std::string_view source, std::string_view field, std::string_view message) {
   throw InputError(std::string(source) + ": field '" + std::string(field) +
@@ -197,4 +197,4 @@ void ObjectReader::finish() const {
   }
 }
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 using Json = nlohmann::ordered_json;
 
@@ -62,4 +62,4 @@ private:
   std::vector<std::string> known_;
 };
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace seq2par::sim::detail {
+namespace s2p::sim::detail {
 
 [[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -44,4 +44,4 @@ private:
   std::uint64_t state_[4];
 };
 
-} // namespace seq2par::sim::detail
+} // namespace s2p::sim::detail

@@ -7,10 +7,10 @@
 
 namespace {
 
-using seq2par::sim::EvalError;
-using seq2par::sim::Expr;
-using seq2par::sim::ExprError;
-using seq2par::sim::SymbolTable;
+using s2p::sim::EvalError;
+using s2p::sim::Expr;
+using s2p::sim::ExprError;
+using s2p::sim::SymbolTable;
 
 struct Fixture {
   SymbolTable symbols;

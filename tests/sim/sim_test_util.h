@@ -15,7 +15,7 @@
 namespace s2p_test {
 
 using Json = nlohmann::ordered_json;
-namespace sim = seq2par::sim;
+namespace sim = s2p::sim;
 
 /// One chip of `tiles` tiles (otherwise the default parameters), `chips` chips.
 sim::Fabric small_fabric(std::uint32_t tiles = 16, std::uint32_t chips = 1);

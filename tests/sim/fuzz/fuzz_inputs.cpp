@@ -8,7 +8,7 @@
 #include "seq2par/sim/simulation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  namespace sim = seq2par::sim;
+  namespace sim = s2p::sim;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     (void)sim::parse_fabric_text(text, "fuzz-fabric.json");

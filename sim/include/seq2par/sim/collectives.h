@@ -21,7 +21,7 @@
 #include "seq2par/sim/fabric.h"
 #include "seq2par/sim/schedule.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 struct RingOptions {
   std::string kind = "allreduce"; ///< "allreduce", "reduce-scatter" or "all-gather"
@@ -47,4 +47,4 @@ struct RingOptions {
   return k * elements / n;
 }
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

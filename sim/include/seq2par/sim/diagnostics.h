@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 using TileId = std::uint32_t;
 using Cycles = std::uint64_t;
@@ -75,4 +75,4 @@ private:
   std::vector<Diagnostic> kept_;
 };
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 /// Names visible to expressions, each bound to a slot of the evaluation environment. Scopes
 /// (repeat loops, entry `let`s) hide their names on exit but keep their slots, so every slot
@@ -113,4 +113,4 @@ private:
   std::size_t max_stack_ = 1;
 };
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

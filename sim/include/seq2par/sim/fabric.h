@@ -15,7 +15,7 @@
 
 #include "seq2par/sim/diagnostics.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 inline constexpr std::string_view kFabricFormat = "seq2par.fabric/1";
 
@@ -141,4 +141,4 @@ private:
   std::vector<std::vector<std::uint32_t>> routes_;
 };
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

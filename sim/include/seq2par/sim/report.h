@@ -15,7 +15,7 @@
 #include "seq2par/sim/fabric.h"
 #include "seq2par/sim/schedule.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 inline constexpr std::string_view kReportFormat = "seq2par.sim-report/1";
 
@@ -140,4 +140,4 @@ struct RunReport {
 [[nodiscard]] std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabric,
                                                   Cycles total_cycles);
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

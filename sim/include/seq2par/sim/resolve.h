@@ -15,7 +15,7 @@
 #include "seq2par/sim/diagnostics.h"
 #include "seq2par/sim/schedule.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 /// A buffer as one tile holds it.
 struct TileBuffer {
@@ -117,4 +117,4 @@ private:
   std::vector<std::pair<std::uint64_t, std::uint64_t>> live_;
 };
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

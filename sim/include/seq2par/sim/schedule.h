@@ -18,7 +18,7 @@
 #include "seq2par/sim/diagnostics.h"
 #include "seq2par/sim/expr.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 inline constexpr std::string_view kScheduleFormat = "seq2par.schedule/1";
 
@@ -235,4 +235,4 @@ struct ExpandedSuperstep {
 [[nodiscard]] std::vector<ExpandedSuperstep> expand_program(const Schedule& schedule,
                                                             const ScheduleLimits& limits = {});
 
-} // namespace seq2par::sim
+} // namespace s2p::sim

@@ -1,7 +1,7 @@
 // The C++ API the runtime uses to run generated multi-tile code on the simulator.
 //
 //   #include <seq2par/sim/simulation.h>
-//   namespace sim = seq2par::sim;
+//   namespace sim = s2p::sim;
 //
 //   sim::Schedule schedule = sim::load_schedule("k.kernel.schedule.json");
 //   sim::Fabric fabric = sim::default_fabric_for(schedule);  // or sim::load_fabric("f.json")
@@ -40,7 +40,7 @@
 #include "seq2par/sim/report.h"
 #include "seq2par/sim/schedule.h"
 
-namespace seq2par::sim {
+namespace s2p::sim {
 
 /// How buffers declared `"init": "input"` are filled (see sim/README.md, "Initial data").
 enum class InitPattern {
@@ -165,4 +165,4 @@ private:
 [[nodiscard]] double input_value(InitPattern pattern, std::uint64_t init_seed, TileId tile,
                                  int buffer, std::uint64_t index, ElementType type);
 
-} // namespace seq2par::sim
+} // namespace s2p::sim
