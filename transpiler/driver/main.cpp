@@ -52,6 +52,9 @@ cl::opt<long long> max_calls("max-calls",
 cl::opt<long long> tile_sram("tile-sram",
                              cl::desc("SRAM of one tile in bytes: a kernel's pools must fit (default: 638976, 624 KiB)"),
                              cl::init(624 * 1024), cl::cat(category));
+cl::opt<int> fabric_tiles("fabric-tiles",
+                          cl::desc("Tiles of the fabric a multi-tile kernel (S2P_TILES) may span (default: 1472, one chip)"),
+                          cl::init(1472), cl::cat(category));
 cl::opt<bool> no_verify("no-verify", cl::desc("Skip the self-check of each warp split (races, deadlock)"),
                         cl::cat(category));
 cl::opt<bool> print_cxxflags("cxxflags", cl::desc("Print the flags needed to compile generated code, then exit"),
@@ -124,7 +127,8 @@ int main(int argc, const char** argv) {
       return 0;
     }
     if (arg == "--ldflags" || arg == "-ldflags") {
-      llvm::outs() << "-L" << paths.library_dir << " -lseq2par_runtime -lseq2par_sim_tile -pthread\n";
+      llvm::outs() << "-L" << paths.library_dir << " -lseq2par_runtime -lseq2par_sim_tile"
+                   << (SEQ2PAR_HAVE_FABRIC_SIM ? " -lseq2par_sim" : "") << " -pthread\n";
       return 0;
     }
   }
@@ -186,6 +190,7 @@ int main(int argc, const char** argv) {
   options.pipeline.keep_redundant = keep_redundant;
   options.pipeline.cdfg.max_nodes = max_calls;
   options.pipeline.tile_sram_bytes = tile_sram;
+  options.fabric_tiles = fabric_tiles;
   options.dumps = dump_kinds;
   options.style = style;
   options.pipeline.verify = !no_verify;
@@ -213,9 +218,10 @@ int main(int argc, const char** argv) {
     const std::string path = output_path(result.display_name, ".par.cpp");
     outputs.push_back({path, result.output});
     for (const auto& kernel : result.kernels) {
-      summaries.push_back("seq2par: " + path + ": kernel '" + kernel.name + "': " + std::to_string(kernel.warps) +
-                          " warps, " + std::to_string(kernel.channels) + " channels, " +
-                          std::to_string(kernel.calls) + " calls");
+      summaries.push_back("seq2par: " + path + ": kernel '" + kernel.name + "': " +
+                          (kernel.tiles > 0 ? std::to_string(kernel.tiles) + " tiles, " + std::to_string(kernel.calls) + " steps"
+                                            : std::to_string(kernel.warps) + " warps, " + std::to_string(kernel.channels) +
+                                                  " channels, " + std::to_string(kernel.calls) + " calls"));
       for (const auto& [suffix, content] : kernel.dumps) outputs.push_back({output_path(result.display_name, "." + suffix), content});
     }
   }

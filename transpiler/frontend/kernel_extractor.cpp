@@ -6,6 +6,7 @@
 #include <clang/AST/DeclTemplate.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
@@ -64,6 +65,9 @@ public:
   std::optional<ir::Kernel> run(const clang::FunctionDecl& kernel);
 
 private:
+  // S2P_TILES kernels (seeds 002, 004): collectives and foralls over agile fields.
+  std::optional<ir::Kernel> run_multi_tile(const clang::FunctionDecl& kernel, const clang::CompoundStmt& body);
+  std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);
   // --- locations and text ---
   ir::SourceLocation loc(clang::SourceLocation where) const {
     ir::SourceLocation out;
@@ -931,12 +935,9 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
     error(kernel.getLocation(), "kernel templates are not supported; declare the kernel for concrete types");
     return std::nullopt;
   }
-  if (has_annotation(&kernel, "s2p.tiles")) {
-    error(kernel.getLocation(), "multi-tile kernels (S2P_TILES) are not supported by this version of seq2par yet");
-    return std::nullopt;
-  }
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(kernel.getBody());
   if (!body) return std::nullopt;
+  if (has_annotation(&kernel, "s2p.tiles")) return run_multi_tile(kernel, *body);
   check_body_rules(*body);
 
   scopes_.emplace_back();
@@ -964,6 +965,87 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
   visit_body(*body, kernel_.root, -1, true);
   scopes_.pop_back();
   if (failed_) return std::nullopt;
+  return std::move(kernel_);
+}
+
+namespace {
+
+// The element type T of an s2p::field<N, T> (the first type argument), as the schedule spells it.
+std::string schedule_element_type(clang::QualType type, const clang::ASTContext& ctx) {
+  type = type.getNonReferenceType().getCanonicalType();
+  const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  if (!spec) return "";
+  for (const auto& arg : spec->getTemplateArgs().asArray()) {
+    if (arg.getKind() != clang::TemplateArgument::Type) continue;
+    const clang::QualType t = arg.getAsType().getCanonicalType();
+    if (t->isFloatingType()) return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
+    if (t->isIntegerType() && !t->isBooleanType()) {
+      const auto bits = ctx.getTypeSize(t);
+      return (t->isSignedIntegerType() ? "i" : "u") + std::to_string(bits);
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::CallExpr& call) {
+  const clang::FunctionDecl* callee = call.getDirectCallee();
+  const std::string name = callee ? callee->getQualifiedNameAsString() : "";
+  ir::TileStep step;
+  step.loc = loc(call.getBeginLoc());
+  step.text = text(call.getSourceRange());
+  if (name == "s2p::all_reduce" || name == "s2p::reduce_scatter" || name == "s2p::all_gather") {
+    step.kind = name == "s2p::all_reduce"       ? ir::TileStep::Kind::AllReduce
+                : name == "s2p::reduce_scatter" ? ir::TileStep::Kind::ReduceScatter
+                                                : ir::TileStep::Kind::AllGather;
+    step.field = text(call.getArg(0)->getSourceRange());
+    step.op = call.getNumArgs() > 1 ? text(call.getArg(1)->getSourceRange()) : "s2p::sum{}";
+    step.element_type = schedule_element_type(call.getArg(0)->getType(), ctx_);
+    if (step.element_type.empty()) {
+      error(call.getArg(0)->getBeginLoc(), "the rows of a collective must be an s2p::field<2, T> of an arithmetic type");
+      return std::nullopt;
+    }
+    return step;
+  }
+  error(call.getBeginLoc(), "a multi-tile kernel may call s2p::all_reduce, s2p::reduce_scatter and s2p::all_gather; '" +
+                                (name.empty() ? text(call.getSourceRange()) : name) + "' is not supported here");
+  return std::nullopt;
+}
+
+std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::FunctionDecl& kernel,
+                                                                const clang::CompoundStmt& body) {
+  ir::MultiTile multi;
+  const clang::AnnotateAttr* tiles_attr = nullptr;
+  for (const clang::Decl* redecl : kernel.redecls())
+    for (const auto* attr : redecl->specific_attrs<clang::AnnotateAttr>())
+      if (attr->getAnnotation() == "s2p.tiles") tiles_attr = attr;
+  clang::Expr::EvalResult value;
+  if (!tiles_attr || tiles_attr->args_size() != 1 || !(*tiles_attr->args_begin())->EvaluateAsInt(value, ctx_) ||
+      value.Val.getInt().getSExtValue() < 1 || value.Val.getInt().getSExtValue() > (1 << 20)) {
+    error(kernel.getLocation(), "S2P_TILES(n) needs a positive integer constant tile count");
+    return std::nullopt;
+  }
+  multi.tiles = static_cast<int>(value.Val.getInt().getSExtValue());
+  for (const clang::Stmt* stmt : body.body()) {
+    if (llvm::isa<clang::NullStmt>(stmt)) continue;
+    if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(stmt)) {
+      // Runs once, as in the sequential program: resource maps, agile fields, sizes.
+      kernel_.preamble.push_back(text(decl->getSourceRange()));
+      continue;
+    }
+    const auto* e = llvm::dyn_cast<clang::Expr>(stmt);
+    const auto* call = e ? llvm::dyn_cast<clang::CallExpr>(strip(e)) : nullptr;
+    if (!call) {
+      error(stmt->getBeginLoc(), "a multi-tile kernel is a sequence of declarations and collectives (s2p::all_reduce, "
+                                 "s2p::reduce_scatter, s2p::all_gather); this statement is not supported here");
+      continue;
+    }
+    if (auto step = multi_tile_call(*call)) multi.steps.push_back(std::move(*step));
+  }
+  if (multi.steps.empty() && !failed_) error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
+  if (failed_) return std::nullopt;
+  kernel_.multi_tile = std::move(multi);
   return std::move(kernel_);
 }
 

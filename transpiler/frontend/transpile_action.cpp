@@ -1,5 +1,6 @@
 #include "frontend/transpile_action.h"
 
+#include "emit/multi_tile_code.h"
 #include "emit/warp_code.h"
 #include "frontend/kernel_extractor.h"
 #include "frontend/s2p_types.h"
@@ -95,6 +96,7 @@ private:
     KernelExtractor extractor(ctx, pragmas_, result_.display_name);
     auto kernel = extractor.extract(decl);
     if (!kernel) return;
+    if (kernel->multi_tile) return transpile_multi_tile(ctx, decl, *kernel, bodies);
     ir::Diagnostics diags;
     auto plan = passes::plan_kernel(*kernel, options_.pipeline, diags);
     report_ir_diagnostics(ctx, diags);
@@ -108,12 +110,30 @@ private:
       const unsigned end = sm.getFileOffset(sm.getFileLoc(body->getEndLoc())) + 1;
       bodies.push_back({begin, end, emit::emit_kernel_body(*kernel, plan, {result_.display_name})});
     }
-    KernelResult summary{kernel->name, static_cast<int>(plan.warps.size()), plan.channel_count, plan.call_count(), {}};
+    KernelResult summary{kernel->name, static_cast<int>(plan.warps.size()), plan.channel_count, plan.call_count(), 0, {}};
     for (dump::DumpKind kind : options_.dumps) {
       const std::string stem = kernel->name + "." + std::string(dump::name_of(kind));
       summary.dumps.emplace_back(stem + ".json", dump::to_json(kind, *kernel, plan).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
       summary.dumps.emplace_back(stem + ".dot", dump::to_dot(kind, *kernel, plan));
     }
+    result_.kernels.push_back(std::move(summary));
+  }
+
+  void transpile_multi_tile(clang::ASTContext& ctx, const clang::FunctionDecl& decl, const ir::Kernel& kernel,
+                            std::vector<BodyReplacement>& bodies) {
+    if (kernel.multi_tile->tiles > options_.fabric_tiles) {
+      report_error(ctx, decl.getLocation(), "kernel '" + kernel.name + "' spans " + std::to_string(kernel.multi_tile->tiles) +
+                                                " tiles but the fabric has " + std::to_string(options_.fabric_tiles) +
+                                                " (--fabric-tiles)");
+      return;
+    }
+    const auto& sm = ctx.getSourceManager();
+    const auto* body = decl.getBody();
+    const unsigned begin = sm.getFileOffset(sm.getFileLoc(body->getBeginLoc()));
+    const unsigned end = sm.getFileOffset(sm.getFileLoc(body->getEndLoc())) + 1;
+    bodies.push_back({begin, end, emit::emit_multi_tile_body(kernel, {result_.display_name})});
+    KernelResult summary{kernel.name, 0, 0, static_cast<int>(kernel.multi_tile->steps.size()), kernel.multi_tile->tiles, {}};
+    summary.dumps = emit::multi_tile_schedules(kernel);
     result_.kernels.push_back(std::move(summary));
   }
 

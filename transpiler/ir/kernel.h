@@ -100,8 +100,26 @@ struct ScheduleNode {
   std::vector<ScheduleNode> children;
 };
 
+// One step of a multi-tile kernel (S2P_TILES(n)): a ring collective over per-tile rows, or
+// a forall over agile fields planned by owner-copy.
+struct TileStep {
+  enum class Kind { AllReduce, ReduceScatter, AllGather, Forall };
+  Kind kind = Kind::AllReduce;
+  SourceLocation loc;
+  std::string field;        // collectives: the rows expression (row t = tile t)
+  std::string op;           // collectives: the combine object, e.g. "s2p::sum{}"
+  std::string element_type; // "f32", "f64", "i32", ...
+  std::string text;         // the statement as written
+};
+
+struct MultiTile {
+  int tiles = 0;
+  std::vector<TileStep> steps;
+};
+
 struct Kernel {
   std::string name;
+  std::optional<MultiTile> multi_tile; // set for S2P_TILES kernels (seeds 002, 004)
   SourceLocation loc;
   std::vector<Pool> pools;
   std::vector<Tensor> tensors;

@@ -16,6 +16,9 @@
 #include <seq2par/seq2par.h>
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -124,6 +127,76 @@ template <class... Warps> void launch(const kernel_info& info, Warps&&... warps)
   if (info.warp_count != static_cast<int>(sizeof...(Warps)))
     throw std::logic_error("s2p::rt::launch: kernel_info.warp_count does not match the warp functions");
   run_kernel(info, table);
+}
+
+// --- multi-tile kernels: one image, run by every tile --------------------------------------
+
+struct tile_kernel_info {
+  const char* name;   // kernel function name
+  const char* source; // input file
+  int tiles;          // S2P_TILES(n)
+};
+
+enum class collective_kind { all_reduce, reduce_scatter, all_gather };
+
+// A ring collective over contiguous rows (row t = tile t), type-erased for the library.
+struct collective_args {
+  collective_kind kind;
+  const char* element_type; // the schedule's spelling: "f32", "f64", "i32", ...
+  const char* op;           // "sum", "max", "min", "prod" ("copy" for all-gather)
+  std::size_t element_bytes;
+  std::int64_t elements_per_tile;
+  void* rows;
+  void (*combine)(void* mine, const void* received, std::size_t count);
+};
+
+// Runs the collective on the selected backend: `sim` moves the rows through the fabric
+// simulator (the ring schedule of s2p-sim gen, timed), `threads` runs one host thread per
+// tile exchanging fragments with barriers between steps. Both combine in the ring order of
+// <seq2par/collectives.h>, so results equal the sequential run bit for bit.
+void run_collective(const tile_kernel_info& info, const collective_args& args);
+
+template <class T> constexpr const char* element_type_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 1) return std::is_signed_v<T> ? "i8" : "u8";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 2) return std::is_signed_v<T> ? "i16" : "u16";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 4) return std::is_signed_v<T> ? "i32" : "u32";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 8) return std::is_signed_v<T> ? "i64" : "u64";
+  else static_assert(sizeof(T) == 0, "collectives need an arithmetic element type");
+}
+
+template <class T, class Op>
+void collective(const tile_kernel_info& info, collective_kind kind, const field<2, T>& rows, Op) {
+  if (rows.extent()[0] != info.tiles)
+    throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans " + std::to_string(info.tiles) +
+                                " tiles but its collective's field has " + std::to_string(rows.extent()[0]) +
+                                " rows (one per tile)");
+  const std::int64_t elements = rows.extent()[1];
+  const bool contiguous = rows.offset_of({1, 0}) == elements && rows.offset_of({0, 1}) == 1;
+  std::vector<T> copy;
+  T* data = rows.data();
+  if (!contiguous) { // a transposed or sectioned view: work on a contiguous copy
+    copy.resize(static_cast<std::size_t>(rows.size()));
+    for (std::int64_t t = 0; t < info.tiles; ++t)
+      for (std::int64_t x = 0; x < elements; ++x) copy[static_cast<std::size_t>(t * elements + x)] = rows(t, x);
+    data = copy.data();
+  }
+  const collective_args args{kind,
+                             element_type_name<T>(),
+                             kind == collective_kind::all_gather ? "copy" : Op::name(),
+                             sizeof(T),
+                             elements,
+                             data,
+                             [](void* mine, const void* received, std::size_t count) {
+                               T* m = static_cast<T*>(mine);
+                               const T* r = static_cast<const T*>(received);
+                               for (std::size_t i = 0; i < count; ++i) m[i] = Op{}(m[i], r[i]);
+                             }};
+  run_collective(info, args);
+  if (!contiguous)
+    for (std::int64_t t = 0; t < info.tiles; ++t)
+      for (std::int64_t x = 0; x < elements; ++x) rows(t, x) = copy[static_cast<std::size_t>(t * elements + x)];
 }
 
 } // namespace s2p::rt

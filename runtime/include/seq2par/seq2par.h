@@ -186,4 +186,15 @@ private:
   std::size_t size_;
 };
 
+namespace detail {
+inline thread_local int current_tile = 0; // set by the runtime around each tile's work
+} // namespace detail
+
+// The tile a multi-tile kernel's image runs on (0 in the sequential run, which plays every
+// tile's part itself).
+inline int tile_index() { return detail::current_tile; }
+
 } // namespace s2p
+
+#include <seq2par/collectives.h>
+#include <seq2par/distribution.h>

@@ -46,6 +46,22 @@ public:
     elapsed_ += model.makespan();
   }
 
+  void add_fabric(const char* kernel, const char* source, const nlohmann::ordered_json& report) {
+    std::lock_guard lock(mutex_);
+    nlohmann::ordered_json launch{{"kernel", kernel}, {"source", source}, {"backend", "fabric simulator"}, {"start_cycle", elapsed_}};
+    for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "status"})
+      if (report.contains(key)) launch[key] = report[key];
+    const std::int64_t cycles = report.value("total_cycles", std::int64_t{0});
+    auto& totals = kernels_[kernel];
+    totals.source = source;
+    ++totals.launches;
+    totals.makespan += cycles;
+    totals.last = launch;
+    if (launches_.size() < kMaxReportedLaunches) launches_.push_back(launch);
+    else ++dropped_;
+    elapsed_ += cycles;
+  }
+
 private:
   void append_trace(const kernel_info& info, const sim::tile::TileThreads& model) {
     const int pid = 1;
@@ -101,6 +117,12 @@ private:
   void print_summary() const {
     for (const auto& [name, t] : kernels_) {
       const auto& last = t.last;
+      if (!last.contains("warps")) {
+        std::fprintf(stderr, "seq2par sim: kernel '%s' (%s): %lld launch%s on the fabric simulator, last %lld cycles\n",
+                     name.c_str(), t.source.c_str(), static_cast<long long>(t.launches), t.launches == 1 ? "" : "es",
+                     last.value("total_cycles", 0LL));
+        continue;
+      }
       std::fprintf(stderr, "seq2par sim: kernel '%s' (%s): %lld launch%s, last makespan %lld cycles, lower bound %lld (ratio %.3f)\n",
                    name.c_str(), t.source.c_str(), static_cast<long long>(t.launches), t.launches == 1 ? "" : "es",
                    last["makespan"].get<long long>(), last["lower_bound"]["value"].get<long long>(), last["ratio"].get<double>());
@@ -137,6 +159,10 @@ Collector& collector() {
 
 void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params) {
   collector().add(info, model, params);
+}
+
+void record_fabric_launch(const char* kernel, const char* source, const nlohmann::ordered_json& fabric_report) {
+  collector().add_fabric(kernel, source, fabric_report);
 }
 
 std::string sim_report_json() { return collector().report_json(); }

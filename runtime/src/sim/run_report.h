@@ -16,5 +16,7 @@ struct kernel_info;
 
 // Records one finished launch (thread-safe).
 void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params);
+// Records a multi-tile launch on the fabric simulator: its report (seq2par.sim-report/1).
+void record_fabric_launch(const char* kernel, const char* source, const nlohmann::ordered_json& fabric_report);
 
 } // namespace s2p::rt

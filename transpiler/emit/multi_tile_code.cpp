@@ -1,0 +1,91 @@
+#include "emit/multi_tile_code.h"
+
+#include <sstream>
+
+#if S2P_HAVE_FABRIC_SIM
+#include <seq2par/sim/collectives.h>
+#include <seq2par/sim/fabric.h>
+#include <seq2par/sim/schedule.h>
+#endif
+
+namespace s2p::emit {
+
+using namespace s2p::ir;
+
+namespace {
+
+const char* collective_name(TileStep::Kind kind) {
+  switch (kind) {
+  case TileStep::Kind::AllReduce:
+    return "all_reduce";
+  case TileStep::Kind::ReduceScatter:
+    return "reduce_scatter";
+  case TileStep::Kind::AllGather:
+    return "all_gather";
+  case TileStep::Kind::Forall:
+    return "forall";
+  }
+  return "?";
+}
+
+std::string schedule_name(const Kernel& kernel, std::size_t step) {
+  const auto& steps = kernel.multi_tile->steps;
+  return kernel.name + (steps.size() > 1 ? "." + std::to_string(step + 1) : "") + ".schedule.json";
+}
+
+std::string file_stem(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  return name.substr(0, name.find_last_of('.'));
+}
+
+} // namespace
+
+std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options) {
+  const MultiTile& multi = *kernel.multi_tile;
+  std::ostringstream out;
+  out << "{\n";
+  out << "// seq2par: multi-tile kernel '" << kernel.name << "' (" << options.source_name << ":" << kernel.loc.line
+      << "): one image for " << multi.tiles << " tiles; the exchange follows the schedule template"
+      << (multi.steps.size() > 1 ? "s " : " ") << "written beside this file.\n";
+  for (const auto& statement : kernel.preamble) out << statement << "\n";
+  out << "static const s2p::rt::tile_kernel_info s2p_kernel = {\"" << kernel.name << "\", \"" << options.source_name
+      << "\", " << multi.tiles << "};\n";
+  for (std::size_t k = 0; k < multi.steps.size(); ++k) {
+    const TileStep& step = multi.steps[k];
+    out << "s2p::rt::collective(s2p_kernel, s2p::rt::collective_kind::" << collective_name(step.kind) << ", "
+        << step.field << ", " << step.op << "); // line " << step.loc.line << ": ring "
+        << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather" : collective_name(step.kind))
+        << ", " << file_stem(options.source_name) << "." << schedule_name(kernel, k) << "\n";
+  }
+  out << "}";
+  return out.str();
+}
+
+std::vector<std::pair<std::string, std::string>> multi_tile_schedules(const Kernel& kernel) {
+  std::vector<std::pair<std::string, std::string>> files;
+#if S2P_HAVE_FABRIC_SIM
+  const MultiTile& multi = *kernel.multi_tile;
+  for (std::size_t k = 0; k < multi.steps.size(); ++k) {
+    const TileStep& step = multi.steps[k];
+    sim::RingOptions ring;
+    ring.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
+                : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
+                                                             : "all-gather";
+    ring.tiles = static_cast<std::uint32_t>(multi.tiles);
+    ring.type = *sim::element_type_from_string(step.element_type);
+    ring.bytes = static_cast<std::uint64_t>(multi.tiles) * sim::element_size(ring.type);
+    ring.kernel = kernel.name;
+    auto schedule = sim::make_ring_schedule(ring, sim::default_fabric());
+    // The rows' length is only known when the kernel runs; the runtime regenerates the
+    // schedule with the real S. Here S is the smallest valid size: one element per tile.
+    schedule["generator"] = "seq2par: " + std::string(collective_name(step.kind)) + "(" + step.field + ") at line " +
+                            std::to_string(step.loc.line) + "; S (bytes per tile) is set when the kernel runs";
+    files.emplace_back(schedule_name(kernel, k), schedule.dump(1) + "\n");
+  }
+#else
+  (void)kernel;
+#endif
+  return files;
+}
+
+} // namespace s2p::emit
