@@ -29,8 +29,9 @@ const char* collective_name(TileStep::Kind kind) {
 }
 
 std::string schedule_name(const Kernel& kernel, std::size_t step) {
-  const auto& steps = kernel.multi_tile->steps;
-  return kernel.name + (steps.size() > 1 ? "." + std::to_string(step + 1) : "") + ".schedule.json";
+  std::size_t collectives = 0;
+  for (const auto& s : kernel.multi_tile->steps) collectives += s.kind != TileStep::Kind::Forall;
+  return kernel.name + (collectives > 1 ? "." + std::to_string(step + 1) : "") + ".schedule.json";
 }
 
 std::string file_stem(const std::string& path) {
@@ -52,6 +53,24 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
       << "\", " << multi.tiles << "};\n";
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
+    if (step.kind == TileStep::Kind::Forall) {
+      out << "s2p::rt::forall(s2p_kernel, " << multi.tiles << ", " << step.output << ", \"" << step.output << "\", // line "
+          << step.loc.line << ": owner-copy forall\n"
+          << step.body;
+      for (const auto& read : step.reads) {
+        out << ",\ns2p::rt::reads(" << read.field << ", \"" << read.field << "\", {";
+        for (std::size_t m = 0; m < read.maps.size(); ++m) {
+          out << (m ? ", " : "") << "s2p::IndexMap<" << step.rank << ">{{";
+          for (std::size_t d = 0; d < read.maps[m].axis.size(); ++d) out << (d ? ", " : "") << read.maps[m].axis[d];
+          out << "}, {";
+          for (std::size_t d = 0; d < read.maps[m].offset.size(); ++d) out << (d ? ", " : "") << read.maps[m].offset[d];
+          out << "}}";
+        }
+        out << "})";
+      }
+      out << ");\n";
+      continue;
+    }
     out << "s2p::rt::collective(s2p_kernel, s2p::rt::collective_kind::" << collective_name(step.kind) << ", "
         << step.field << ", " << step.op << "); // line " << step.loc.line << ": ring "
         << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather" : collective_name(step.kind))
@@ -67,6 +86,9 @@ std::vector<std::pair<std::string, std::string>> multi_tile_schedules(const Kern
   const MultiTile& multi = *kernel.multi_tile;
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
+    // A forall's moves depend on the fields' extents, known when the kernel runs: the
+    // runtime builds its schedule then (S2P_SCHEDULE_DIR keeps a copy).
+    if (step.kind == TileStep::Kind::Forall) continue;
     sim::RingOptions ring;
     ring.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
                 : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"

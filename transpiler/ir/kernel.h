@@ -110,6 +110,23 @@ struct TileStep {
   std::string op;           // collectives: the combine object, e.g. "s2p::sum{}"
   std::string element_type; // "f32", "f64", "i32", ...
   std::string text;         // the statement as written
+
+  // Forall (owner-copy): the agile field written (identity index), the agile fields read
+  // with their index maps (in[d] = i[axis[d]] + offset[d]), and the body as a lambda over
+  // (index, output view, input views...).
+  struct IndexMap {
+    std::vector<int> axis;
+    std::vector<std::int64_t> offset;
+    friend bool operator==(const IndexMap&, const IndexMap&) = default;
+  };
+  struct Read {
+    std::string field;
+    std::vector<IndexMap> maps;
+  };
+  int rank = 0;
+  std::string output;
+  std::vector<Read> reads;
+  std::string body; // "[&](s2p::index<2> i, auto& Cd, auto& Ad) { ... }"
 };
 
 struct MultiTile {

@@ -405,4 +405,48 @@ private:
   std::vector<int> owner_;
 };
 
+// A field together with where its data lives (seed 002's agile indexable type): same rank
+// and element type, no copy. Indexing it is the full global view -- in a multi-tile
+// kernel seq2par finds every accessed element's owner and moves data (owner-copy).
+template <int N, class T> class agile_field {
+public:
+  agile_field(field<N, T> f, resource_map<N> map) : field_(f), map_(std::move(map)) {
+    if (field_.extent() != map_.parent())
+      throw std::invalid_argument("s2p::agile: the resource map's parent extent differs from the field's extent");
+  }
+  s2p::extent<N> extent() const { return field_.extent(); }
+  T& operator[](const index<N>& i) const { return field_[i]; }
+  const field<N, T>& data() const { return field_; }
+  const resource_map<N>& map() const { return map_; }
+
+private:
+  field<N, T> field_;
+  resource_map<N> map_;
+};
+
+template <int N, class T> agile_field<N, T> agile(const field<N, T>& f, const resource_map<N>& map) {
+  return agile_field<N, T>(f, map);
+}
+
+// The local-global view (seed 002 section 2.7): tiles(x)(b) is algorithmic block b of x as
+// a field; elements inside are accessed without owner lookups.
+template <int N, class T> class tile_blocks {
+public:
+  explicit tile_blocks(const agile_field<N, T>& a) : agile_(a) {}
+  field<N, T> operator()(const index<N>& block) const {
+    return agile_.data().section(resource_map<N>::block_grid(agile_.extent(), agile_.map().algorithmic_block(), block));
+  }
+  s2p::extent<N> blocks() const { return resource_map<N>::block_counts(agile_.extent(), agile_.map().algorithmic_block()); }
+
+private:
+  const agile_field<N, T>& agile_;
+};
+template <int N, class T> tile_blocks<N, T> tiles(const agile_field<N, T>& a) { return tile_blocks<N, T>(a); }
+
+// Runs body(i) for every index of `e`, in row-major order (the sequential meaning; a
+// multi-tile kernel runs each output block on the tile that owns it).
+template <int N, class Body> void forall(const extent<N>& e, Body&& body) {
+  for (std::int64_t k = 0; k < e.size(); ++k) body(delinearize(k, e));
+}
+
 } // namespace s2p

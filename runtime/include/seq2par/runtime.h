@@ -200,3 +200,5 @@ void collective(const tile_kernel_info& info, collective_kind kind, const field<
 }
 
 } // namespace s2p::rt
+
+#include <seq2par/tile_program.h>

@@ -76,6 +76,7 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
   sim::Fabric fabric = sim::default_fabric();
   auto json = sim::make_ring_schedule(ring, fabric);
   if (ring.bytes > fabric.tile.sram_bytes) json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
+  write_schedule_copy(info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
   fabric = sim::default_fabric_for(schedule);
   sim::SimulationOptions options;

@@ -49,7 +49,7 @@ public:
   void add_fabric(const char* kernel, const char* source, const nlohmann::ordered_json& report) {
     std::lock_guard lock(mutex_);
     nlohmann::ordered_json launch{{"kernel", kernel}, {"source", source}, {"backend", "fabric simulator"}, {"start_cycle", elapsed_}};
-    for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "status"})
+    for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "ring_bound", "owner_copy", "status"})
       if (report.contains(key)) launch[key] = report[key];
     const std::int64_t cycles = report.value("total_cycles", std::int64_t{0});
     auto& totals = kernels_[kernel];
@@ -159,6 +159,12 @@ Collector& collector() {
 
 void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params) {
   collector().add(info, model, params);
+}
+
+void write_schedule_copy(const char* kernel, const nlohmann::ordered_json& schedule) {
+  const char* dir = std::getenv("S2P_SCHEDULE_DIR");
+  if (!dir || !*dir) return;
+  std::ofstream(std::string(dir) + "/" + kernel + ".schedule.json") << schedule.dump(1) << "\n";
 }
 
 void record_fabric_launch(const char* kernel, const char* source, const nlohmann::ordered_json& fabric_report) {

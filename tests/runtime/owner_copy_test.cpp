@@ -1,6 +1,6 @@
 // Owner-copy plans against tests/golden/resource-maps.json (seed 002's 6144^2 example):
 // planned without allocating the matrices.
-#include "passes/plan_owner_copy.h"
+#include <seq2par/owner_copy.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -8,32 +8,31 @@
 #include <fstream>
 #include <set>
 
-namespace s2p {
 namespace {
 
 using json = nlohmann::json;
-using passes::IndexMap;
-using passes::InputAccess;
+using s2p::IndexMap;
+using s2p::InputAccess;
 
 json golden() {
   std::ifstream in(std::string(SEQ2PAR_GOLDEN_DIR) + "/resource-maps.json");
   return json::parse(in)["large_example"];
 }
 
-resource_map<2> large_map(std::int64_t scale = 1) {
+s2p::resource_map<2> large_map(std::int64_t scale = 1) {
   const json g = golden();
   const std::int64_t n = g["matrix"][0].get<std::int64_t>() / scale;
   auto block = [&](const char* key) {
-    return extent<2>{g[key][0].get<std::int64_t>() / scale, g[key][1].get<std::int64_t>() / scale};
+    return s2p::extent<2>{g[key][0].get<std::int64_t>() / scale, g[key][1].get<std::int64_t>() / scale};
   };
-  return resource_map<2>::block_cyclic({n, n}, block("compute_node_block"), g["tiles"].get<int>())
+  return s2p::resource_map<2>::block_cyclic({n, n}, block("compute_node_block"), g["tiles"].get<int>())
       .memory_blocks(block("memory_block"))
       .algorithmic_blocks(block("algorithmic_block"));
 }
 
 TEST(OwnerCopy, AddingFieldsWithTheSameMapMovesNothing) {
   const auto map = large_map();
-  const auto plan = passes::plan_owner_copy<2>(map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::identity(), 8}});
+  const auto plan = s2p::plan_owner_copy<2>(map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::identity(), 8}});
   ASSERT_TRUE(plan.error.empty());
   EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()), golden()["C_equals_A_plus_B"]["blocks_moved"].get<std::int64_t>());
   EXPECT_EQ(plan.bytes, 0);
@@ -42,7 +41,7 @@ TEST(OwnerCopy, AddingFieldsWithTheSameMapMovesNothing) {
 TEST(OwnerCopy, TransposeMovesExactlyTheSeedsBlocks) {
   const json g = golden()["C_equals_A_plus_Bt"];
   const auto map = large_map();
-  const auto plan = passes::plan_owner_copy<2>(map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}});
+  const auto plan = s2p::plan_owner_copy<2>(map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}});
   ASSERT_TRUE(plan.error.empty());
   EXPECT_EQ(plan.algorithmic_moves, g["algorithmic_block_moves_total"].get<std::int64_t>());
   EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()), g["memory_block_moves_total"].get<std::int64_t>());
@@ -63,7 +62,7 @@ TEST(OwnerCopy, TransposeMovesExactlyTheSeedsBlocks) {
     EXPECT_EQ(m["B_block"], json({number / 6, number % 6}));
     expected_memory_blocks.insert({number / 6 * alg[0] / mem[0], number % 6 * alg[1] / mem[1]});
     const int from = m["from_tile"].get<int>() - 1, to = m["to_tile"].get<int>() - 1;
-    const auto found = std::find_if(plan.moves.begin(), plan.moves.end(), [&](const passes::BlockMove& mv) {
+    const auto found = std::find_if(plan.moves.begin(), plan.moves.end(), [&](const s2p::BlockMove& mv) {
       return mv.field == "B" && mv.block == std::vector<std::int64_t>{number / 6 * alg[0] / mem[0], number % 6 * alg[1] / mem[1]} &&
              mv.from_tile == from && mv.to_tile == to;
     });
@@ -75,7 +74,7 @@ TEST(OwnerCopy, TransposeMovesExactlyTheSeedsBlocks) {
 TEST(OwnerCopy, WorkStealingQueuesHoldEachTilesOwnBlocks) {
   const json g = golden();
   const auto map = large_map();
-  const auto plan = passes::plan_owner_copy<2>(map, {});
+  const auto plan = s2p::plan_owner_copy<2>(map, {});
   for (int tile = 0; tile < 4; ++tile)
     EXPECT_EQ(static_cast<int>(plan.queues[tile].size()),
               g["work_stealing_queue_sizes"]["tile" + std::to_string(tile + 1)].get<int>());
@@ -89,18 +88,17 @@ TEST(OwnerCopy, PlanEqualsTheElementByElementMinimum) {
   const auto map = large_map(64);
   const std::vector<InputAccess<2>> inputs = {{"A", &map, IndexMap<2>::identity(), 8},
                                               {"B", &map, IndexMap<2>::transpose(), 8}};
-  const auto plan = passes::plan_owner_copy<2>(map, inputs);
-  EXPECT_EQ(plan.bytes, passes::minimum_block_bytes<2>(map, inputs));
+  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+  EXPECT_EQ(plan.bytes, s2p::minimum_block_bytes<2>(map, inputs));
   EXPECT_EQ(plan.bytes, golden()["C_equals_A_plus_Bt"]["bytes_moved_total"].get<std::int64_t>() / 64 / 64);
 }
 
 TEST(OwnerCopy, ReadingOutsideTheInputIsAnError) {
-  const auto map = resource_map<1>::block({16}, 2);
+  const auto map = s2p::resource_map<1>::block({16}, 2);
   IndexMap<1> shifted = IndexMap<1>::identity();
   shifted.offset[0] = 1;
-  const auto plan = passes::plan_owner_copy<1>(map, {{"x", &map, shifted, 4}});
+  const auto plan = s2p::plan_owner_copy<1>(map, {{"x", &map, shifted, 4}});
   EXPECT_EQ(plan.error, "forall reads 'x' outside its extent");
 }
 
 } // namespace
-} // namespace s2p

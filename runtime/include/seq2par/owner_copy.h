@@ -1,0 +1,197 @@
+// <seq2par/owner_copy.h> — seed 002's owner-copy protocol for `forall` over agile fields: every algorithmic block
+// of the output is computed on the tile that owns it; every input element it reads that
+// lives on another tile is brought there first, at memory-block granularity (touching one
+// element moves its whole memory block), and a block already moved to a tile is not moved
+// again. Inputs are read through index maps (identity, transpose, shifts), so the elements
+// an output block needs form a rectangle.
+//
+// The plan becomes the exchange phase of the kernel's schedule and each tile's task list
+// (also the work-stealing queues: a tile pops its own queue from the top and steals from
+// the bottom of others').
+#pragma once
+
+#include <seq2par/distribution.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <tuple>
+#include <string>
+#include <vector>
+
+namespace s2p {
+
+// Input index = output index with axes permuted, plus an offset:
+//   in[d] = out[source_axis[d]] + offset[d]
+template <int N> struct IndexMap {
+  std::array<int, N> source_axis{};
+  std::array<std::int64_t, N> offset{};
+
+  static IndexMap identity() {
+    IndexMap m;
+    for (int d = 0; d < N; ++d) m.source_axis[static_cast<std::size_t>(d)] = d;
+    return m;
+  }
+  static IndexMap transpose() {
+    static_assert(N == 2, "transpose is a rank-2 map");
+    IndexMap m;
+    m.source_axis = {1, 0};
+    return m;
+  }
+  index<N> apply(const index<N>& i) const {
+    index<N> out;
+    for (int d = 0; d < N; ++d) out[d] = i[source_axis[static_cast<std::size_t>(d)]] + offset[static_cast<std::size_t>(d)];
+    return out;
+  }
+  // The image of a rectangle (a rectangle: axes are only permuted and shifted).
+  grid<N> apply(const grid<N>& g) const {
+    grid<N> out;
+    for (int d = 0; d < N; ++d) {
+      const int s = source_axis[static_cast<std::size_t>(d)];
+      out.offset[d] = g.offset[s] + offset[static_cast<std::size_t>(d)];
+      out.size[d] = g.size[s];
+    }
+    return out;
+  }
+};
+
+template <int N> struct InputAccess {
+  std::string field;
+  const resource_map<N>* map = nullptr;
+  IndexMap<N> index = IndexMap<N>::identity();
+  std::int64_t element_bytes = 8;
+};
+
+struct BlockMove {
+  std::string field;
+  std::vector<std::int64_t> block; // memory-block coordinates in the input
+  int from_tile = 0;
+  int to_tile = 0;
+  std::int64_t bytes = 0;
+};
+
+struct Task {
+  int tile = 0;
+  std::vector<std::int64_t> block; // algorithmic-block coordinates in the output
+};
+
+struct OwnerCopyPlan {
+  std::vector<Task> tasks;                // in segment order, row-major inside a segment
+  std::vector<std::vector<Task>> queues;  // per tile, the same order (work-stealing queues)
+  std::vector<BlockMove> moves;           // each (field, memory block, destination) once
+  std::int64_t algorithmic_moves = 0;     // (task, remote input algorithmic block) pairs
+  std::int64_t bytes = 0;                 // bytes the moves carry
+  std::string error;                      // non-empty if an access leaves its field
+};
+
+
+// The bytes any owner-computes plan must move at memory-block granularity, found by
+// visiting every output element (an independent check of plan_owner_copy, for tests and
+// benchmarks; cost grows with the number of elements).
+
+namespace owner_copy_detail {
+
+template <int N> std::vector<std::int64_t> coords(const index<N>& i) { return {i.v.begin(), i.v.end()}; }
+
+// Calls fn(block coordinates) for every block of `block` size overlapping rectangle `r`.
+template <int N, class Fn> void for_each_block(const grid<N>& r, const extent<N>& block, Fn&& fn) {
+  index<N> lo, hi;
+  for (int d = 0; d < N; ++d) {
+    lo[d] = r.offset[d] / block[d];
+    hi[d] = (r.offset[d] + r.size[d] - 1) / block[d];
+  }
+  index<N> b = lo;
+  while (true) {
+    fn(b);
+    int d = N - 1;
+    while (d >= 0 && b[d] == hi[d]) b[d] = lo[d], --d;
+    if (d < 0) return;
+    ++b[d];
+  }
+}
+
+template <int N> bool inside(const grid<N>& r, const extent<N>& e) {
+  for (int d = 0; d < N; ++d)
+    if (r.offset[d] < 0 || r.offset[d] + r.size[d] > e[d]) return false;
+  return true;
+}
+
+// Output algorithmic blocks in task order: segment by segment, row-major inside each.
+template <int N> std::vector<Task> output_tasks(const resource_map<N>& output) {
+  std::vector<Task> tasks;
+  const extent<N> algorithmic = output.algorithmic_block();
+  for (const auto& segment : output.segments()) {
+    index<N> first, count;
+    for (int d = 0; d < N; ++d) {
+      first[d] = segment.child.offset[d] / algorithmic[d];
+      count[d] = (segment.child.size[d] + algorithmic[d] - 1) / algorithmic[d];
+    }
+    extent<N> counts;
+    for (int d = 0; d < N; ++d) counts[d] = count[d];
+    for (std::int64_t k = 0; k < counts.size(); ++k) tasks.push_back({segment.tile, owner_copy_detail::coords(first + delinearize(k, counts))});
+  }
+  return tasks;
+}
+
+} // namespace owner_copy_detail
+
+template <int N>
+inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output, const std::vector<InputAccess<N>>& inputs) {
+  OwnerCopyPlan plan;
+  plan.tasks = owner_copy_detail::output_tasks(output);
+  plan.queues.resize(static_cast<std::size_t>(output.tiles()));
+  std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> moved;
+  const extent<N> algorithmic = output.algorithmic_block();
+  for (const Task& task : plan.tasks) {
+    plan.queues[static_cast<std::size_t>(task.tile)].push_back(task);
+    index<N> b;
+    for (int d = 0; d < N; ++d) b[d] = task.block[static_cast<std::size_t>(d)];
+    const grid<N> out_block = resource_map<N>::block_grid(output.parent(), algorithmic, b);
+    for (const auto& input : inputs) {
+      const grid<N> needed = input.index.apply(out_block);
+      if (!owner_copy_detail::inside(needed, input.map->parent())) {
+        plan.error = "forall reads '" + input.field + "' outside its extent";
+        return plan;
+      }
+      // Remote algorithmic blocks of the input this task reads.
+      owner_copy_detail::for_each_block(needed, input.map->algorithmic_block(), [&](const index<N>& ib) {
+        const grid<N> g = resource_map<N>::block_grid(input.map->parent(), input.map->algorithmic_block(), ib);
+        if (input.map->tile_of(g.offset) != task.tile) ++plan.algorithmic_moves;
+      });
+      // Memory blocks, moved once per destination.
+      owner_copy_detail::for_each_block(needed, input.map->memory_block(), [&](const index<N>& mb) {
+        const grid<N> g = resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
+        const int owner = input.map->tile_of(g.offset);
+        if (owner == task.tile || !moved.insert({input.field, owner_copy_detail::coords(mb), task.tile}).second) return;
+        const std::int64_t bytes = g.total_extent() * input.element_bytes;
+        plan.moves.push_back({input.field, owner_copy_detail::coords(mb), owner, task.tile, bytes});
+        plan.bytes += bytes;
+      });
+    }
+  }
+  return plan;
+}
+
+template <int N>
+inline std::int64_t minimum_block_bytes(const resource_map<N>& output, const std::vector<InputAccess<N>>& inputs) {
+  std::set<std::tuple<std::size_t, std::vector<std::int64_t>, int>> needed;
+  std::int64_t bytes = 0;
+  const extent<N> e = output.parent();
+  for (std::int64_t k = 0; k < e.size(); ++k) {
+    const index<N> i = delinearize(k, e);
+    const int tile = output.tile_of(i);
+    for (std::size_t a = 0; a < inputs.size(); ++a) {
+      const index<N> j = inputs[a].index.apply(i);
+      if (inputs[a].map->tile_of(j) == tile) continue;
+      index<N> mb;
+      for (int d = 0; d < N; ++d) mb[d] = j[d] / inputs[a].map->memory_block()[d];
+      if (needed.insert({a, owner_copy_detail::coords(mb), tile}).second)
+        bytes += resource_map<N>::block_grid(inputs[a].map->parent(), inputs[a].map->memory_block(), mb).total_extent() *
+                 inputs[a].element_bytes;
+    }
+  }
+  return bytes;
+}
+
+
+} // namespace s2p
