@@ -46,8 +46,9 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
   std::ostringstream out;
   out << "{\n";
   out << "// seq2par: multi-tile kernel '" << kernel.name << "' (" << options.source_name << ":" << kernel.loc.line
-      << "): one image for " << multi.tiles << " tiles; the exchange follows the schedule template"
-      << (multi.steps.size() > 1 ? "s " : " ") << "written beside this file.\n";
+      << "): one image for " << multi.tiles << " tiles. Collectives follow the schedule templates written beside\n"
+      << "// this file; a forall's owner-copy moves are planned when the fields' extents are known\n"
+      << "// (S2P_SCHEDULE_DIR=<dir> keeps each schedule that runs).\n";
   for (const auto& statement : kernel.preamble) out << statement << "\n";
   out << "static const s2p::rt::tile_kernel_info s2p_kernel = {\"" << kernel.name << "\", \"" << options.source_name
       << "\", " << multi.tiles << "};\n";

@@ -111,6 +111,15 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
     exchange.push_back({{"kind", "recv"}, {"name", name}, {"tiles", {m.to_tile}}, {"from", m.from_tile},
                         {"buffer", buffer}, {"offset", m.to_offset}, {"bytes", m.bytes}});
   }
+  // Like `s2p-sim gen`: when the fields do not fit a default tile, the schedule says how much
+  // tile memory it was made for, and the report names that fabric.
+  std::int64_t per_tile = 0;
+  for (const auto& b : buffers) per_tile += b["bytes"].get<std::int64_t>();
+  nlohmann::ordered_json fabric_summary{{"chips", 1}, {"tiles_per_chip", info.tiles}};
+  if (per_tile > static_cast<std::int64_t>(fabric.tile.sram_bytes)) {
+    const auto bank = static_cast<std::int64_t>(fabric.tile.bank_bytes);
+    fabric_summary["tile_sram_bytes"] = (per_tile + bank - 1) / bank * bank;
+  }
   nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
   if (!exchange.empty()) supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
   supersteps.push_back({{"name", "forall"}, {"compute", {{{"name", "forall"}, {"codelet", "forall"}, {"cycles", 0}}}}});
@@ -118,6 +127,7 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
           {"kernel", info.name},
           {"generator", "seq2par runtime: owner-copy forall"},
           {"tiles", info.tiles},
+          {"fabric", fabric_summary},
           {"buffers", buffers},
           {"supersteps", supersteps}};
 }
@@ -127,7 +137,11 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
   const auto json = schedule_of(info, program, fabric);
   write_schedule_copy(info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
-  sim::Simulation simulation(std::move(schedule), std::move(fabric), {});
+  fabric = sim::default_fabric_for(schedule);
+  sim::SimulationOptions options;
+  if (schedule.tile_sram_bytes)
+    options.fabric_source = "built-in default with " + std::to_string(*schedule.tile_sram_bytes) + "-byte tiles (the fields' size)";
+  sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
   auto memory_of = [&](int tile) {
     return tile_memory([&simulation, &program, tile](int field) {
       auto bytes = simulation.buffer(static_cast<sim::TileId>(tile), program.fields[static_cast<std::size_t>(field)].name);
