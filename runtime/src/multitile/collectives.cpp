@@ -1,7 +1,7 @@
 // Ring collectives of multi-tile kernels on the two backends. The ring order (which
 // fragment each tile sends in each step) is the one <seq2par/collectives.h> executes
 // sequentially, so every backend combines the same values in the same order.
-#include "core/backend_registry.h"
+#include "multitile/fabric_support.h"
 #include "sim/run_report.h"
 
 #include <seq2par/runtime.h>
@@ -88,11 +88,7 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
     std::memcpy(buffer.data(), rows + static_cast<std::size_t>(tile) * row_bytes, row_bytes);
   }
   simulation.run();
-  if (simulation.diagnostics().has_errors()) {
-    std::string messages;
-    for (const auto& d : simulation.diagnostics().items()) messages += "\n  " + d.message;
-    throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "' on the fabric simulator:" + messages);
-  }
+  throw_on_errors(simulation, info.name);
   for (int tile = 0; tile < info.tiles; ++tile) {
     const auto buffer = simulation.buffer(static_cast<sim::TileId>(tile), "data");
     std::memcpy(rows + static_cast<std::size_t>(tile) * row_bytes, buffer.data(), row_bytes);
@@ -104,15 +100,14 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
 } // namespace
 
 void run_collective(const tile_kernel_info& info, const collective_args& args) {
-  if (info.tiles < 1) throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
   if (info.tiles == 1) return; // one tile: nothing to combine or gather
-  if (backend_name() == "threads") return run_on_threads(info, args);
+  dispatch_multi_tile(
+      info, [&] { run_on_threads(info, args); },
+      [&] {
 #if S2P_HAVE_FABRIC_SIM
-  run_on_fabric(info, args);
-#else
-  throw std::runtime_error(std::string("seq2par: kernel '") + info.name +
-                           "': this runtime was built without the fabric simulator; run with S2P_BACKEND=threads");
+        run_on_fabric(info, args);
 #endif
+      });
 }
 
 } // namespace s2p::rt

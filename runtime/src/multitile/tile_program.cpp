@@ -3,7 +3,7 @@
 // entries (send cycles chosen so that no tile's port takes two streams at once), and the
 // compute a codelet timed by what it reports; on threads each tile is a host thread and
 // the exchange copies between the tiles' buffers between two barriers.
-#include "core/backend_registry.h"
+#include "multitile/fabric_support.h"
 #include "sim/run_report.h"
 
 #include <seq2par/runtime.h>
@@ -158,11 +158,7 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
     return static_cast<sim::Cycles>(program.compute(static_cast<int>(context.tile), memory));
   });
   simulation.run();
-  if (simulation.diagnostics().has_errors()) {
-    std::string messages;
-    for (const auto& d : simulation.diagnostics().items()) messages += "\n  " + d.message;
-    throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "' on the fabric simulator:" + messages);
-  }
+  throw_on_errors(simulation, info.name);
   for (int t = 0; t < info.tiles; ++t) program.store(t, memory_of(t));
   auto report = simulation.report_json();
   report["owner_copy"] = owner_copy_summary(info, program);
@@ -173,14 +169,13 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
 } // namespace
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program) {
-  if (info.tiles < 1) throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
-  if (backend_name() == "threads") return run_on_threads(info, program);
+  dispatch_multi_tile(
+      info, [&] { run_on_threads(info, program); },
+      [&] {
 #if S2P_HAVE_FABRIC_SIM
-  run_on_fabric(info, program);
-#else
-  throw std::runtime_error(std::string("seq2par: kernel '") + info.name +
-                           "': this runtime was built without the fabric simulator; run with S2P_BACKEND=threads");
+        run_on_fabric(info, program);
 #endif
+      });
 }
 
 } // namespace s2p::rt
