@@ -7,7 +7,7 @@
 // structure: 96 x 96 doubles, 32 x 32 compute-node segments dealt block-cyclically to 4
 // tiles, 32 x 16 memory blocks (the move granularity), 16 x 16 algorithmic blocks.
 // scaled_sum is an elementwise kernel over a weighted block-cyclic map: the first tile is
-// twice as fast, so it gets twice the blocks.
+// twice as fast, so it is dealt two of every four blocks.
 #include <seq2par/seq2par.h>
 
 #include "../common/sample_support.h"
@@ -25,8 +25,8 @@ S2P_KERNEL S2P_TILES(4) void add_transpose(s2p::field<2, double>& C, const s2p::
 
 S2P_KERNEL S2P_TILES(3) void scaled_sum(s2p::field<1, float>& z, const s2p::field<1, float>& x,
                                         const s2p::field<1, float>& y, float scale) {
-  auto map = s2p::resource_map<1>::block_block(z.extent(), {50}, 3).weights({2.0, 1.0, 1.0});
-  auto shifted_map = s2p::resource_map<1>::block_block(y.extent(), {50}, 3).weights({2.0, 1.0, 1.0});
+  auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {50}, 3).weights({2.0, 1.0, 1.0});
+  auto shifted_map = s2p::resource_map<1>::block_cyclic(y.extent(), {50}, 3).weights({2.0, 1.0, 1.0});
   auto Zd = s2p::agile(z, map);
   auto Xd = s2p::agile(x, map);
   auto Yd = s2p::agile(y, shifted_map); // one element longer: read at i + 1

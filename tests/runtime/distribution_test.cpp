@@ -108,6 +108,13 @@ TEST(ResourceMap, WeightedTilesGetMoreSegments) {
   EXPECT_THROW(map.weights({1.0, 1.0}), std::invalid_argument);
 }
 
+TEST(ResourceMap, WeightedCyclicDealsInProportion) {
+  const auto map = s2p::resource_map<1>::block_cyclic({8}, {1}, 3).weights({2.0, 1.0, 1.0});
+  std::vector<int> owners;
+  for (std::int64_t i = 0; i < 8; ++i) owners.push_back(map.tile_of({i}));
+  EXPECT_EQ(owners, (std::vector<int>{0, 1, 2, 0, 0, 1, 2, 0}));
+}
+
 TEST(Field, TransposeIsAViewNotACopy) {
   std::vector<int> data(6);
   s2p::field<2, int> f(data.data(), {2, 3});

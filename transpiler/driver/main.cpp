@@ -219,7 +219,7 @@ int main(int argc, const char** argv) {
     outputs.push_back({path, result.output});
     for (const auto& kernel : result.kernels) {
       summaries.push_back("seq2par: " + path + ": kernel '" + kernel.name + "': " +
-                          (kernel.tiles > 0 ? std::to_string(kernel.tiles) + " tiles, " + std::to_string(kernel.calls) + " steps"
+                          (kernel.tiles > 0 ? std::to_string(kernel.tiles) + " tiles, " + std::to_string(kernel.calls) + (kernel.calls == 1 ? " step" : " steps")
                                             : std::to_string(kernel.warps) + " warps, " + std::to_string(kernel.channels) +
                                                   " channels, " + std::to_string(kernel.calls) + " calls"));
       for (const auto& [suffix, content] : kernel.dumps) outputs.push_back({output_path(result.display_name, "." + suffix), content});

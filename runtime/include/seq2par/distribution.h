@@ -202,7 +202,8 @@ public:
   }
 
   // Faster tiles get more segments: tile t receives a share of the segments proportional
-  // to weights[t] (contiguous runs; applies to block_block-style assignment).
+  // to weights[t] -- as contiguous runs (block, block_block) or dealt in turn (cyclic,
+  // block_cyclic: each next segment to the tile furthest below its share).
   resource_map& weights(const std::vector<double>& w) {
     if (static_cast<int>(w.size()) != tiles_)
       throw std::invalid_argument("s2p::resource_map: " + std::to_string(w.size()) + " weights for " +
@@ -376,6 +377,22 @@ private:
     owner_.assign(static_cast<std::size_t>(count), 0);
     if (protocol_ == protocol::cyclic && weights_.empty()) {
       for (std::int64_t s = 0; s < count; ++s) owner_[static_cast<std::size_t>(s)] = static_cast<int>(s % tiles_);
+      return;
+    }
+    if (protocol_ == protocol::cyclic) { // weighted round robin, deterministic (ties: lower tile)
+      const double total = std::accumulate(weights_.begin(), weights_.end(), 0.0);
+      std::vector<std::int64_t> dealt(static_cast<std::size_t>(tiles_), 0);
+      for (std::int64_t s = 0; s < count; ++s) {
+        int best = 0;
+        double best_deficit = -1e300;
+        for (int t = 0; t < tiles_; ++t) {
+          const double deficit = weights_[static_cast<std::size_t>(t)] / total * static_cast<double>(s + 1) -
+                                 static_cast<double>(dealt[static_cast<std::size_t>(t)]);
+          if (deficit > best_deficit + 1e-12) best = t, best_deficit = deficit;
+        }
+        owner_[static_cast<std::size_t>(s)] = best;
+        ++dealt[static_cast<std::size_t>(best)];
+      }
       return;
     }
     // Contiguous runs; tile t gets [floor(S * W_t / W), floor(S * W_{t+1} / W)) with W_t the

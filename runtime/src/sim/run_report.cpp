@@ -121,6 +121,18 @@ private:
         std::fprintf(stderr, "seq2par sim: kernel '%s' (%s): %lld launch%s on the fabric simulator, last %lld cycles\n",
                      name.c_str(), t.source.c_str(), static_cast<long long>(t.launches), t.launches == 1 ? "" : "es",
                      last.value("total_cycles", 0LL));
+        if (last.contains("ring_bound") && last["ring_bound"].is_object())
+          std::fprintf(stderr, "  ring collective: %lld cycles against the ring bound %lld (ratio %.4f)\n",
+                       last.value("total_cycles", 0LL), last["ring_bound"].value("bound_cycles", 0LL),
+                       last["ring_bound"].value("ratio", 0.0));
+        if (last.contains("owner_copy")) {
+          const auto& oc = last["owner_copy"];
+          std::fprintf(stderr, "  owner-copy: %lld memory-block moves, %lld bytes planned, minimum %lld\n",
+                       oc.value("moves", 0LL), oc.value("planned_bytes", 0LL), oc.value("minimum_bytes", -1LL));
+          for (const auto& tile : oc["per_tile"])
+            std::fprintf(stderr, "    tile %d: %lld bytes in, %lld bytes out\n", tile["tile"].get<int>(),
+                         tile["bytes_in"].get<long long>(), tile["bytes_out"].get<long long>());
+        }
         continue;
       }
       std::fprintf(stderr, "seq2par sim: kernel '%s' (%s): %lld launch%s, last makespan %lld cycles, lower bound %lld (ratio %.3f)\n",
