@@ -26,6 +26,7 @@ class Collectives : public ::testing::TestWithParam<std::tuple<const char*, int>
 
 TEST_P(Collectives, AllReduceMatchesTheSequentialRingBitForBit) {
   const auto [backend, tiles] = GetParam();
+  if (std::string(backend) == "sim" && !s2p::rt::has_fabric_simulator()) GTEST_SKIP() << "built without the fabric simulator";
   Backend use(backend);
   const int elements = 3 * tiles + 5; // fragments of unequal size
   auto expected = random_rows(tiles, elements, 7);
@@ -39,6 +40,7 @@ TEST_P(Collectives, AllReduceMatchesTheSequentialRingBitForBit) {
 
 TEST_P(Collectives, ReduceScatterThenAllGatherEqualsAllReduce) {
   const auto [backend, tiles] = GetParam();
+  if (std::string(backend) == "sim" && !s2p::rt::has_fabric_simulator()) GTEST_SKIP() << "built without the fabric simulator";
   Backend use(backend);
   const int elements = 2 * tiles;
   auto expected = random_rows(tiles, elements, 11);
@@ -53,6 +55,7 @@ TEST_P(Collectives, ReduceScatterThenAllGatherEqualsAllReduce) {
 
 TEST_P(Collectives, EveryTileEndsWithTheElementWiseSum) {
   const auto [backend, tiles] = GetParam();
+  if (std::string(backend) == "sim" && !s2p::rt::has_fabric_simulator()) GTEST_SKIP() << "built without the fabric simulator";
   Backend use(backend);
   const int elements = tiles + 1;
   std::vector<double> rows(static_cast<std::size_t>(tiles) * elements), sums(static_cast<std::size_t>(elements), 0.0);

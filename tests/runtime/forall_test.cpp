@@ -22,7 +22,13 @@ s2p::resource_map<2> map96() {
 
 class Forall : public ::testing::TestWithParam<const char*> {};
 
+void skip_without_fabric(const char* backend) {
+  if (std::string(backend) == "sim" && !s2p::rt::has_fabric_simulator()) GTEST_SKIP() << "built without the fabric simulator";
+}
+
 TEST_P(Forall, AddTransposeMatchesTheSequentialForall) {
+  skip_without_fabric(GetParam());
+  if (::testing::Test::IsSkipped()) return;
   Backend use(GetParam());
   std::vector<double> a(96 * 96), b(96 * 96), expected(96 * 96, -1.0), actual(96 * 96, -1.0);
   for (std::size_t k = 0; k < a.size(); ++k) {
@@ -47,6 +53,8 @@ TEST_P(Forall, AddTransposeMatchesTheSequentialForall) {
 }
 
 TEST_P(Forall, WeightedBlockCyclicElementwiseOnOneDimension) {
+  skip_without_fabric(GetParam());
+  if (::testing::Test::IsSkipped()) return;
   Backend use(GetParam());
   std::vector<float> x(1000), y(1000), expected(1000), actual(1000);
   for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k) * 0.25f, y[k] = static_cast<float>(k % 7);
@@ -70,6 +78,8 @@ TEST_P(Forall, WeightedBlockCyclicElementwiseOnOneDimension) {
 INSTANTIATE_TEST_SUITE_P(Backends, Forall, ::testing::Values("sim", "threads"));
 
 TEST(ForallReport, SimReportsPlannedBytesAgainstTheMinimum) {
+  skip_without_fabric("sim");
+  if (::testing::Test::IsSkipped()) return;
   Backend use("sim");
   std::vector<double> a(96 * 96, 1.0), b(96 * 96, 2.0), c(96 * 96);
   const auto map = map96();

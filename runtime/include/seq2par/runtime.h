@@ -150,6 +150,9 @@ struct collective_args {
   void (*combine)(void* mine, const void* received, std::size_t count);
 };
 
+// Whether this runtime was built with the fabric simulator (multi-tile kernels on `sim`).
+bool has_fabric_simulator();
+
 // Runs the collective on the selected backend: `sim` moves the rows through the fabric
 // simulator (the ring schedule of s2p-sim gen, timed), `threads` runs one host thread per
 // tile exchanging fragments with barriers between steps. Both combine in the ring order of

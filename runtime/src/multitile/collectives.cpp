@@ -99,6 +99,8 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
 
 } // namespace
 
+bool has_fabric_simulator() { return S2P_HAVE_FABRIC_SIM != 0; }
+
 void run_collective(const tile_kernel_info& info, const collective_args& args) {
   if (info.tiles == 1) return; // one tile: nothing to combine or gather
   dispatch_multi_tile(
