@@ -7,19 +7,22 @@
 
 S2P_INTRINSIC void write_quarter(s2p::out<double> q, int tag) {
   sample::jitter();
-  for (std::size_t k = 0; k < q.size(); ++k) q[k] = tag + 0.125 * static_cast<double>(k);
+  for (std::size_t k = 0; k < q.size(); ++k)
+    q[k] = tag + 0.125 * static_cast<double>(k);
 }
 
 S2P_INTRINSIC void sum_half(s2p::in<double> h, s2p::out<double> result) {
   sample::jitter();
   double s = 0;
-  for (double v : h) s += v;
+  for (double v : h)
+    s += v;
   result[0] = s;
 }
 
 S2P_INTRINSIC void negate_all(s2p::inout<double> w) {
   sample::jitter();
-  for (auto& v : w) v = -v;
+  for (auto& v : w)
+    v = -v;
 }
 
 S2P_KERNEL void aliasing(s2p::tensor_ref<double> results) {
@@ -43,7 +46,8 @@ S2P_KERNEL void aliasing(s2p::tensor_ref<double> results) {
 
 int main() {
   double results[6] = {};
-  for (int run = 0; run < 5; ++run) aliasing({results, 6, 1});
+  for (int run = 0; run < 5; ++run)
+    aliasing({results, 6, 1});
   sample::print_array("results", results, 6);
   return 0;
 }

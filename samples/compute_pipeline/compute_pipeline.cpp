@@ -23,7 +23,8 @@ S2P_INTRINSIC void synthesize(s2p::out<float> block, int index) {
   const int rounds = work_factor();
   for (std::size_t k = 0; k < block.size(); ++k) {
     float x = static_cast<float>((index * kBlock + static_cast<int>(k)) % 1000) * 1e-3f;
-    for (int r = 0; r < rounds; ++r) x = std::sin(x) * 0.5f + std::cos(x * 0.75f) * 0.25f + 0.05f;
+    for (int r = 0; r < rounds; ++r)
+      x = std::sin(x) * 0.5f + std::cos(x * 0.75f) * 0.25f + 0.05f;
     block[k] = x;
   }
 }
@@ -33,7 +34,8 @@ S2P_INTRINSIC void filter(s2p::in<float> block, s2p::out<float> result) {
   float acc = 0;
   for (std::size_t k = 0; k < block.size(); ++k) {
     float y = block[k];
-    for (int r = 0; r < rounds; ++r) y = std::sin(y) * 0.5f + std::cos(y * 0.75f) * 0.25f + 0.05f;
+    for (int r = 0; r < rounds; ++r)
+      y = std::sin(y) * 0.5f + std::cos(y * 0.75f) * 0.25f + 0.05f;
     acc += y;
   }
   result[0] = acc;

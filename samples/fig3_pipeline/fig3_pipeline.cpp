@@ -7,14 +7,15 @@
 #include "../common/sample_support.h"
 
 namespace {
-std::uint64_t produced = 0;                     // touched by warp 0 only
+std::uint64_t produced = 0;                      // touched by warp 0 only
 std::uint64_t checksum = 1469598103934665603ull; // touched by warp 1 only
 std::uint64_t consumed = 0;
 } // namespace
 
 S2P_INTRINSIC void intrinsic_producer(s2p::out<float> b) {
   sample::jitter();
-  for (std::size_t k = 0; k < b.size(); ++k) b[k] = static_cast<float>(++produced % 1000) * 0.5f;
+  for (std::size_t k = 0; k < b.size(); ++k)
+    b[k] = static_cast<float>(++produced % 1000) * 0.5f;
 }
 
 S2P_INTRINSIC void intrinsic_consumer(s2p::in<float> b) {
@@ -51,8 +52,10 @@ S2P_KERNEL void fig3_pipeline() {
 }
 
 int main() {
-  for (int run = 0; run < 20; ++run) fig3_pipeline();
-  std::printf("produced %llu elements, consumed %llu, checksum %016llx\n", static_cast<unsigned long long>(produced),
-              static_cast<unsigned long long>(consumed), static_cast<unsigned long long>(checksum));
+  for (int run = 0; run < 20; ++run)
+    fig3_pipeline();
+  std::printf("produced %llu elements, consumed %llu, checksum %016llx\n",
+              static_cast<unsigned long long>(produced), static_cast<unsigned long long>(consumed),
+              static_cast<unsigned long long>(checksum));
   return 0;
 }

@@ -12,15 +12,18 @@ constexpr int kBlock = 8;
 
 S2P_INTRINSIC void generate(s2p::out<long> dst, int seed) {
   sample::jitter();
-  for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = seed * 31 + static_cast<long>(k * k);
+  for (std::size_t k = 0; k < dst.size(); ++k)
+    dst[k] = seed * 31 + static_cast<long>(k * k);
 }
 
 S2P_INTRINSIC void scale_into(s2p::in<long> src, s2p::out<long> dst, long factor) {
   sample::jitter();
-  for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = src[k] * factor;
+  for (std::size_t k = 0; k < dst.size(); ++k)
+    dst[k] = src[k] * factor;
 }
 
-static void produce_and_scale(s2p::pool<long, 4 * kBlock>& mem, s2p::tensor_ref<long> out, int block, long factor) {
+static void produce_and_scale(s2p::pool<long, 4 * kBlock>& mem, s2p::tensor_ref<long> out,
+                              int block, long factor) {
   auto slots = mem.tensor<2, kBlock>(0);
   for (int half = 0; half < 2; ++half) {
 #pragma s2p warp(0)
@@ -41,7 +44,8 @@ S2P_KERNEL void helper_stages(s2p::tensor_ref<long> out, long factor) {
 
 int main() {
   std::vector<long> out(8 * kBlock, 0);
-  for (int run = 0; run < 5; ++run) helper_stages({out.data(), 8, kBlock}, 3);
+  for (int run = 0; run < 5; ++run)
+    helper_stages({out.data(), 8, kBlock}, 3);
   sample::print_array("out", out.data(), out.size());
   return 0;
 }

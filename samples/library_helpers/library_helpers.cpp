@@ -11,12 +11,14 @@ namespace lib {
 
 template <class T> S2P_INTRINSIC S2P_COST(3 * dst.size()) void fill(s2p::out<T> dst, T value) {
   sample::jitter();
-  for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = value + static_cast<T>(k);
+  for (std::size_t k = 0; k < dst.size(); ++k)
+    dst[k] = value + static_cast<T>(k);
 }
 
 template <class T> S2P_INTRINSIC void accumulate(s2p::in<T> a, s2p::inout<T> acc) {
   sample::jitter();
-  for (std::size_t k = 0; k < acc.size(); ++k) acc[k] += a[k % a.size()];
+  for (std::size_t k = 0; k < acc.size(); ++k)
+    acc[k] += a[k % a.size()];
 }
 
 namespace {
@@ -46,7 +48,8 @@ S2P_KERNEL void layered(s2p::tensor_ref<double> out, double scale) {
   const int offset = 2;
   const double factor = scale * 2;
   auto all = p.tensor<1, 64>(0);
-  for (int r = 0; r < 3; ++r) lib::stage(p, r + offset, factor);
+  for (int r = 0; r < 3; ++r)
+    lib::stage(p, r + offset, factor);
   S2P_WARP(0) lib::accumulate<double>(all[0], out[0]);
 }
 
@@ -54,7 +57,8 @@ S2P_KERNEL void layered(s2p::tensor_ref<double> out, double scale) {
 
 int main() {
   double out[64] = {};
-  for (int run = 0; run < 4; ++run) app::layered({out, 1, 64}, 0.5 + run);
+  for (int run = 0; run < 4; ++run)
+    app::layered({out, 1, 64}, 0.5 + run);
   sample::print_array("out", out, 64);
   return 0;
 }

@@ -12,12 +12,14 @@ constexpr int kTile = 16;
 
 S2P_INTRINSIC void fill(s2p::out<int> tile, int row, int col) {
   sample::jitter();
-  for (std::size_t k = 0; k < tile.size(); ++k) tile[k] = row * 1000 + col * 100 + static_cast<int>(k);
+  for (std::size_t k = 0; k < tile.size(); ++k)
+    tile[k] = row * 1000 + col * 100 + static_cast<int>(k);
 }
 
 S2P_INTRINSIC void reduce_into(s2p::in<int> tile, s2p::inout<int> sum) {
   sample::jitter();
-  for (int v : tile) sum[0] += v;
+  for (int v : tile)
+    sum[0] += v;
 }
 
 S2P_KERNEL void nested(s2p::tensor_ref<int> sums) {
@@ -36,7 +38,8 @@ S2P_KERNEL void nested(s2p::tensor_ref<int> sums) {
 
 int main() {
   int sums[kRows] = {};
-  for (int run = 0; run < 5; ++run) nested({sums, kRows, 1});
+  for (int run = 0; run < 5; ++run)
+    nested({sums, kRows, 1});
   sample::print_array("sums", sums, kRows);
   return 0;
 }

@@ -16,7 +16,9 @@
 
 S2P_KERNEL S2P_TILES(4) void add_transpose(s2p::field<2, double>& C, const s2p::field<2, double>& A,
                                            const s2p::field<2, double>& B) {
-  auto map = s2p::resource_map<2>::block_cyclic(C.extent(), {32, 32}, 4).memory_blocks({32, 16}).algorithmic_blocks({16, 16});
+  auto map = s2p::resource_map<2>::block_cyclic(C.extent(), {32, 32}, 4)
+                 .memory_blocks({32, 16})
+                 .algorithmic_blocks({16, 16});
   auto Cd = s2p::agile(C, map);
   auto Ad = s2p::agile(A, map);
   auto Bd = s2p::agile(B, map);
@@ -26,7 +28,8 @@ S2P_KERNEL S2P_TILES(4) void add_transpose(s2p::field<2, double>& C, const s2p::
 S2P_KERNEL S2P_TILES(3) void scaled_sum(s2p::field<1, float>& z, const s2p::field<1, float>& x,
                                         const s2p::field<1, float>& y, float scale) {
   auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {50}, 3).weights({2.0, 1.0, 1.0});
-  auto shifted_map = s2p::resource_map<1>::block_cyclic(y.extent(), {50}, 3).weights({2.0, 1.0, 1.0});
+  auto shifted_map =
+      s2p::resource_map<1>::block_cyclic(y.extent(), {50}, 3).weights({2.0, 1.0, 1.0});
   auto Zd = s2p::agile(z, map);
   auto Xd = s2p::agile(x, map);
   auto Yd = s2p::agile(y, shifted_map); // one element longer: read at i + 1
@@ -43,14 +46,18 @@ int main() {
     b[k] = static_cast<double>((k * 7) % 89) - 40.0;
   }
   s2p::field<2, double> C(c.data(), {96, 96});
-  add_transpose(C, s2p::field<2, double>(a.data(), {96, 96}), s2p::field<2, double>(b.data(), {96, 96}));
+  add_transpose(C, s2p::field<2, double>(a.data(), {96, 96}),
+                s2p::field<2, double>(b.data(), {96, 96}));
   sample::print_array("C", c.data(), c.size());
 
   std::vector<float> x(1000), y(1001), z(1000, 0.0f);
-  for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k) * 0.25f;
-  for (std::size_t k = 0; k < y.size(); ++k) y[k] = static_cast<float>(k % 7);
+  for (std::size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<float>(k) * 0.25f;
+  for (std::size_t k = 0; k < y.size(); ++k)
+    y[k] = static_cast<float>(k % 7);
   s2p::field<1, float> Z(z.data(), {1000});
-  scaled_sum(Z, s2p::field<1, float>(x.data(), {1000}), s2p::field<1, float>(y.data(), {1001}), 2.0f);
+  scaled_sum(Z, s2p::field<1, float>(x.data(), {1000}), s2p::field<1, float>(y.data(), {1001}),
+             2.0f);
   sample::print_array("z", z.data(), z.size());
   return 0;
 }

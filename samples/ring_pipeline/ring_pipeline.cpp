@@ -13,20 +13,24 @@ constexpr int kTile = 64;
 
 S2P_INTRINSIC void load(s2p::in<float> src, s2p::out<float> dst) {
   sample::jitter();
-  for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = src[k];
+  for (std::size_t k = 0; k < dst.size(); ++k)
+    dst[k] = src[k];
 }
 
 S2P_INTRINSIC void multiply_add(s2p::in<float> a, s2p::in<float> b, s2p::out<float> c) {
   sample::jitter();
-  for (std::size_t k = 0; k < c.size(); ++k) c[k] = a[k] * b[k] + a[k];
+  for (std::size_t k = 0; k < c.size(); ++k)
+    c[k] = a[k] * b[k] + a[k];
 }
 
 S2P_INTRINSIC void store(s2p::in<float> src, s2p::out<float> dst) {
   sample::jitter();
-  for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = src[k];
+  for (std::size_t k = 0; k < dst.size(); ++k)
+    dst[k] = src[k];
 }
 
-S2P_KERNEL void ring_pipeline(s2p::tensor_ref<float> a, s2p::tensor_ref<float> b, s2p::tensor_ref<float> c) {
+S2P_KERNEL void ring_pipeline(s2p::tensor_ref<float> a, s2p::tensor_ref<float> b,
+                              s2p::tensor_ref<float> c) {
   s2p::pool<float, 9 * kTile> smem;
   auto a_slots = smem.tensor<3, kTile>(0);
   auto b_slots = smem.tensor<3, kTile>(3 * kTile);

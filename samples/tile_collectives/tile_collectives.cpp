@@ -21,14 +21,16 @@ S2P_KERNEL S2P_TILES(64) void global_maximum(s2p::field<2, double>& values) {
 
 int main() {
   std::vector<float> gradients(6 * 1000);
-  for (std::size_t k = 0; k < gradients.size(); ++k) gradients[k] = static_cast<float>((k * 2654435761u) % 1000) * 1e-3f - 0.5f;
+  for (std::size_t k = 0; k < gradients.size(); ++k)
+    gradients[k] = static_cast<float>((k * 2654435761u) % 1000) * 1e-3f - 0.5f;
   s2p::field<2, float> g(gradients.data(), {6, 1000});
   average_gradients(g);
   sample::print_array("tile 0", gradients.data(), 16);
   sample::print_array("all tiles", gradients.data(), gradients.size());
 
   std::vector<double> values(64 * 200);
-  for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<double>((k * 40503u) % 9973) / 7.0;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    values[k] = static_cast<double>((k * 40503u) % 9973) / 7.0;
   s2p::field<2, double> v(values.data(), {64, 200});
   global_maximum(v);
   sample::print_array("maxima", values.data(), 200);

@@ -74,7 +74,9 @@ public:
   void signal(int warp, int channel);
   void compute(int warp, const std::string& label, std::int64_t cycles);
 
-  std::int64_t signals(int channel) const { return static_cast<std::int64_t>(channels_.at(channel).size()); }
+  std::int64_t signals(int channel) const {
+    return static_cast<std::int64_t>(channels_.at(channel).size());
+  }
   const WarpStats& warp(int index) const { return warps_.at(index); }
   std::int64_t clock(int warp) const { return warps_.at(warp).clock; }
 
@@ -93,12 +95,13 @@ private:
     std::int64_t real;
     std::int64_t ideal;
   };
-  void record(int warp, std::string name, const char* category, std::int64_t start, std::int64_t duration);
+  void record(int warp, std::string name, const char* category, std::int64_t start,
+              std::int64_t duration);
 
   TileParams params_;
   std::vector<WarpStats> warps_;
-  std::vector<ChannelKind> kinds_;                 // index = channel number (0 unused)
-  std::vector<std::vector<SignalTime>> channels_;  // signal times per channel, in order
+  std::vector<ChannelKind> kinds_;                // index = channel number (0 unused)
+  std::vector<std::vector<SignalTime>> channels_; // signal times per channel, in order
   std::vector<TraceEvent> trace_;
   bool keep_trace_;
   bool trace_truncated_ = false;

@@ -25,54 +25,73 @@ struct Case {
 };
 
 s2p::resource_map<2> seed_map(std::int64_t n, s2p::extent<2> memory) {
-  return s2p::resource_map<2>::block_cyclic({n, n}, {n / 3, n / 3}, 4).memory_blocks(memory).algorithmic_blocks({n / 6, n / 6});
+  return s2p::resource_map<2>::block_cyclic({n, n}, {n / 3, n / 3}, 4)
+      .memory_blocks(memory)
+      .algorithmic_blocks({n / 6, n / 6});
 }
 
 Case plan_case(const std::string& name, const s2p::resource_map<2>& map, bool transpose) {
   const std::vector<s2p::InputAccess<2>> inputs = {
-      {"A", &map, s2p::IndexMap<2>::identity(), 8}, {"B", &map, transpose ? s2p::IndexMap<2>::transpose() : s2p::IndexMap<2>::identity(), 8}};
-  return {name, s2p::plan_owner_copy<2>(map, inputs).bytes, s2p::minimum_block_bytes<2>(map, inputs)};
+      {"A", &map, s2p::IndexMap<2>::identity(), 8},
+      {"B", &map, transpose ? s2p::IndexMap<2>::transpose() : s2p::IndexMap<2>::identity(), 8}};
+  return {name, s2p::plan_owner_copy<2>(map, inputs).bytes,
+          s2p::minimum_block_bytes<2>(map, inputs)};
 }
 
 // A random map and access pattern: rank-2 extents, blocks that nest, a protocol, shifts.
 Case random_case(std::mt19937& rng, int k) {
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
   const std::int64_t alg[2] = {pick(1, 4), pick(1, 4)};
   const std::int64_t mem[2] = {alg[0] * pick(1, 3), alg[1] * pick(1, 3)};
   const std::int64_t seg[2] = {mem[0] * pick(1, 3), mem[1] * pick(1, 3)};
   const std::int64_t n[2] = {seg[0] * pick(1, 5), seg[1] * pick(1, 5)};
   const int tiles = pick(2, 8);
   auto base = pick(0, 1) ? s2p::resource_map<2>::block_cyclic({n[0], n[1]}, {seg[0], seg[1]}, tiles)
-                         : s2p::resource_map<2>::block_block({n[0], n[1]}, {seg[0], seg[1]}, tiles, pick(0, 1) ? s2p::axis::rows : s2p::axis::columns);
+                         : s2p::resource_map<2>::block_block({n[0], n[1]}, {seg[0], seg[1]}, tiles,
+                                                             pick(0, 1) ? s2p::axis::rows
+                                                                        : s2p::axis::columns);
   const auto map = base.memory_blocks({mem[0], mem[1]}).algorithmic_blocks({alg[0], alg[1]});
   // The input is larger than the output by the shifts, so shifted reads stay inside it.
   const std::int64_t shift[2] = {pick(0, 3), pick(0, 3)};
-  const auto input_map = s2p::resource_map<2>::block_cyclic({n[0] + shift[0], n[1] + shift[1]}, {seg[0], seg[1]}, tiles)
+  const auto input_map = s2p::resource_map<2>::block_cyclic({n[0] + shift[0], n[1] + shift[1]},
+                                                            {seg[0], seg[1]}, tiles)
                              .memory_blocks({mem[0], mem[1]})
                              .algorithmic_blocks({alg[0], alg[1]});
   s2p::IndexMap<2> shifted = s2p::IndexMap<2>::identity();
   shifted.offset = {shift[0], shift[1]};
-  std::vector<s2p::InputAccess<2>> inputs = {{"A", &map, s2p::IndexMap<2>::identity(), 4}, {"S", &input_map, shifted, 4}};
-  if (n[0] == n[1]) inputs.push_back({"T", &map, s2p::IndexMap<2>::transpose(), 4});
-  return {"random " + std::to_string(k), s2p::plan_owner_copy<2>(map, inputs).bytes, s2p::minimum_block_bytes<2>(map, inputs)};
+  std::vector<s2p::InputAccess<2>> inputs = {{"A", &map, s2p::IndexMap<2>::identity(), 4},
+                                             {"S", &input_map, shifted, 4}};
+  if (n[0] == n[1])
+    inputs.push_back({"T", &map, s2p::IndexMap<2>::transpose(), 4});
+  return {"random " + std::to_string(k), s2p::plan_owner_copy<2>(map, inputs).bytes,
+          s2p::minimum_block_bytes<2>(map, inputs)};
 }
 
 std::int64_t simulated_cycles(std::int64_t n, s2p::extent<2> memory, double& host_seconds) {
   std::vector<double> a(static_cast<std::size_t>(n * n)), b(a.size()), c(a.size());
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>(k % 1000), b[k] = static_cast<double>(k % 777);
+  for (std::size_t k = 0; k < a.size(); ++k)
+    a[k] = static_cast<double>(k % 1000), b[k] = static_cast<double>(k % 777);
   const auto map = seed_map(n, memory);
   const auto Cd = s2p::agile(s2p::field<2, double>(c.data(), {n, n}), map);
   const auto Ad = s2p::agile(s2p::field<2, double>(a.data(), {n, n}), map);
   const auto Bd = s2p::agile(s2p::field<2, double>(b.data(), {n, n}), map);
-  const std::string name = "add_transpose_" + std::to_string(memory[0]) + "x" + std::to_string(memory[1]);
+  const std::string name =
+      "add_transpose_" + std::to_string(memory[0]) + "x" + std::to_string(memory[1]);
   const s2p::rt::tile_kernel_info info{name.c_str(), "owner_copy_bench.cpp", 4};
   const auto start = std::chrono::steady_clock::now();
-  s2p::rt::forall(info, 4, Cd, "Cd", [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) { Cd[i] = Ad[i] + Bd[{i[1], i[0]}]; },
-                  s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
-                  s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
+  s2p::rt::forall(
+      info, 4, Cd, "Cd",
+      [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
+        Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
+      },
+      s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
+      s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
   host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (std::int64_t k = 0; k < n * n; k += 9973)
-    if (c[static_cast<std::size_t>(k)] != a[static_cast<std::size_t>(k)] + b[static_cast<std::size_t>((k % n) * n + k / n)]) {
+    if (c[static_cast<std::size_t>(k)] !=
+        a[static_cast<std::size_t>(k)] + b[static_cast<std::size_t>((k % n) * n + k / n)]) {
       std::fprintf(stderr, "wrong result at %lld\n", static_cast<long long>(k));
       std::exit(1);
     }
@@ -87,35 +106,47 @@ int main(int argc, char** argv) {
   const std::int64_t n = argc > 2 ? std::atoll(argv[2]) : 6144;
   json out{{"benchmark", "owner_copy"}};
 
-  std::printf("planned bytes / minimum bytes (bar <= 1.1)\n%-28s %14s %14s %8s\n", "case", "planned", "minimum", "ratio");
+  std::printf("planned bytes / minimum bytes (bar <= 1.1)\n%-28s %14s %14s %8s\n", "case",
+              "planned", "minimum", "ratio");
   std::vector<Case> cases = {plan_case("6144^2 C = A + B", seed_map(6144, {2048, 1024}), false),
                              plan_case("6144^2 C = A + B^T", seed_map(6144, {2048, 1024}), true)};
   std::mt19937 rng(2024);
-  for (int k = 0; k < 100; ++k) cases.push_back(random_case(rng, k));
+  for (int k = 0; k < 100; ++k)
+    cases.push_back(random_case(rng, k));
   double worst = 1.0;
   json rows = json::array();
   int shown = 0;
   for (const auto& c : cases) {
-    const double ratio = c.minimum > 0 ? static_cast<double>(c.planned) / static_cast<double>(c.minimum) : (c.planned == 0 ? 1.0 : 1e9);
+    const double ratio = c.minimum > 0
+                             ? static_cast<double>(c.planned) / static_cast<double>(c.minimum)
+                             : (c.planned == 0 ? 1.0 : 1e9);
     worst = std::max(worst, ratio);
-    if (shown++ < 6) std::printf("%-28s %14lld %14lld %8.3f\n", c.name.c_str(), static_cast<long long>(c.planned), static_cast<long long>(c.minimum), ratio);
-    rows.push_back({{"case", c.name}, {"planned", c.planned}, {"minimum", c.minimum}, {"ratio", ratio}});
+    if (shown++ < 6)
+      std::printf("%-28s %14lld %14lld %8.3f\n", c.name.c_str(), static_cast<long long>(c.planned),
+                  static_cast<long long>(c.minimum), ratio);
+    rows.push_back(
+        {{"case", c.name}, {"planned", c.planned}, {"minimum", c.minimum}, {"ratio", ratio}});
   }
   std::printf("%-28s %14s %14s %8.3f   (worst of %zu)\n", "...", "", "", worst, cases.size());
   out["plans"] = rows;
   out["worst_ratio"] = worst;
 
-  std::printf("\nsimulated C = A + B^T, %lld^2 doubles, 4 tiles (real data through the fabric simulator)\n", static_cast<long long>(n));
+  std::printf(
+      "\nsimulated C = A + B^T, %lld^2 doubles, 4 tiles (real data through the fabric simulator)\n",
+      static_cast<long long>(n));
   std::printf("%-20s %14s %10s\n", "memory block", "cycles", "host s");
   json sims = json::array();
   for (const s2p::extent<2> memory : {s2p::extent<2>{n / 6, n / 6}, s2p::extent<2>{n / 3, n / 6}}) {
     double seconds = 0;
     const std::int64_t cycles = simulated_cycles(n, memory, seconds);
-    std::printf("%-20s %14lld %10.2f\n", (std::to_string(memory[0]) + " x " + std::to_string(memory[1])).c_str(),
+    std::printf("%-20s %14lld %10.2f\n",
+                (std::to_string(memory[0]) + " x " + std::to_string(memory[1])).c_str(),
                 static_cast<long long>(cycles), seconds);
-    sims.push_back({{"memory_block", {memory[0], memory[1]}}, {"cycles", cycles}, {"host_seconds", seconds}});
+    sims.push_back(
+        {{"memory_block", {memory[0], memory[1]}}, {"cycles", cycles}, {"host_seconds", seconds}});
   }
   out["simulated"] = sims;
-  if (argc > 1) std::ofstream(argv[1]) << out.dump(1) << "\n";
+  if (argc > 1)
+    std::ofstream(argv[1]) << out.dump(1) << "\n";
   return worst <= 1.1 ? 0 : 1;
 }

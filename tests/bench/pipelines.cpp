@@ -20,7 +20,8 @@ int work_rounds() {
 void stage_work(const float* src, float* dst, std::size_t n, int rounds) {
   for (std::size_t k = 0; k < n; ++k) {
     float x = src[k];
-    for (int r = 0; r < rounds; ++r) x = std::sin(x) * 0.75f + 0.25f;
+    for (int r = 0; r < rounds; ++r)
+      x = std::sin(x) * 0.75f + 0.25f;
     dst[k] = x + 1.0f;
   }
 }
@@ -165,13 +166,18 @@ S2P_KERNEL void pipeline_w4_d4(s2p::tensor_ref<float> in, s2p::tensor_ref<float>
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 64;
   std::vector<float> in(static_cast<std::size_t>(n) * kTile), out(in.size());
-  for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<float>(k % 1000) * 1e-3f;
-  auto run = [&](const char* name, void (*kernel)(s2p::tensor_ref<float>, s2p::tensor_ref<float>, int)) {
+  for (std::size_t k = 0; k < in.size(); ++k)
+    in[k] = static_cast<float>(k % 1000) * 1e-3f;
+  auto run = [&](const char* name,
+                 void (*kernel)(s2p::tensor_ref<float>, s2p::tensor_ref<float>, int)) {
     const auto start = std::chrono::steady_clock::now();
-    kernel({in.data(), static_cast<std::size_t>(n), kTile}, {out.data(), static_cast<std::size_t>(n), kTile}, n);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    kernel({in.data(), static_cast<std::size_t>(n), kTile},
+           {out.data(), static_cast<std::size_t>(n), kTile}, n);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     double sum = 0;
-    for (float v : out) sum += v;
+    for (float v : out)
+      sum += v;
     std::printf("%s seconds=%.6f checksum=%a\n", name, seconds, sum);
   };
   run("pipeline_w2_d1", pipeline_w2_d1);

@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
     std::printf("%-20s %10lld %10lld %10lld %8.3f\n", launch["kernel"].get<std::string>().c_str(),
                 launch["makespan"].get<long long>(), bound["value"].get<long long>(),
                 bound["critical_path"].get<long long>(), launch["ratio"].get<double>());
-    rows.push_back({{"kernel", launch["kernel"]}, {"makespan", launch["makespan"]}, {"bound", bound["value"]},
+    rows.push_back({{"kernel", launch["kernel"]},
+                    {"makespan", launch["makespan"]},
+                    {"bound", bound["value"]},
                     {"ratio", launch["ratio"]}});
   }
   std::cout << "JSON " << rows.dump() << "\n";

@@ -15,8 +15,10 @@ namespace {
 using json = nlohmann::json;
 
 TEST(Fig3OnSim, ReportsTheWaitsTheChannelTableImplies) {
-  const auto report_path = std::filesystem::temp_directory_path() / ("fig3_report_" + std::to_string(::getpid()) + ".json");
-  const std::string command = "S2P_BACKEND=sim S2P_REPORT='" + report_path.string() + "' '" + FIG3_PROGRAM + "' > /dev/null";
+  const auto report_path = std::filesystem::temp_directory_path() /
+                           ("fig3_report_" + std::to_string(::getpid()) + ".json");
+  const std::string command = "S2P_BACKEND=sim S2P_REPORT='" + report_path.string() + "' '" +
+                              FIG3_PROGRAM + "' > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0);
   std::ifstream report_file(report_path);
   const json report = json::parse(report_file);
@@ -31,15 +33,18 @@ TEST(Fig3OnSim, ReportsTheWaitsTheChannelTableImplies) {
     std::map<int, int> expected;
     for (const auto& op : golden["warps"][id]) {
       const std::string text = op.get<std::string>();
-      if (text.rfind("wait ", 0) == 0) ++expected[std::stoi(text.substr(5))];
+      if (text.rfind("wait ", 0) == 0)
+        ++expected[std::stoi(text.substr(5))];
     }
     std::map<int, int> reported;
-    for (const auto& wait : warp["waits"]) reported[wait["channel"].get<int>()] = wait["waits"].get<int>();
+    for (const auto& wait : warp["waits"])
+      reported[wait["channel"].get<int>()] = wait["waits"].get<int>();
     EXPECT_EQ(reported, expected) << "warp " << id;
     EXPECT_EQ(warp["calls"].get<int>(), 7) << "warp " << id;
   }
   EXPECT_GE(launch["makespan"].get<long long>(), launch["lower_bound"]["value"].get<long long>());
-  EXPECT_EQ(launch["lower_bound"]["busiest_warp"].get<long long>(), 10 + 10 + 10 + 15 + 15 + 15 + 50);
+  EXPECT_EQ(launch["lower_bound"]["busiest_warp"].get<long long>(),
+            10 + 10 + 10 + 15 + 15 + 15 + 50);
 }
 
 } // namespace

@@ -57,22 +57,27 @@ public:
     warps_ = rng_.between(2, 4);
     pool_ = rng_.between(48, 192);
     const int tensors = rng_.between(2, 4);
-    for (int t = 0; t < tensors; ++t) tensors_.push_back(make_tensor(t));
+    for (int t = 0; t < tensors; ++t)
+      tensors_.push_back(make_tensor(t));
     std::ostringstream body;
     const int stages = rng_.between(1, 3);
-    for (int s = 0; s < stages; ++s) write_stage(body, s);
+    for (int s = 0; s < stages; ++s)
+      write_stage(body, s);
     // Make every tensor observable: store its first sub-tensor.
     for (std::size_t t = 0; t < tensors_.size(); ++t)
-      body << "  S2P_WARP(" << rng_.below(warps_) << ") fz_store(" << element(tensors_[t], "0", "0") << ", out["
-           << kRefCapacity - 1 - static_cast<int>(t) << "]);\n";
+      body << "  S2P_WARP(" << rng_.below(warps_) << ") fz_store(" << element(tensors_[t], "0", "0")
+           << ", out[" << kRefCapacity - 1 - static_cast<int>(t) << "]);\n";
     std::ostringstream out;
-    out << "S2P_KERNEL void " << name_ << "(s2p::tensor_ref<unsigned> in, s2p::tensor_ref<unsigned> out, "
+    out << "S2P_KERNEL void " << name_
+        << "(s2p::tensor_ref<unsigned> in, s2p::tensor_ref<unsigned> out, "
         << "s2p::tensor_ref<unsigned> acc, int n) {\n";
     out << "  s2p::pool<unsigned, " << pool_ << "> smem;\n";
     for (const auto& t : tensors_) {
       out << "  auto " << t.name << " = smem.tensor<";
-      if (t.rank2) out << t.rows << ", " << t.cols << ", ";
-      else out << t.count() << ", ";
+      if (t.rank2)
+        out << t.rows << ", " << t.cols << ", ";
+      else
+        out << t.count() << ", ";
       out << t.size << ">(" << t.offset << ");\n";
     }
     out << body.str() << "}\n";
@@ -87,7 +92,8 @@ private:
     t.rows = t.rank2 ? rng_.between(1, 2) : 1;
     t.cols = rng_.between(1, 4);
     t.size = rng_.between(2, 12);
-    while (t.count() * t.size > pool_) t.size = std::max(1, t.size / 2), t.cols = std::max(1, t.cols - 1);
+    while (t.count() * t.size > pool_)
+      t.size = std::max(1, t.size / 2), t.cols = std::max(1, t.cols - 1);
     // Offsets are random, so tensors overlap (alias) often.
     t.offset = rng_.between(0, pool_ - t.count() * t.size);
     return t;
@@ -95,12 +101,15 @@ private:
 
   // A coordinate of `t` valid for every value of the loop variables in scope.
   std::string coordinate(int count, bool symbolic_i) {
-    if (count == 1) return "0";
+    if (count == 1)
+      return "0";
     const std::string i = loop_vars_.empty() ? "" : loop_vars_[0];
     const std::string j = loop_vars_.size() > 1 ? loop_vars_[1] : "";
     std::string expr = std::to_string(rng_.below(count));
-    if (!i.empty() && rng_.chance(80)) expr = (rng_.chance(70) ? "" : "2 * ") + i + " + " + expr;
-    if (!j.empty() && rng_.chance(60)) expr += " + " + j;
+    if (!i.empty() && rng_.chance(80))
+      expr = (rng_.chance(70) ? "" : "2 * ") + i + " + " + expr;
+    if (!j.empty() && rng_.chance(60))
+      expr += " + " + j;
     (void)symbolic_i;
     return "(" + expr + ") % " + std::to_string(count);
   }
@@ -110,21 +119,26 @@ private:
   }
 
   std::string sub_tensor(const Tensor& t) {
-    if (!t.rank2 && rng_.chance(8)) return t.name + ".all()";
-    return element(t, coordinate(t.rows, symbolic_), coordinate(t.rank2 ? t.cols : t.count(), symbolic_));
+    if (!t.rank2 && rng_.chance(8))
+      return t.name + ".all()";
+    return element(t, coordinate(t.rows, symbolic_),
+                   coordinate(t.rank2 ? t.cols : t.count(), symbolic_));
   }
 
   const Tensor& pick() { return tensors_[rng_.below(static_cast<int>(tensors_.size()))]; }
 
   std::string ref_index() {
     // tensor_ref indices: affine in the outer loop variable, or constant.
-    if (!loop_vars_.empty() && rng_.chance(70)) return loop_vars_[0] + (rng_.chance(50) ? "" : " + 1");
+    if (!loop_vars_.empty() && rng_.chance(70))
+      return loop_vars_[0] + (rng_.chance(50) ? "" : " + 1");
     return std::to_string(rng_.below(8));
   }
 
   void write_call(std::ostringstream& out, const std::string& indent) {
     out << indent << "S2P_WARP(" << rng_.below(warps_) << ") ";
-    const std::string tag = loop_vars_.empty() ? std::to_string(rng_.below(100)) : loop_vars_[0] + " * 7 + " + std::to_string(rng_.below(9));
+    const std::string tag = loop_vars_.empty()
+                                ? std::to_string(rng_.below(100))
+                                : loop_vars_[0] + " * 7 + " + std::to_string(rng_.below(9));
     switch (rng_.below(7)) {
     case 0:
       out << "fz_fill(" << sub_tensor(pick()) << ", " << tag << ");\n";
@@ -136,7 +150,8 @@ private:
       break;
     }
     case 2:
-      out << "fz_mix(" << sub_tensor(pick()) << ", " << sub_tensor(pick()) << ", " << sub_tensor(pick()) << ");\n";
+      out << "fz_mix(" << sub_tensor(pick()) << ", " << sub_tensor(pick()) << ", "
+          << sub_tensor(pick()) << ");\n";
       break;
     case 3:
       out << "fz_update(" << sub_tensor(pick()) << ", " << tag << ");\n";
@@ -157,24 +172,29 @@ private:
     const std::string i = "i" + std::to_string(stage);
     const int kind = rng_.below(10);
     if (kind < 2) { // straight-line
-      for (int c = rng_.between(1, 3); c > 0; --c) write_call(out, "  ");
+      for (int c = rng_.between(1, 3); c > 0; --c)
+        write_call(out, "  ");
       return;
     }
     symbolic_ = kind >= 7;
     loop_vars_ = {i};
-    out << "  for (int " << i << " = 0; " << i << " < " << (symbolic_ ? "n" : std::to_string(rng_.between(1, 5)))
-        << "; ++" << i << ") {\n";
+    out << "  for (int " << i << " = 0; " << i << " < "
+        << (symbolic_ ? "n" : std::to_string(rng_.between(1, 5))) << "; ++" << i << ") {\n";
     const bool nested = rng_.chance(35);
     if (nested) {
       const std::string j = "j" + std::to_string(stage);
-      if (rng_.chance(50)) write_call(out, "    ");
+      if (rng_.chance(50))
+        write_call(out, "    ");
       loop_vars_.push_back(j);
-      out << "    for (int " << j << " = 0; " << j << " < " << rng_.between(1, 3) << "; ++" << j << ") {\n";
-      for (int c = rng_.between(1, 3); c > 0; --c) write_call(out, "      ");
+      out << "    for (int " << j << " = 0; " << j << " < " << rng_.between(1, 3) << "; ++" << j
+          << ") {\n";
+      for (int c = rng_.between(1, 3); c > 0; --c)
+        write_call(out, "      ");
       out << "    }\n";
       loop_vars_.pop_back();
     }
-    for (int c = rng_.between(nested ? 0 : 1, 3); c > 0; --c) write_call(out, "    ");
+    for (int c = rng_.between(nested ? 0 : 1, 3); c > 0; --c)
+      write_call(out, "    ");
     out << "  }\n";
     loop_vars_.clear();
     symbolic_ = false;
@@ -189,7 +209,8 @@ private:
   bool symbolic_ = false;
 };
 
-const char* kPrelude = R"(// Generated by s2p-fuzz-gen: random valid kernels; the sequential build is the oracle.
+const char* kPrelude =
+    R"(// Generated by s2p-fuzz-gen: random valid kernels; the sequential build is the oracle.
 #include <seq2par/seq2par.h>
 
 #include <cstdio>
@@ -257,25 +278,35 @@ int main(int argc, char** argv) {
   std::string output;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
-    auto value = [&]() -> std::string { return a + 1 < argc ? argv[++a] : ""; };
-    if (arg == "--seed") seed = std::strtoull(value().c_str(), nullptr, 10);
-    else if (arg == "--count") count = std::atoi(value().c_str());
-    else if (arg == "--kernel") only = std::atoi(value().c_str());
-    else if (arg == "-o") output = value();
-    else return usage();
+    auto value = [&]() -> std::string {
+      return a + 1 < argc ? argv[++a] : "";
+    };
+    if (arg == "--seed")
+      seed = std::strtoull(value().c_str(), nullptr, 10);
+    else if (arg == "--count")
+      count = std::atoi(value().c_str());
+    else if (arg == "--kernel")
+      only = std::atoi(value().c_str());
+    else if (arg == "-o")
+      output = value();
+    else
+      return usage();
   }
-  if (output.empty() || (count < 0) == (only < 0)) return usage();
+  if (output.empty() || (count < 0) == (only < 0))
+    return usage();
   std::ofstream out(output);
   out << kPrelude << "\n";
   std::vector<std::string> names;
   const int first = only >= 0 ? only : 0, last = only >= 0 ? only + 1 : count;
   for (int k = first; k < last; ++k) {
     const std::string name = "fuzz_s" + std::to_string(seed) + "_k" + std::to_string(k);
-    out << "// kernel " << k << " of batch " << seed << "\n" << KernelWriter(kernel_seed(seed, k), name).write() << "\n";
+    out << "// kernel " << k << " of batch " << seed << "\n"
+        << KernelWriter(kernel_seed(seed, k), name).write() << "\n";
     names.push_back(name);
   }
   out << "int main() {\n";
-  for (const auto& name : names) out << "  run(\"" << name << "\", " << name << ");\n";
+  for (const auto& name : names)
+    out << "  run(\"" << name << "\", " << name << ");\n";
   out << "  return 0;\n}\n";
   return out.good() ? 0 : 1;
 }

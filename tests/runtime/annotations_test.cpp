@@ -40,15 +40,18 @@ TEST(TensorRef, SubTensorsOfAFixedSize) {
 }
 
 void write_ones(s2p::out<int> o) {
-  for (auto& v : o) v = 1;
+  for (auto& v : o)
+    v = 1;
 }
 int sum(s2p::in<int> i) {
   int s = 0;
-  for (int v : i) s += v;
+  for (int v : i)
+    s += v;
   return s;
 }
 void twice(s2p::inout<int> io) {
-  for (auto& v : io) v *= 2;
+  for (auto& v : io)
+    v *= 2;
 }
 
 TEST(Wrappers, ConvertImplicitlyFromViews) {

@@ -20,9 +20,11 @@ json golden() {
 // node<k> (1-based) -> elements e = 6 * row + col, from an element-granularity map.
 json element_table(const s2p::resource_map<2>& map) {
   std::map<int, std::vector<int>> nodes;
-  for (int e = 0; e < 36; ++e) nodes[map.tile_of({e / 6, e % 6}) + 1].push_back(e);
+  for (int e = 0; e < 36; ++e)
+    nodes[map.tile_of({e / 6, e % 6}) + 1].push_back(e);
   json out = json::object();
-  for (const auto& [node, elements] : nodes) out["node" + std::to_string(node)] = elements;
+  for (const auto& [node, elements] : nodes)
+    out["node" + std::to_string(node)] = elements;
   return out;
 }
 
@@ -30,7 +32,8 @@ json element_table(const s2p::resource_map<2>& map) {
 json segment_table(const s2p::resource_map<2>& map) {
   std::map<int, std::vector<int>> nodes;
   for (const auto& segment : map.segments()) {
-    const int number = static_cast<int>(segment.child.offset[0] / 2 * 3 + segment.child.offset[1] / 2 + 1);
+    const int number =
+        static_cast<int>(segment.child.offset[0] / 2 * 3 + segment.child.offset[1] / 2 + 1);
     nodes[segment.tile + 1].push_back(number);
   }
   json out = json::object();
@@ -48,7 +51,8 @@ TEST(ResourceMap, SixBySixSegmentsAreTheSeedsFig3B) {
     std::vector<int> elements;
     for (std::int64_t r = 0; r < segment.child.size[0]; ++r)
       for (std::int64_t c = 0; c < segment.child.size[1]; ++c)
-        elements.push_back(static_cast<int>((segment.child.offset[0] + r) * 6 + segment.child.offset[1] + c));
+        elements.push_back(
+            static_cast<int>((segment.child.offset[0] + r) * 6 + segment.child.offset[1] + c));
     EXPECT_EQ(json(elements), g["segment" + std::to_string(segment.id)]) << segment.id;
   }
 }
@@ -60,21 +64,28 @@ TEST(ResourceMap, SixBySixAssignmentTables) {
   EXPECT_EQ(element_table(map::block({6, 6}, 4)), tables["row_block_Q4_elements"]);
   EXPECT_EQ(element_table(map::cyclic({6, 6}, 3)), tables["row_cyclic_Q3_elements"]);
   EXPECT_EQ(element_table(map::cyclic({6, 6}, 4)), tables["row_cyclic_Q4_elements"]);
-  EXPECT_EQ(segment_table(map::block_block({6, 6}, {2, 2}, 3, s2p::axis::columns)), tables["column_block_Q3_segments"]);
-  EXPECT_EQ(segment_table(map::block_cyclic({6, 6}, {2, 2}, 3)), tables["row_block_cyclic_Q3_segments"]);
-  EXPECT_EQ(segment_table(map::block_cyclic({6, 6}, {2, 2}, 4)), tables["row_block_cyclic_Q4_segments"]);
-  EXPECT_EQ(segment_table(map::block_block({6, 6}, {2, 2}, 3)), tables["row_block_block_Q3_segments"]);
+  EXPECT_EQ(segment_table(map::block_block({6, 6}, {2, 2}, 3, s2p::axis::columns)),
+            tables["column_block_Q3_segments"]);
+  EXPECT_EQ(segment_table(map::block_cyclic({6, 6}, {2, 2}, 3)),
+            tables["row_block_cyclic_Q3_segments"]);
+  EXPECT_EQ(segment_table(map::block_cyclic({6, 6}, {2, 2}, 4)),
+            tables["row_block_cyclic_Q4_segments"]);
+  EXPECT_EQ(segment_table(map::block_block({6, 6}, {2, 2}, 3)),
+            tables["row_block_block_Q3_segments"]);
 }
 
 TEST(ResourceMap, SplitPointsGiveUnequalSegmentsFoundByBinarySearch) {
   const json g = golden()["split_points"];
   std::array<std::vector<std::int64_t>, 2> splits;
-  for (int d = 0; d < 2; ++d) splits[d] = g["split"][d].get<std::vector<std::int64_t>>();
-  const auto map = s2p::resource_map<2>::split_points({g["parent_extent"][0], g["parent_extent"][1]}, splits, 4);
+  for (int d = 0; d < 2; ++d)
+    splits[d] = g["split"][d].get<std::vector<std::int64_t>>();
+  const auto map =
+      s2p::resource_map<2>::split_points({g["parent_extent"][0], g["parent_extent"][1]}, splits, 4);
   EXPECT_FALSE(map.equal_segments());
   ASSERT_EQ(map.segment_count(), g["segments"].get<std::int64_t>());
   json extents = json::array();
-  for (const auto& s : map.segments()) extents.push_back({s.child.size[0], s.child.size[1]});
+  for (const auto& s : map.segments())
+    extents.push_back({s.child.size[0], s.child.size[1]});
   EXPECT_EQ(extents, g["extents"]);
   EXPECT_EQ(map.segment_number({15, 15}), 0);
   EXPECT_EQ(map.segment_number({16, 15}), 2);
@@ -83,11 +94,14 @@ TEST(ResourceMap, SplitPointsGiveUnequalSegmentsFoundByBinarySearch) {
 
 TEST(ResourceMap, LargeExampleSegmentsGoToTilesBlockCyclically) {
   const json g = golden()["large_example"];
-  const auto map = s2p::resource_map<2>::block_cyclic({6144, 6144}, {2048, 2048}, g["tiles"].get<int>())
-                       .memory_blocks({2048, 1024})
-                       .algorithmic_blocks({1024, 1024});
+  const auto map =
+      s2p::resource_map<2>::block_cyclic({6144, 6144}, {2048, 2048}, g["tiles"].get<int>())
+          .memory_blocks({2048, 1024})
+          .algorithmic_blocks({1024, 1024});
   for (const auto& segment : map.segments())
-    EXPECT_EQ(segment.tile + 1, g["segment_to_tile"]["segment" + std::to_string(segment.id)].get<int>()) << segment.id;
+    EXPECT_EQ(segment.tile + 1,
+              g["segment_to_tile"]["segment" + std::to_string(segment.id)].get<int>())
+        << segment.id;
   EXPECT_TRUE(map.equal_segments());
   EXPECT_EQ(map.tile_of({2048 + 5, 10}), 3); // segment 4 -> tile 4 (1-based)
 }
@@ -95,13 +109,15 @@ TEST(ResourceMap, LargeExampleSegmentsGoToTilesBlockCyclically) {
 TEST(ResourceMap, NestingThatDoesNotDivideIsRefused) {
   auto map = s2p::resource_map<2>::block_cyclic({6144, 6144}, {2048, 2048}, 4);
   EXPECT_THROW(map.memory_blocks({2048, 1000}), std::invalid_argument);
-  EXPECT_THROW(map.memory_blocks({1024, 1024}).algorithmic_blocks({1024, 300}), std::invalid_argument);
+  EXPECT_THROW(map.memory_blocks({1024, 1024}).algorithmic_blocks({1024, 300}),
+               std::invalid_argument);
 }
 
 TEST(ResourceMap, WeightedTilesGetMoreSegments) {
   auto map = s2p::resource_map<1>::block_block({12}, {1}, 3).weights({2.0, 1.0, 1.0});
   int counts[3] = {};
-  for (std::int64_t i = 0; i < 12; ++i) ++counts[map.tile_of({i})];
+  for (std::int64_t i = 0; i < 12; ++i)
+    ++counts[map.tile_of({i})];
   EXPECT_EQ(counts[0], 6);
   EXPECT_EQ(counts[1], 3);
   EXPECT_EQ(counts[2], 3);
@@ -111,7 +127,8 @@ TEST(ResourceMap, WeightedTilesGetMoreSegments) {
 TEST(ResourceMap, WeightedCyclicDealsInProportion) {
   const auto map = s2p::resource_map<1>::block_cyclic({8}, {1}, 3).weights({2.0, 1.0, 1.0});
   std::vector<int> owners;
-  for (std::int64_t i = 0; i < 8; ++i) owners.push_back(map.tile_of({i}));
+  for (std::int64_t i = 0; i < 8; ++i)
+    owners.push_back(map.tile_of({i}));
   EXPECT_EQ(owners, (std::vector<int>{0, 1, 2, 0, 0, 1, 2, 0}));
 }
 

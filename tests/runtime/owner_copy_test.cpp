@@ -23,34 +23,42 @@ s2p::resource_map<2> large_map(std::int64_t scale = 1) {
   const json g = golden();
   const std::int64_t n = g["matrix"][0].get<std::int64_t>() / scale;
   auto block = [&](const char* key) {
-    return s2p::extent<2>{g[key][0].get<std::int64_t>() / scale, g[key][1].get<std::int64_t>() / scale};
+    return s2p::extent<2>{g[key][0].get<std::int64_t>() / scale,
+                          g[key][1].get<std::int64_t>() / scale};
   };
-  return s2p::resource_map<2>::block_cyclic({n, n}, block("compute_node_block"), g["tiles"].get<int>())
+  return s2p::resource_map<2>::block_cyclic({n, n}, block("compute_node_block"),
+                                            g["tiles"].get<int>())
       .memory_blocks(block("memory_block"))
       .algorithmic_blocks(block("algorithmic_block"));
 }
 
 TEST(OwnerCopy, AddingFieldsWithTheSameMapMovesNothing) {
   const auto map = large_map();
-  const auto plan = s2p::plan_owner_copy<2>(map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::identity(), 8}});
+  const auto plan = s2p::plan_owner_copy<2>(
+      map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::identity(), 8}});
   ASSERT_TRUE(plan.error.empty());
-  EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()), golden()["C_equals_A_plus_B"]["blocks_moved"].get<std::int64_t>());
+  EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()),
+            golden()["C_equals_A_plus_B"]["blocks_moved"].get<std::int64_t>());
   EXPECT_EQ(plan.bytes, 0);
 }
 
 TEST(OwnerCopy, TransposeMovesExactlyTheSeedsBlocks) {
   const json g = golden()["C_equals_A_plus_Bt"];
   const auto map = large_map();
-  const auto plan = s2p::plan_owner_copy<2>(map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}});
+  const auto plan = s2p::plan_owner_copy<2>(
+      map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}});
   ASSERT_TRUE(plan.error.empty());
   EXPECT_EQ(plan.algorithmic_moves, g["algorithmic_block_moves_total"].get<std::int64_t>());
-  EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()), g["memory_block_moves_total"].get<std::int64_t>());
+  EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()),
+            g["memory_block_moves_total"].get<std::int64_t>());
   EXPECT_EQ(plan.bytes, g["bytes_moved_total"].get<std::int64_t>());
 
   // No moves into the tiles of C segments 1, 3, 5, 7, 9.
   std::set<int> quiet_tiles;
-  for (int segment : g["no_moves_for_C_segments"].get<std::vector<int>>()) quiet_tiles.insert(map.segment_tile(segment - 1));
-  for (const auto& move : plan.moves) EXPECT_FALSE(quiet_tiles.count(move.to_tile)) << move.to_tile;
+  for (int segment : g["no_moves_for_C_segments"].get<std::vector<int>>())
+    quiet_tiles.insert(map.segment_tile(segment - 1));
+  for (const auto& move : plan.moves)
+    EXPECT_FALSE(quiet_tiles.count(move.to_tile)) << move.to_tile;
 
   // Segment 4: B's algorithmic blocks 2, 8, 3, 9 (number 6 * row + col) from tile 2 to tile 4,
   // as two memory-block moves (2 + 8 and 3 + 9 share a 2048 x 1024 memory block).
@@ -62,10 +70,13 @@ TEST(OwnerCopy, TransposeMovesExactlyTheSeedsBlocks) {
     EXPECT_EQ(m["B_block"], json({number / 6, number % 6}));
     expected_memory_blocks.insert({number / 6 * alg[0] / mem[0], number % 6 * alg[1] / mem[1]});
     const int from = m["from_tile"].get<int>() - 1, to = m["to_tile"].get<int>() - 1;
-    const auto found = std::find_if(plan.moves.begin(), plan.moves.end(), [&](const s2p::BlockMove& mv) {
-      return mv.field == "B" && mv.block == std::vector<std::int64_t>{number / 6 * alg[0] / mem[0], number % 6 * alg[1] / mem[1]} &&
-             mv.from_tile == from && mv.to_tile == to;
-    });
+    const auto found =
+        std::find_if(plan.moves.begin(), plan.moves.end(), [&](const s2p::BlockMove& mv) {
+          return mv.field == "B" &&
+                 mv.block == std::vector<std::int64_t>{number / 6 * alg[0] / mem[0],
+                                                       number % 6 * alg[1] / mem[1]} &&
+                 mv.from_tile == from && mv.to_tile == to;
+        });
     EXPECT_NE(found, plan.moves.end()) << "B block " << number;
   }
   EXPECT_EQ(expected_memory_blocks.size(), 2u);
@@ -79,7 +90,8 @@ TEST(OwnerCopy, WorkStealingQueuesHoldEachTilesOwnBlocks) {
     EXPECT_EQ(static_cast<int>(plan.queues[tile].size()),
               g["work_stealing_queue_sizes"]["tile" + std::to_string(tile + 1)].get<int>());
   json tile3 = json::array();
-  for (const auto& task : plan.queues[2]) tile3.push_back(task.block);
+  for (const auto& task : plan.queues[2])
+    tile3.push_back(task.block);
   EXPECT_EQ(tile3, g["tile3_queue"]);
 }
 
@@ -90,7 +102,8 @@ TEST(OwnerCopy, PlanEqualsTheElementByElementMinimum) {
                                               {"B", &map, IndexMap<2>::transpose(), 8}};
   const auto plan = s2p::plan_owner_copy<2>(map, inputs);
   EXPECT_EQ(plan.bytes, s2p::minimum_block_bytes<2>(map, inputs));
-  EXPECT_EQ(plan.bytes, golden()["C_equals_A_plus_Bt"]["bytes_moved_total"].get<std::int64_t>() / 64 / 64);
+  EXPECT_EQ(plan.bytes,
+            golden()["C_equals_A_plus_Bt"]["bytes_moved_total"].get<std::int64_t>() / 64 / 64);
 }
 
 TEST(OwnerCopy, ReadingOutsideTheInputIsAnError) {

@@ -55,10 +55,13 @@ TEST(Sim, TooManyWarpsForTheTileIsAClearError) {
   static const int ids[] = {0, 1};
   const s2p::rt::kernel_info info{"wide", "k.cpp", 2, ids, 0, "", kSites, 2, 0};
   try {
-    s2p::rt::launch(info, [](warp&) {}, [](warp&) {});
+    s2p::rt::launch(
+        info, [](warp&) {}, [](warp&) {});
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "seq2par: kernel 'wide': the kernel has 2 warps but a tile has 1 hardware threads");
+    EXPECT_STREQ(
+        e.what(),
+        "seq2par: kernel 'wide': the kernel has 2 warps but a tile has 1 hardware threads");
   }
   unsetenv("S2P_TILE_THREADS");
 }
@@ -71,7 +74,8 @@ TEST(Sim, PoolLargerThanTheTileSramIsAClearError) {
     s2p::rt::launch(info, [](warp&) {});
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "seq2par: kernel 'big' needs 1073741824 bytes of pool memory but a tile has 638976 bytes of SRAM");
+    EXPECT_STREQ(e.what(), "seq2par: kernel 'big' needs 1073741824 bytes of pool memory but a tile "
+                           "has 638976 bytes of SRAM");
   }
 }
 

@@ -21,7 +21,8 @@ const s2p::rt::site kSites[] = {{"p1", 10}, {"c1", 11}, {"p2", 12}, {"c2", 13}};
 
 s2p::rt::kernel_info info(int warps, int channels, int data_channels = 0) {
   static const int ids[] = {0, 1, 2, 3};
-  return {"test_kernel", "test.cpp", warps, ids, channels, data_channels ? "dddd" : "rrrr", kSites, 4, 0};
+  return {"test_kernel", "test.cpp", warps, ids, channels, data_channels ? "dddd" : "rrrr",
+          kSites,        4,          0};
 }
 
 // The behaviour every backend must share.
@@ -38,7 +39,8 @@ TEST_P(AnyBackend, WaitsForTheExactPhaseOfAChannel) {
       kernel,
       [&](warp& w) {
         for (int i = 1; i <= 100; ++i) {
-          if (i > 1) w.wait(1, 2 * (i - 1), 0); // the consumer took the previous value
+          if (i > 1)
+            w.wait(1, 2 * (i - 1), 0); // the consumer took the previous value
           data = i;
           w.signal(1);
         }
@@ -51,7 +53,8 @@ TEST_P(AnyBackend, WaitsForTheExactPhaseOfAChannel) {
         }
       });
   ASSERT_EQ(seen.size(), 100u);
-  for (int i = 0; i < 100; ++i) EXPECT_EQ(seen[i], i + 1);
+  for (int i = 0; i < 100; ++i)
+    EXPECT_EQ(seen[i], i + 1);
 }
 
 TEST_P(AnyBackend, PhaseZeroOrBelowNeverBlocks) {
@@ -85,7 +88,8 @@ TEST_P(AnyBackend, BufferQueuePassesEveryItemInOrderThroughTwoSlots) {
         }
       });
   ASSERT_EQ(received.size(), static_cast<std::size_t>(kItems));
-  for (int i = 0; i < kItems; ++i) ASSERT_EQ(received[i], i);
+  for (int i = 0; i < kItems; ++i)
+    ASSERT_EQ(received[i], i);
 }
 
 TEST_P(AnyBackend, DeadlockIsReportedWithEveryWarpsPosition) {
@@ -96,12 +100,17 @@ TEST_P(AnyBackend, DeadlockIsReportedWithEveryWarpsPosition) {
     FAIL() << "expected a deadlock";
   } catch (const s2p::rt::deadlock_error& e) {
     const std::string report = e.what();
-    EXPECT_NE(report.find("kernel 'test_kernel' (test.cpp) on the " + std::string(GetParam()) + " backend"),
+    EXPECT_NE(report.find("kernel 'test_kernel' (test.cpp) on the " + std::string(GetParam()) +
+                          " backend"),
               std::string::npos)
         << report;
-    EXPECT_NE(report.find("warp 0: waits on channel 1 for signal #1 (has 0) before p1 (test.cpp:10)"), std::string::npos)
+    EXPECT_NE(
+        report.find("warp 0: waits on channel 1 for signal #1 (has 0) before p1 (test.cpp:10)"),
+        std::string::npos)
         << report;
-    EXPECT_NE(report.find("warp 1: waits on channel 2 for signal #3 (has 0) before c2 (test.cpp:13)"), std::string::npos)
+    EXPECT_NE(
+        report.find("warp 1: waits on channel 2 for signal #3 (has 0) before c2 (test.cpp:13)"),
+        std::string::npos)
         << report;
   }
 }
@@ -160,7 +169,8 @@ TEST(ThreadsDeathTest, WatchdogReportsAKernelThatMakesNoProgressAndExits) {
           std::this_thread::sleep_for(std::chrono::seconds(30)); // stuck inside an intrinsic
         });
       },
-      ::testing::ExitedWithCode(3), "no warp made progress for 1 s.*warp 0: running, last at p2 \\(test.cpp:12\\)");
+      ::testing::ExitedWithCode(3),
+      "no warp made progress for 1 s.*warp 0: running, last at p2 \\(test.cpp:12\\)");
 }
 
 } // namespace

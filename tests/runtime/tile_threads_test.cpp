@@ -62,7 +62,8 @@ TEST(TileThreads, BalancedPipelineMeetsItsBound) {
 TEST(TileThreads, BufferReuseWaitsDoNotCountTowardsTheDependencyBound) {
   // One slot: the producer must wait for the consumer to release it (resource channel 2)
   // before producing again, so nothing overlaps; the ideal (unlimited buffers) does.
-  TileThreads model(no_sync_costs(), {0, 1}, {ChannelKind::Data, ChannelKind::Data, ChannelKind::Resource}, false);
+  TileThreads model(no_sync_costs(), {0, 1},
+                    {ChannelKind::Data, ChannelKind::Data, ChannelKind::Resource}, false);
   for (int i = 1; i <= 4; ++i) {
     ASSERT_TRUE(model.try_wait(0, 2, i - 1));
     model.compute(0, "p", 10);

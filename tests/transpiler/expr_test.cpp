@@ -6,9 +6,15 @@
 namespace s2p::ir {
 namespace {
 
-Expr v(const char* n) { return Expr::variable(n); }
-Expr c(std::int64_t x) { return Expr::constant(x); }
-Expr bin(Expr::Op op, Expr a, Expr b) { return Expr::binary(op, std::move(a), std::move(b)); }
+Expr v(const char* n) {
+  return Expr::variable(n);
+}
+Expr c(std::int64_t x) {
+  return Expr::constant(x);
+}
+Expr bin(Expr::Op op, Expr a, Expr b) {
+  return Expr::binary(op, std::move(a), std::move(b));
+}
 
 TEST(Expr, EvaluatesWithCxxSemanticsForNegativeDivisionAndRemainder) {
   Bindings env;

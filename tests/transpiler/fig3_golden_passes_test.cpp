@@ -98,7 +98,8 @@ TEST_F(Fig3Golden, KeepRedundantKeepsEveryEdgeAndStillSynchronizesThem) {
   EXPECT_TRUE(cdrfg["removed_as_redundant"].empty());
   int synced = 0;
   const auto& graph = kept.regions.at(0).graph;
-  for (const auto& e : graph.edges) synced += graph.needs_sync(e);
+  for (const auto& e : graph.edges)
+    synced += graph.needs_sync(e);
   EXPECT_EQ(synced, 14); // 7 data + 7 resource edges
 }
 

@@ -9,12 +9,14 @@ ir::Kernel fig3_kernel() {
   const int buffer2 = b.tensor("buffer2", smem, 15, 3, 15);
   const int buffer3 = b.tensor("buffer3", smem, 0, 1, 50);
   for (int t : {buffer1, buffer2}) {
-    b.add(KernelBuilder::loop("i", lit(0), lit(3),
-                              {b.call("intrinsic_producer", 0, {{t, var("i"), AccessMode::Write}}),
-                               b.call("intrinsic_consumer", 1, {{t, var("i"), AccessMode::Read}})}));
+    b.add(
+        KernelBuilder::loop("i", lit(0), lit(3),
+                            {b.call("intrinsic_producer", 0, {{t, var("i"), AccessMode::Write}}),
+                             b.call("intrinsic_consumer", 1, {{t, var("i"), AccessMode::Read}})}));
   }
-  b.add(KernelBuilder::function("stage3", {b.call("intrinsic_producer", 0, {{buffer3, lit(0), AccessMode::Write}}),
-                                           b.call("intrinsic_consumer", 1, {{buffer3, lit(0), AccessMode::Read}})}));
+  b.add(KernelBuilder::function(
+      "stage3", {b.call("intrinsic_producer", 0, {{buffer3, lit(0), AccessMode::Write}}),
+                 b.call("intrinsic_consumer", 1, {{buffer3, lit(0), AccessMode::Read}})}));
   return b.kernel();
 }
 

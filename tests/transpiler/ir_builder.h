@@ -13,8 +13,12 @@ using ir::AccessMode;
 using ir::Expr;
 using ir::ScheduleNode;
 
-inline Expr var(const std::string& name) { return Expr::variable(name); }
-inline Expr lit(std::int64_t v) { return Expr::constant(v); }
+inline Expr var(const std::string& name) {
+  return Expr::variable(name);
+}
+inline Expr lit(std::int64_t v) {
+  return Expr::constant(v);
+}
 
 struct Arg {
   int tensor;
@@ -34,7 +38,8 @@ public:
     kernel_.pools.push_back({name, "float", units, {}});
     return static_cast<int>(kernel_.pools.size()) - 1;
   }
-  int tensor(const std::string& name, int pool, std::int64_t offset, std::int64_t count, std::int64_t size) {
+  int tensor(const std::string& name, int pool, std::int64_t offset, std::int64_t count,
+             std::int64_t size) {
     ir::Tensor t;
     t.name = name;
     t.kind = ir::TensorKind::Pool;
@@ -56,7 +61,8 @@ public:
   }
 
   // callee(t0[c0], t1[c1], ...) on `warp`; each coordinate is a hole evaluated per instance.
-  ScheduleNode call(const std::string& callee, int warp, const std::vector<Arg>& args, unsigned line = 0) const {
+  ScheduleNode call(const std::string& callee, int warp, const std::vector<Arg>& args,
+                    unsigned line = 0) const {
     ScheduleNode node;
     node.kind = ScheduleNode::Kind::Call;
     node.loc.line = line;
@@ -66,7 +72,8 @@ public:
     call.loc.line = line;
     call.text = callee + "(";
     for (std::size_t i = 0; i < args.size(); ++i) {
-      if (i) call.text += ", ";
+      if (i)
+        call.text += ", ";
       call.text += kernel_.tensors[args[i].tensor].name + "[";
       const std::string placeholder = args[i].coord.to_cpp();
       call.holes.push_back({call.text.size(), placeholder.size(), args[i].coord, ""});
@@ -81,8 +88,8 @@ public:
     return node;
   }
 
-  static ScheduleNode loop(const std::string& v, Expr init, Expr bound, std::vector<ScheduleNode> body,
-                           std::int64_t step = 1) {
+  static ScheduleNode loop(const std::string& v, Expr init, Expr bound,
+                           std::vector<ScheduleNode> body, std::int64_t step = 1) {
     ScheduleNode node;
     node.kind = ScheduleNode::Kind::Loop;
     node.name = v;

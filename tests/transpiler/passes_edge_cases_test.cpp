@@ -27,21 +27,29 @@ struct Planned {
   }
   // The single expanded region these kernels have (empty for a kernel without calls).
   ir::Graph& graph() { return plan.regions.empty() ? empty_graph : plan.regions[0].graph; }
-  const ir::Graph& graph() const { return plan.regions.empty() ? empty_graph : plan.regions[0].graph; }
-  std::vector<ir::WarpProgram>& warps() { return plan.regions.empty() ? empty_warps : plan.regions[0].warps; }
-  const std::vector<ir::WarpProgram>& warps() const { return plan.regions.empty() ? empty_warps : plan.regions[0].warps; }
+  const ir::Graph& graph() const {
+    return plan.regions.empty() ? empty_graph : plan.regions[0].graph;
+  }
+  std::vector<ir::WarpProgram>& warps() {
+    return plan.regions.empty() ? empty_warps : plan.regions[0].warps;
+  }
+  const std::vector<ir::WarpProgram>& warps() const {
+    return plan.regions.empty() ? empty_warps : plan.regions[0].warps;
+  }
   ir::Graph empty_graph;
   std::vector<ir::WarpProgram> empty_warps;
   int node(const std::string& id) const {
     for (int i = 0; i < static_cast<int>(graph().nodes.size()); ++i)
-      if (graph().nodes[i].id == id) return i;
+      if (graph().nodes[i].id == id)
+        return i;
     ADD_FAILURE() << "no node " << id;
     return -1;
   }
   const ir::Edge* edge(const std::string& from, const std::string& to, EdgeKind kind) const {
     const int f = node(from), t = node(to);
     for (const auto& e : graph().edges)
-      if (e.from == f && e.to == t && e.kind == kind) return &e;
+      if (e.from == f && e.to == t && e.kind == kind)
+        return &e;
     return nullptr;
   }
   std::vector<std::string> problems() const { return passes::verify_sync(graph(), warps()); }
@@ -73,7 +81,8 @@ TEST(Passes, NodeThatConsumesAndProducesGetsBothKindsOfEdge) {
   const int a = b.tensor("a", pool, 0, 1, 10);
   const int c = b.tensor("c", pool, 10, 1, 10);
   b.add(b.call("load", 0, {{a, lit(0), ir::AccessMode::Write}}));
-  b.add(b.call("compute", 1, {{a, lit(0), ir::AccessMode::Read}, {c, lit(0), ir::AccessMode::Write}}));
+  b.add(b.call("compute", 1,
+               {{a, lit(0), ir::AccessMode::Read}, {c, lit(0), ir::AccessMode::Write}}));
   b.add(b.call("store", 2, {{c, lit(0), ir::AccessMode::Read}}));
   b.add(b.call("load", 0, {{a, lit(0), ir::AccessMode::Write}}));
   Planned p(b.kernel());
@@ -92,7 +101,8 @@ TEST(Passes, InoutReadsThenWritesWithoutASelfEdge) {
   b.add(b.call("update", 1, {{t, lit(0), ir::AccessMode::ReadWrite}}));
   b.add(b.call("read", 0, {{t, lit(0), ir::AccessMode::Read}}));
   Planned p(b.kernel());
-  for (const auto& e : p.graph().edges) EXPECT_NE(e.from, e.to);
+  for (const auto& e : p.graph().edges)
+    EXPECT_NE(e.from, e.to);
   EXPECT_NE(p.edge("p1", "x1", EdgeKind::Data), nullptr);
   EXPECT_NE(p.edge("x1", "c1", EdgeKind::Data), nullptr);
   EXPECT_TRUE(p.problems().empty());
@@ -117,7 +127,8 @@ TEST(Passes, ReadSpanningTwoWritersDependsOnBoth) {
   const int pool = b.pool("smem", 20);
   const int halves = b.tensor("halves", pool, 0, 2, 10);
   const int whole = b.tensor("whole", pool, 0, 1, 20);
-  b.add(KernelBuilder::loop("i", lit(0), lit(2), {b.call("fill", 0, {{halves, var("i"), ir::AccessMode::Write}})}));
+  b.add(KernelBuilder::loop("i", lit(0), lit(2),
+                            {b.call("fill", 0, {{halves, var("i"), ir::AccessMode::Write}})}));
   b.add(b.call("sum", 1, {{whole, lit(0), ir::AccessMode::Read}}));
   Planned p(b.kernel());
   const auto* first = p.edge("p1", "c1", EdgeKind::Data);
@@ -140,9 +151,12 @@ TEST(Passes, TensorRefDependenciesAreBySubTensorIndex) {
   const int buf = b.tensor("buf", pool, 0, 1, 10);
   const int in = b.ref("in");
   const int out = b.ref("out");
-  b.add(KernelBuilder::loop("i", lit(0), lit(2),
-                            {b.call("load", 0, {{in, var("i"), ir::AccessMode::Read}, {buf, lit(0), ir::AccessMode::Write}}),
-                             b.call("store", 1, {{buf, lit(0), ir::AccessMode::Read}, {out, var("i"), ir::AccessMode::Write}})}));
+  b.add(KernelBuilder::loop(
+      "i", lit(0), lit(2),
+      {b.call("load", 0,
+              {{in, var("i"), ir::AccessMode::Read}, {buf, lit(0), ir::AccessMode::Write}}),
+       b.call("store", 1,
+              {{buf, lit(0), ir::AccessMode::Read}, {out, var("i"), ir::AccessMode::Write}})}));
   b.add(b.call("check", 0, {{out, lit(1), ir::AccessMode::Read}}));
   Planned p(b.kernel());
   EXPECT_EQ(p.graph().spaces.size(), 3u);
@@ -209,9 +223,12 @@ TEST(Passes, ThreeWarpRingPipelineIsRaceFreeAndDeadlockFree) {
   const auto slot = ir::Expr::binary(ir::Expr::Op::Rem, var("i"), lit(3));
   b.add(KernelBuilder::loop(
       "i", lit(0), lit(12),
-      {b.call("load", 0, {{src, var("i"), ir::AccessMode::Read}, {in_slots, slot, ir::AccessMode::Write}}),
-       b.call("compute", 1, {{in_slots, slot, ir::AccessMode::Read}, {out_slots, slot, ir::AccessMode::Write}}),
-       b.call("store", 2, {{out_slots, slot, ir::AccessMode::Read}, {dst, var("i"), ir::AccessMode::Write}})}));
+      {b.call("load", 0,
+              {{src, var("i"), ir::AccessMode::Read}, {in_slots, slot, ir::AccessMode::Write}}),
+       b.call("compute", 1,
+              {{in_slots, slot, ir::AccessMode::Read}, {out_slots, slot, ir::AccessMode::Write}}),
+       b.call("store", 2,
+              {{out_slots, slot, ir::AccessMode::Read}, {dst, var("i"), ir::AccessMode::Write}})}));
   Planned p(b.kernel());
   ASSERT_FALSE(p.diags.has_errors());
   EXPECT_EQ(p.graph().nodes.size(), 36u);
@@ -232,7 +249,8 @@ TEST(Passes, VerifierCatchesAMissingSynchronization) {
   // Break the plan: forget both resource edges into p4 (c2 -> p4 alone would still be
   // implied by c2 -> c3 -> p4).
   for (auto& e : p.graph().edges)
-    if (p.graph().nodes[e.to].id == "p4" && e.kind == EdgeKind::Resource) e.redundant = true;
+    if (p.graph().nodes[e.to].id == "p4" && e.kind == EdgeKind::Resource)
+      e.redundant = true;
   const auto problems = p.problems();
   ASSERT_FALSE(problems.empty());
   EXPECT_NE(problems[0].find("race: c2"), std::string::npos) << problems[0];
@@ -243,8 +261,10 @@ TEST(Passes, VerifierCatchesADeadlock) {
   // Make p1 wait for a signal nobody sends.
   p.warps()[0].ops.insert(p.warps()[0].ops.begin(), ir::WarpOp{ir::WarpOp::Kind::Wait, 0, 0, 6, 5});
   const auto problems = p.problems();
-  const std::string expected = "deadlock: warp 0 waits on channel 6 for signal #5 before p1 (channel has 0)";
-  EXPECT_NE(std::find(problems.begin(), problems.end(), expected), problems.end()) << ::testing::PrintToString(problems);
+  const std::string expected =
+      "deadlock: warp 0 waits on channel 6 for signal #5 before p1 (channel has 0)";
+  EXPECT_NE(std::find(problems.begin(), problems.end(), expected), problems.end())
+      << ::testing::PrintToString(problems);
 }
 
 TEST(Passes, OutOfRangeCoordinateIsADiagnosticAtTheAccess) {
@@ -257,14 +277,16 @@ TEST(Passes, OutOfRangeCoordinateIsADiagnosticAtTheAccess) {
   Planned p(b.kernel());
   ASSERT_TRUE(p.diags.has_errors());
   EXPECT_EQ(p.diags.items()[0].loc.line, 7u);
-  EXPECT_EQ(p.diags.items()[0].message, "coordinate 3 is out of range [0,3) for tensor 't' in f(t[3])");
+  EXPECT_EQ(p.diags.items()[0].message,
+            "coordinate 3 is out of range [0,3) for tensor 't' in f(t[3])");
 }
 
 TEST(Passes, DecreasingAndSteppedLoopsExpandInOrder) {
   KernelBuilder b("steps");
   const int pool = b.pool("smem", 60);
   const int t = b.tensor("t", pool, 0, 6, 10);
-  b.add(KernelBuilder::loop("i", lit(5), lit(-1), {b.call("f", 0, {{t, var("i"), ir::AccessMode::Write}})}, -2));
+  b.add(KernelBuilder::loop("i", lit(5), lit(-1),
+                            {b.call("f", 0, {{t, var("i"), ir::AccessMode::Write}})}, -2));
   Planned p(b.kernel());
   ASSERT_EQ(p.graph().nodes.size(), 3u);
   EXPECT_EQ(p.graph().nodes[0].text, "f(t[5])");
@@ -275,7 +297,8 @@ TEST(Passes, ExpansionLimitIsADiagnosticNotAnOutOfMemory) {
   KernelBuilder b("huge");
   const int pool = b.pool("smem", 10);
   const int t = b.tensor("t", pool, 0, 1, 10);
-  b.add(KernelBuilder::loop("i", lit(0), lit(1000), {b.call("f", 0, {{t, lit(0), ir::AccessMode::Write}})}));
+  b.add(KernelBuilder::loop("i", lit(0), lit(1000),
+                            {b.call("f", 0, {{t, lit(0), ir::AccessMode::Write}})}));
   passes::PipelineOptions options;
   options.cdfg.max_nodes = 100;
   Planned p(b.kernel(), options);

@@ -17,39 +17,51 @@ using test::KernelBuilder;
 using test::lit;
 using test::var;
 
-Expr bin(Expr::Op op, Expr a, Expr b) { return Expr::binary(op, std::move(a), std::move(b)); }
+Expr bin(Expr::Op op, Expr a, Expr b) {
+  return Expr::binary(op, std::move(a), std::move(b));
+}
 
 TEST(LoopPeriod, ModuloOfAffineIsPeriodic) {
   const auto p = passes::periodicity(bin(Expr::Op::Rem, var("i"), lit(3)), "i");
   EXPECT_EQ(p.kind, Periodicity::Kind::Periodic);
   EXPECT_EQ(p.period, 3);
-  const auto q = passes::periodicity(bin(Expr::Op::Rem, bin(Expr::Op::Mul, lit(2), var("i")), lit(4)), "i");
+  const auto q =
+      passes::periodicity(bin(Expr::Op::Rem, bin(Expr::Op::Mul, lit(2), var("i")), lit(4)), "i");
   EXPECT_EQ(q.period, 2);
-  const auto sum = passes::periodicity(
-      bin(Expr::Op::Add, bin(Expr::Op::Rem, var("i"), lit(3)), bin(Expr::Op::Rem, var("i"), lit(2))), "i");
+  const auto sum = passes::periodicity(bin(Expr::Op::Add, bin(Expr::Op::Rem, var("i"), lit(3)),
+                                           bin(Expr::Op::Rem, var("i"), lit(2))),
+                                       "i");
   EXPECT_EQ(sum.period, 6);
 }
 
 TEST(LoopPeriod, AffineIndicesAndIndependentTermsAreRecognized) {
-  const auto p = passes::periodicity(bin(Expr::Op::Add, bin(Expr::Op::Mul, lit(2), var("i")), var("j")), "i");
+  const auto p =
+      passes::periodicity(bin(Expr::Op::Add, bin(Expr::Op::Mul, lit(2), var("i")), var("j")), "i");
   EXPECT_EQ(p.kind, Periodicity::Kind::Affine);
   EXPECT_EQ(p.coefficient, 2);
   EXPECT_EQ(passes::periodicity(var("j"), "i").kind, Periodicity::Kind::Periodic);
 }
 
 TEST(LoopPeriod, NonPeriodicNonAffineIsOther) {
-  EXPECT_EQ(passes::periodicity(bin(Expr::Op::Mul, var("i"), var("i")), "i").kind, Periodicity::Kind::Other);
-  EXPECT_EQ(passes::periodicity(bin(Expr::Op::Rem, bin(Expr::Op::Div, var("i"), lit(2)), lit(3)), "i").kind,
+  EXPECT_EQ(passes::periodicity(bin(Expr::Op::Mul, var("i"), var("i")), "i").kind,
             Periodicity::Kind::Other);
-  EXPECT_EQ(passes::periodicity(bin(Expr::Op::Rem, bin(Expr::Op::Sub, lit(0), var("i")), lit(3)), "i").kind,
-            Periodicity::Kind::Other);
+  EXPECT_EQ(
+      passes::periodicity(bin(Expr::Op::Rem, bin(Expr::Op::Div, var("i"), lit(2)), lit(3)), "i")
+          .kind,
+      Periodicity::Kind::Other);
+  EXPECT_EQ(
+      passes::periodicity(bin(Expr::Op::Rem, bin(Expr::Op::Sub, lit(0), var("i")), lit(3)), "i")
+          .kind,
+      Periodicity::Kind::Other);
 }
 
 TEST(LoopPeriod, FoldResiduesOnlyWhereTheResidueFixesTheValue) {
   const Expr slot = bin(Expr::Op::Rem, bin(Expr::Op::Add, var("i"), lit(1)), lit(3));
   EXPECT_EQ(passes::fold_residues(slot, "i", 4, 3).to_cpp(), "2");
-  EXPECT_EQ(passes::fold_residues(slot, "i", 4, 2).to_cpp(), "(i + 1) % 3"); // stride 2 changes the residue
-  EXPECT_EQ(passes::fold_residues(bin(Expr::Op::Add, var("i"), lit(1)), "i", 4, 3).to_cpp(), "i + 1");
+  EXPECT_EQ(passes::fold_residues(slot, "i", 4, 2).to_cpp(),
+            "(i + 1) % 3"); // stride 2 changes the residue
+  EXPECT_EQ(passes::fold_residues(bin(Expr::Op::Add, var("i"), lit(1)), "i", 4, 3).to_cpp(),
+            "i + 1");
 }
 
 // load (warp 0) -> compute (warp 1) -> store (warp 2) over rings of `depth` slots, n steps.
@@ -64,9 +76,12 @@ ir::Kernel ring_kernel(int depth) {
   const auto slot = bin(Expr::Op::Rem, var("i"), lit(depth));
   b.add(KernelBuilder::loop(
       "i", lit(0), var("n"),
-      {b.call("load", 0, {{src, var("i"), ir::AccessMode::Read}, {in_slots, slot, ir::AccessMode::Write}}),
-       b.call("compute", 1, {{in_slots, slot, ir::AccessMode::Read}, {out_slots, slot, ir::AccessMode::Write}}),
-       b.call("store", 2, {{out_slots, slot, ir::AccessMode::Read}, {dst, var("i"), ir::AccessMode::Write}})}));
+      {b.call("load", 0,
+              {{src, var("i"), ir::AccessMode::Read}, {in_slots, slot, ir::AccessMode::Write}}),
+       b.call("compute", 1,
+              {{in_slots, slot, ir::AccessMode::Read}, {out_slots, slot, ir::AccessMode::Write}}),
+       b.call("store", 2,
+              {{out_slots, slot, ir::AccessMode::Read}, {dst, var("i"), ir::AccessMode::Write}})}));
   return b.kernel();
 }
 
@@ -98,7 +113,8 @@ TEST(SymbolicLoop, InstancesAreRaceAndDeadlockFreeForEveryTripCount) {
   ASSERT_FALSE(diags.has_errors());
   for (std::int64_t trips = 0; trips <= plan.regions[0].loop.window; ++trips) {
     const auto instance = passes::instantiate_symbolic_loop(plan.regions[0], trips);
-    ASSERT_EQ(passes::verify_sync(instance.graph, instance.warps), std::vector<std::string>{}) << trips;
+    ASSERT_EQ(passes::verify_sync(instance.graph, instance.warps), std::vector<std::string>{})
+        << trips;
   }
 }
 
@@ -109,7 +125,8 @@ TEST(SymbolicLoop, PrologueWaitsHaveNonPositivePhases) {
   const auto instance = passes::instantiate_symbolic_loop(plan.regions[0], 3);
   // The loads of iterations 0..2 wait for the release of a slot used three iterations earlier.
   int skipped = 0;
-  for (const auto& op : instance.warps[0].ops) skipped += op.kind == ir::WarpOp::Kind::Wait && op.phase <= 0;
+  for (const auto& op : instance.warps[0].ops)
+    skipped += op.kind == ir::WarpOp::Kind::Wait && op.phase <= 0;
   EXPECT_EQ(skipped, 3);
 }
 
@@ -141,9 +158,11 @@ TEST(SymbolicLoop, ConstantIndexAccumulationIsADistanceOneDependency) {
   const int pool = b.pool("smem", 10);
   const int tmp = b.tensor("tmp", pool, 0, 1, 10);
   const int acc = b.ref("acc");
-  b.add(KernelBuilder::loop("i", lit(0), var("n"),
-                            {b.call("make", 0, {{tmp, lit(0), ir::AccessMode::Write}}),
-                             b.call("add", 1, {{tmp, lit(0), ir::AccessMode::Read}, {acc, lit(0), ir::AccessMode::ReadWrite}})}));
+  b.add(KernelBuilder::loop(
+      "i", lit(0), var("n"),
+      {b.call("make", 0, {{tmp, lit(0), ir::AccessMode::Write}}),
+       b.call("add", 1,
+              {{tmp, lit(0), ir::AccessMode::Read}, {acc, lit(0), ir::AccessMode::ReadWrite}})}));
   ir::Diagnostics diags;
   const ir::Kernel kernel = b.kernel();
   const auto plan = passes::plan_kernel(kernel, {}, diags);
@@ -151,7 +170,8 @@ TEST(SymbolicLoop, ConstantIndexAccumulationIsADistanceOneDependency) {
   const auto& loop = plan.regions[0].loop;
   EXPECT_EQ(loop.period, 1);
   bool reuse = false;
-  for (const auto& f : loop.families) reuse |= f.kind == ir::EdgeKind::Resource && f.distance == 1;
+  for (const auto& f : loop.families)
+    reuse |= f.kind == ir::EdgeKind::Resource && f.distance == 1;
   EXPECT_TRUE(reuse); // make[i] must wait until add[i - 1] has read tmp
 }
 
@@ -166,7 +186,8 @@ TEST(SymbolicLoop, NonPeriodicPoolCoordinateIsADiagnostic) {
   const ir::Kernel kernel = b.kernel();
   passes::plan_kernel(kernel, {}, diags);
   ASSERT_TRUE(diags.has_errors());
-  EXPECT_NE(diags.items()[0].message.find("pool coordinate 'i' of 't' must repeat with 'i'"), std::string::npos)
+  EXPECT_NE(diags.items()[0].message.find("pool coordinate 'i' of 't' must repeat with 'i'"),
+            std::string::npos)
       << diags.items()[0].message;
 }
 
@@ -177,7 +198,8 @@ TEST(SymbolicLoop, NestedRunTimeTripCountsAreADiagnostic) {
   const int t = b.tensor("t", pool, 0, 1, 10);
   b.add(KernelBuilder::loop(
       "i", lit(0), var("n"),
-      {KernelBuilder::loop("j", lit(0), var("m"), {b.call("fill", 0, {{t, lit(0), ir::AccessMode::Write}})})}));
+      {KernelBuilder::loop("j", lit(0), var("m"),
+                           {b.call("fill", 0, {{t, lit(0), ir::AccessMode::Write}})})}));
   ir::Diagnostics diags;
   const ir::Kernel kernel = b.kernel();
   passes::plan_kernel(kernel, {}, diags);

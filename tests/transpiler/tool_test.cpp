@@ -22,12 +22,15 @@ struct Run {
 };
 
 Run run(const std::string& args, const std::string& cwd = "") {
-  std::string command = (cwd.empty() ? "" : "cd '" + cwd + "' && ") + "'" + SEQ2PAR_EXE + "' " + args + " 2>&1";
+  std::string command =
+      (cwd.empty() ? "" : "cd '" + cwd + "' && ") + "'" + SEQ2PAR_EXE + "' " + args + " 2>&1";
   Run result;
   FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
+  if (!pipe)
+    return result;
   std::array<char, 4096> buffer;
-  while (std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+  while (std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe))
+    result.output.append(buffer.data(), n);
   const int raw = pclose(pipe);
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return result;
@@ -43,8 +46,9 @@ std::string read(const fs::path& path) {
 class Tool : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir = fs::temp_directory_path() / ("seq2par_tool_test_" + std::to_string(::getpid()) + "_" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir = fs::temp_directory_path() /
+          ("seq2par_tool_test_" + std::to_string(::getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir);
     fs::create_directories(dir);
     fs::copy_file(fs::path(SEQ2PAR_GOLDEN_DIR) / "fig3-pipeline.cpp", dir / "fig3-pipeline.cpp");
@@ -58,16 +62,19 @@ TEST_F(Tool, Fig3DumpsReproduceTheGoldenFile) {
   ASSERT_EQ(r.status, 0) << r.output;
   const json golden = json::parse(read(fs::path(SEQ2PAR_GOLDEN_DIR) / "fig3-pipeline.json"));
   const auto dump = [&](const char* kind) {
-    return json::parse(read(dir / "out" / (std::string("fig3-pipeline.fig3_pipeline.") + kind + ".json")));
+    return json::parse(
+        read(dir / "out" / (std::string("fig3-pipeline.fig3_pipeline.") + kind + ".json")));
   };
-  const json tree = dump("schedule-tree"), cdfg = dump("cdfg"), cdrfg = dump("cdrfg"), channels = dump("channels"),
-             warps = dump("warps");
+  const json tree = dump("schedule-tree"), cdfg = dump("cdfg"), cdrfg = dump("cdrfg"),
+             channels = dump("channels"), warps = dump("warps");
   EXPECT_EQ(tree["branches"], golden["schedule_tree"]["branches"]);
   EXPECT_EQ(tree["branch_kinds"], golden["schedule_tree"]["branch_kinds"]);
   for (const auto& expected : golden["nodes"]) {
-    auto it = std::find_if(cdfg["nodes"].begin(), cdfg["nodes"].end(), [&](const json& n) { return n["id"] == expected["id"]; });
+    auto it = std::find_if(cdfg["nodes"].begin(), cdfg["nodes"].end(),
+                           [&](const json& n) { return n["id"] == expected["id"]; });
     ASSERT_NE(it, cdfg["nodes"].end()) << expected["id"];
-    for (const auto& field : {"warp", "role", "pool_range", "call"}) EXPECT_EQ((*it)[field], expected[field]) << field;
+    for (const auto& field : {"warp", "role", "pool_range", "call"})
+      EXPECT_EQ((*it)[field], expected[field]) << field;
   }
   EXPECT_EQ(cdfg["nodes"].size(), golden["nodes"].size());
   EXPECT_EQ(cdfg["control_edges"], golden["control_edges"]);
@@ -75,7 +82,8 @@ TEST_F(Tool, Fig3DumpsReproduceTheGoldenFile) {
   ASSERT_EQ(cdrfg["resource_edges"].size(), golden["resource_edges"].size());
   for (std::size_t i = 0; i < golden["resource_edges"].size(); ++i)
     for (const auto& field : {"from", "to", "range"})
-      EXPECT_EQ(cdrfg["resource_edges"][i][field], golden["resource_edges"][i][field]) << i << field;
+      EXPECT_EQ(cdrfg["resource_edges"][i][field], golden["resource_edges"][i][field])
+          << i << field;
   EXPECT_EQ(cdrfg["removed_as_redundant"], golden["removed_as_redundant"]);
   ASSERT_EQ(channels["channels"].size(), golden["channels"].size());
   for (std::size_t i = 0; i < golden["channels"].size(); ++i)
@@ -85,8 +93,10 @@ TEST_F(Tool, Fig3DumpsReproduceTheGoldenFile) {
   EXPECT_EQ(warps["warps"], golden["warps"]);
   // Every dump also has a Graphviz rendering.
   for (const char* kind : {"schedule-tree", "cdfg", "cdrfg", "channels", "warps"})
-    EXPECT_NE(read(dir / "out" / (std::string("fig3-pipeline.fig3_pipeline.") + kind + ".dot")).find("digraph"),
-              std::string::npos) << kind;
+    EXPECT_NE(read(dir / "out" / (std::string("fig3-pipeline.fig3_pipeline.") + kind + ".dot"))
+                  .find("digraph"),
+              std::string::npos)
+        << kind;
 }
 
 TEST_F(Tool, OutputIsTheInputWithOnlyTheKernelBodyReplaced) {
@@ -113,8 +123,9 @@ TEST_F(Tool, OutputIsDeterministic) {
 }
 
 TEST_F(Tool, RunsFromAnyWorkingDirectoryWithAbsolutePaths) {
-  const auto r = run("'" + (dir / "fig3-pipeline.cpp").string() + "' --out-dir '" + (dir / "out").string() + "' --in-root '" +
-                     dir.string() + "'", "/");
+  const auto r = run("'" + (dir / "fig3-pipeline.cpp").string() + "' --out-dir '" +
+                         (dir / "out").string() + "' --in-root '" + dir.string() + "'",
+                     "/");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(fs::exists(dir / "out" / "fig3-pipeline.par.cpp"));
 }
@@ -136,7 +147,8 @@ TEST_F(Tool, FilesWithoutKernelsAreSkippedAndWriteNothing) {
 
 TEST_F(Tool, KeepRedundantSynchronizesMore) {
   ASSERT_EQ(run("fig3-pipeline.cpp --out-dir out --dump=channels --keep-redundant", dir).status, 0);
-  const json channels = json::parse(read(dir / "out" / "fig3-pipeline.fig3_pipeline.channels.json"));
+  const json channels =
+      json::parse(read(dir / "out" / "fig3-pipeline.fig3_pipeline.channels.json"));
   EXPECT_EQ(channels["channels"].size(), 14u);
 }
 
@@ -152,7 +164,8 @@ TEST_F(Tool, UsageErrorsExitWithTwo) {
 TEST_F(Tool, HelpVersionAndBuildFlags) {
   const auto help = run("--help", dir);
   EXPECT_EQ(help.status, 0);
-  for (const char* option : {"--out-dir", "--in-root", "--dump", "--keep-redundant", "--cxxflags", "--ldflags", "-p"})
+  for (const char* option :
+       {"--out-dir", "--in-root", "--dump", "--keep-redundant", "--cxxflags", "--ldflags", "-p"})
     EXPECT_NE(help.output.find(option), std::string::npos) << option;
   const auto version = run("--version", dir);
   EXPECT_EQ(version.status, 0);
@@ -166,7 +179,8 @@ TEST_F(Tool, HelpVersionAndBuildFlags) {
 
 std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t count = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++count;
   return count;
 }
 
@@ -194,7 +208,8 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r, int n) {
     const std::size_t calls = occurrences(output, "produce(ring[");
     if (std::string(trips) == "n") {
       EXPECT_EQ(calls, 3u) << "one call per residue of i % 3";
-      EXPECT_NE(output.find("for (std::int64_t s2p_t0 = 0; s2p_t0 < s2p_trips_0; s2p_t0 += 3)"), std::string::npos);
+      EXPECT_NE(output.find("for (std::int64_t s2p_t0 = 0; s2p_t0 < s2p_trips_0; s2p_t0 += 3)"),
+                std::string::npos);
       EXPECT_NE(output.find("produce(ring[0])"), std::string::npos) << "i % 3 folded per residue";
     } else {
       EXPECT_EQ(calls, 12u);

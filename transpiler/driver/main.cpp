@@ -29,37 +29,49 @@ namespace cl = llvm::cl;
 
 cl::OptionCategory category("seq2par options");
 
-cl::opt<std::string> out_dir("out-dir", cl::desc("Directory for generated files (default: current directory)"),
+cl::opt<std::string> out_dir("out-dir",
+                             cl::desc("Directory for generated files (default: current directory)"),
                              cl::value_desc("dir"), cl::init("."), cl::cat(category));
 cl::opt<std::string> in_root("in-root",
                              cl::desc("Output paths mirror input paths relative to this directory "
                                       "(default: current directory)"),
                              cl::value_desc("dir"), cl::init("."), cl::cat(category));
-cl::list<std::string> dumps("dump",
-                            cl::desc("Write pass results as JSON and Graphviz DOT beside the output: "
-                                     "schedule-tree,cdfg,cdrfg,channels,warps or all"),
-                            cl::value_desc("passes"), cl::CommaSeparated, cl::cat(category));
-cl::opt<bool> keep_redundant("keep-redundant",
-                             cl::desc("Skip redundant-edge removal (correct, with more synchronization)"),
-                             cl::cat(category));
-cl::opt<std::string> style("style", cl::desc("libFormat style for generated code (default: file, i.e. the "
-                                             "input's .clang-format, else LLVM)"),
+cl::list<std::string>
+    dumps("dump",
+          cl::desc("Write pass results as JSON and Graphviz DOT beside the output: "
+                   "schedule-tree,cdfg,cdrfg,channels,warps or all"),
+          cl::value_desc("passes"), cl::CommaSeparated, cl::cat(category));
+cl::opt<bool>
+    keep_redundant("keep-redundant",
+                   cl::desc("Skip redundant-edge removal (correct, with more synchronization)"),
+                   cl::cat(category));
+cl::opt<std::string> style("style",
+                           cl::desc("libFormat style for generated code (default: file, i.e. the "
+                                    "input's .clang-format, else LLVM)"),
                            cl::value_desc("style"), cl::init("file"), cl::cat(category));
-cl::opt<long long> max_calls("max-calls",
-                             cl::desc("Refuse kernels whose expanded loops exceed this many intrinsic calls "
-                                      "(default: 1000000)"),
-                             cl::init(1'000'000), cl::cat(category));
-cl::opt<long long> tile_sram("tile-sram",
-                             cl::desc("SRAM of one tile in bytes: a kernel's pools must fit (default: 638976, 624 KiB)"),
-                             cl::init(624 * 1024), cl::cat(category));
-cl::opt<int> fabric_tiles("fabric-tiles",
-                          cl::desc("Tiles of the fabric a multi-tile kernel (S2P_TILES) may span (default: 1472, one chip)"),
-                          cl::init(1472), cl::cat(category));
-cl::opt<bool> no_verify("no-verify", cl::desc("Skip the self-check of each warp split (races, deadlock)"),
+cl::opt<long long>
+    max_calls("max-calls",
+              cl::desc("Refuse kernels whose expanded loops exceed this many intrinsic calls "
+                       "(default: 1000000)"),
+              cl::init(1'000'000), cl::cat(category));
+cl::opt<long long> tile_sram(
+    "tile-sram",
+    cl::desc("SRAM of one tile in bytes: a kernel's pools must fit (default: 638976, 624 KiB)"),
+    cl::init(624 * 1024), cl::cat(category));
+cl::opt<int> fabric_tiles(
+    "fabric-tiles",
+    cl::desc(
+        "Tiles of the fabric a multi-tile kernel (S2P_TILES) may span (default: 1472, one chip)"),
+    cl::init(1472), cl::cat(category));
+cl::opt<bool> no_verify("no-verify",
+                        cl::desc("Skip the self-check of each warp split (races, deadlock)"),
                         cl::cat(category));
-cl::opt<bool> print_cxxflags("cxxflags", cl::desc("Print the flags needed to compile generated code, then exit"),
-                             cl::cat(category));
-cl::opt<bool> print_ldflags("ldflags", cl::desc("Print the flags needed to link generated code, then exit"),
+cl::opt<bool>
+    print_cxxflags("cxxflags",
+                   cl::desc("Print the flags needed to compile generated code, then exit"),
+                   cl::cat(category));
+cl::opt<bool> print_ldflags("ldflags",
+                            cl::desc("Print the flags needed to link generated code, then exit"),
                             cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Only print diagnostics"), cl::cat(category));
 
@@ -108,7 +120,8 @@ std::vector<s2p::dump::DumpKind> parse_dumps(bool& ok) {
       ok = false;
       continue;
     }
-    if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end()) kinds.push_back(*kind);
+    if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
+      kinds.push_back(*kind);
   }
   return kinds;
 }
@@ -138,9 +151,11 @@ int main(int argc, const char** argv) {
   std::vector<const char*> args(argv, argv + argc);
   const bool has_database = std::any_of(args.begin(), args.end(), [](const char* a) {
     const llvm::StringRef arg(a);
-    return arg == "--" || arg == "-p" || arg.starts_with("-p=") || arg == "--p" || arg.starts_with("--p=");
+    return arg == "--" || arg == "-p" || arg.starts_with("-p=") || arg == "--p" ||
+           arg.starts_with("--p=");
   });
-  if (!has_database) args.push_back("--");
+  if (!has_database)
+    args.push_back("--");
   int arg_count = static_cast<int>(args.size());
   auto parsed = clang::tooling::CommonOptionsParser::create(
       arg_count, args.data(), category, cl::ZeroOrMore,
@@ -158,12 +173,15 @@ int main(int argc, const char** argv) {
   }
   bool dumps_ok = true;
   const auto dump_kinds = parse_dumps(dumps_ok);
-  if (!dumps_ok) return kExitUsageError;
+  if (!dumps_ok)
+    return kExitUsageError;
 
   std::vector<std::string> sources = parsed->getSourcePathList();
-  if (sources.empty()) sources = parsed->getCompilations().getAllFiles();
+  if (sources.empty())
+    sources = parsed->getCompilations().getAllFiles();
   if (sources.empty()) {
-    llvm::errs() << "seq2par: error: no input files (give files, or -p <build-dir> with a compile_commands.json)\n";
+    llvm::errs() << "seq2par: error: no input files (give files, or -p <build-dir> with a "
+                    "compile_commands.json)\n";
     return kExitUsageError;
   }
   for (const auto& source : sources) {
@@ -173,8 +191,9 @@ int main(int argc, const char** argv) {
     }
   }
   if (paths.clang_resource_dir.empty()) {
-    llvm::errs() << "seq2par: error: cannot find Clang's resource headers (stddef.h); install clang-" << LLVM_VERSION_MAJOR
-                 << " or set S2P_CLANG_RESOURCE_DIR\n";
+    llvm::errs()
+        << "seq2par: error: cannot find Clang's resource headers (stddef.h); install clang-"
+        << LLVM_VERSION_MAJOR << " or set S2P_CLANG_RESOURCE_DIR\n";
     return kExitUsageError;
   }
 
@@ -182,7 +201,8 @@ int main(int argc, const char** argv) {
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       {"-resource-dir", paths.clang_resource_dir}, clang::tooling::ArgumentInsertPosition::BEGIN));
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      {"-isystem", paths.include_dir, "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"},
+      {"-isystem", paths.include_dir, "-Wno-unknown-warning-option",
+       "-Wno-unused-command-line-argument"},
       clang::tooling::ArgumentInsertPosition::END));
 
   const std::string root = absolute(in_root);
@@ -194,9 +214,8 @@ int main(int argc, const char** argv) {
   options.dumps = dump_kinds;
   options.style = style;
   options.pipeline.verify = !no_verify;
-  s2p::frontend::TranspileActionFactory factory(options, [&](const std::string& file) {
-    return relative_to_root(absolute(file), root);
-  });
+  s2p::frontend::TranspileActionFactory factory(
+      options, [&](const std::string& file) { return relative_to_root(absolute(file), root); });
   const int tool_status = tool.run(&factory);
 
   // Collect outputs; any failed input means nothing is written.
@@ -205,24 +224,31 @@ int main(int argc, const char** argv) {
   std::set<std::string> seen;
   int failed = 0, skipped = 0;
   for (const auto& result : factory.results()) {
-    if (!seen.insert(result.input).second) continue;
+    if (!seen.insert(result.input).second)
+      continue;
     if (!result.ok) {
       ++failed;
       continue;
     }
     if (result.output.empty()) {
       ++skipped;
-      if (!quiet) llvm::errs() << "seq2par: skipped " << result.display_name << ": no S2P_KERNEL to transpile\n";
+      if (!quiet)
+        llvm::errs() << "seq2par: skipped " << result.display_name
+                     << ": no S2P_KERNEL to transpile\n";
       continue;
     }
     const std::string path = output_path(result.display_name, ".par.cpp");
     outputs.push_back({path, result.output});
     for (const auto& kernel : result.kernels) {
-      summaries.push_back("seq2par: " + path + ": kernel '" + kernel.name + "': " +
-                          (kernel.tiles > 0 ? std::to_string(kernel.tiles) + " tiles, " + std::to_string(kernel.calls) + (kernel.calls == 1 ? " step" : " steps")
-                                            : std::to_string(kernel.warps) + " warps, " + std::to_string(kernel.channels) +
-                                                  " channels, " + std::to_string(kernel.calls) + " calls"));
-      for (const auto& [suffix, content] : kernel.dumps) outputs.push_back({output_path(result.display_name, "." + suffix), content});
+      summaries.push_back(
+          "seq2par: " + path + ": kernel '" + kernel.name + "': " +
+          (kernel.tiles > 0
+               ? std::to_string(kernel.tiles) + " tiles, " + std::to_string(kernel.calls) +
+                     (kernel.calls == 1 ? " step" : " steps")
+               : std::to_string(kernel.warps) + " warps, " + std::to_string(kernel.channels) +
+                     " channels, " + std::to_string(kernel.calls) + " calls"));
+      for (const auto& [suffix, content] : kernel.dumps)
+        outputs.push_back({output_path(result.display_name, "." + suffix), content});
     }
   }
   if (failed > 0 || tool_status != 0 || factory.results().empty()) {
@@ -235,9 +261,11 @@ int main(int argc, const char** argv) {
     return kExitUsageError;
   }
   if (!quiet) {
-    for (const auto& line : summaries) llvm::errs() << line << "\n";
+    for (const auto& line : summaries)
+      llvm::errs() << line << "\n";
     if (sources.size() > 1)
-      llvm::errs() << "seq2par: " << (sources.size() - skipped) << " transpiled, " << skipped << " skipped\n";
+      llvm::errs() << "seq2par: " << (sources.size() - skipped) << " transpiled, " << skipped
+                   << " skipped\n";
   }
   return 0;
 }

@@ -11,7 +11,8 @@ namespace s2p::driver {
 std::string write_all_or_nothing(const std::vector<OutputFile>& files) {
   std::vector<std::string> temporaries;
   auto discard = [&] {
-    for (const auto& tmp : temporaries) llvm::sys::fs::remove(tmp);
+    for (const auto& tmp : temporaries)
+      llvm::sys::fs::remove(tmp);
   };
   for (const auto& file : files) {
     const auto dir = llvm::sys::path::parent_path(file.path);
@@ -28,7 +29,8 @@ std::string write_all_or_nothing(const std::vector<OutputFile>& files) {
       if (!ec) {
         out << file.content;
         out.close();
-        if (out.has_error()) ec = out.error();
+        if (out.has_error())
+          ec = out.error();
       }
     }
     temporaries.push_back(tmp);

@@ -10,7 +10,9 @@ namespace s2p::driver {
 
 namespace {
 
-bool exists(const std::string& path) { return llvm::sys::fs::exists(path); }
+bool exists(const std::string& path) {
+  return llvm::sys::fs::exists(path);
+}
 
 std::string join(const std::string& a, const std::string& b) {
   llvm::SmallString<256> path(a);
@@ -32,7 +34,8 @@ ToolPaths find_tool_paths(const char* argv0) {
   const std::string prefix = std::string(llvm::sys::path::parent_path(bin));
 
   // seq2par's headers and libraries: installed next to the binary, else the build tree.
-  if (exists(join(prefix, "include/seq2par/seq2par.h")) && exists(join(prefix, "lib/libseq2par_runtime.a"))) {
+  if (exists(join(prefix, "include/seq2par/seq2par.h")) &&
+      exists(join(prefix, "lib/libseq2par_runtime.a"))) {
     paths.installed = true;
     paths.include_dir = join(prefix, "include");
     paths.library_dir = join(prefix, "lib");
@@ -45,7 +48,8 @@ ToolPaths find_tool_paths(const char* argv0) {
   // seq2par was built against.
   const std::string major = std::to_string(LLVM_VERSION_MAJOR);
   std::vector<std::string> candidates;
-  if (const char* env = std::getenv("S2P_CLANG_RESOURCE_DIR"); env && *env) candidates.emplace_back(env);
+  if (const char* env = std::getenv("S2P_CLANG_RESOURCE_DIR"); env && *env)
+    candidates.emplace_back(env);
   candidates.push_back(join(prefix, "lib/clang/" + major));
   candidates.emplace_back(SEQ2PAR_CLANG_RESOURCE_DIR);
   for (const auto& dir : candidates) {

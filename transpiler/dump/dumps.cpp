@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <sstream>
+#include <tuple>
 
 namespace s2p::dump {
 
@@ -27,30 +27,37 @@ std::string_view name_of(DumpKind kind) {
 }
 
 const std::vector<DumpKind>& all_dump_kinds() {
-  static const std::vector<DumpKind> kinds = {DumpKind::ScheduleTree, DumpKind::Cdfg, DumpKind::Cdrfg,
-                                              DumpKind::Channels, DumpKind::Warps};
+  static const std::vector<DumpKind> kinds = {DumpKind::ScheduleTree, DumpKind::Cdfg,
+                                              DumpKind::Cdrfg, DumpKind::Channels, DumpKind::Warps};
   return kinds;
 }
 
 std::optional<DumpKind> parse_dump_kind(std::string_view name) {
   for (DumpKind kind : all_dump_kinds())
-    if (name_of(kind) == name) return kind;
+    if (name_of(kind) == name)
+      return kind;
   return std::nullopt;
 }
 
 namespace {
 
-json location(const SourceLocation& loc) { return json{{"file", loc.file}, {"line", loc.line}, {"column", loc.column}}; }
+json location(const SourceLocation& loc) {
+  return json{{"file", loc.file}, {"line", loc.line}, {"column", loc.column}};
+}
 
-json range_json(const Range& r) { return json::array({r.lo, r.hi}); }
+json range_json(const Range& r) {
+  return json::array({r.lo, r.hi});
+}
 
 std::string branch_kind(const ScheduleNode& node) {
   switch (node.kind) {
   case ScheduleNode::Kind::Loop: {
     const bool up = node.step > 0;
-    std::string text = "loop " + node.name + " in " + (up ? "[" + node.init.to_cpp() + "," + node.bound.to_cpp() + ")"
-                                                         : "(" + node.bound.to_cpp() + "," + node.init.to_cpp() + "]");
-    if (node.step != 1) text += " step " + std::to_string(node.step);
+    std::string text = "loop " + node.name + " in " +
+                       (up ? "[" + node.init.to_cpp() + "," + node.bound.to_cpp() + ")"
+                           : "(" + node.bound.to_cpp() + "," + node.init.to_cpp() + "]");
+    if (node.step != 1)
+      text += " step " + std::to_string(node.step);
     return text;
   }
   case ScheduleNode::Kind::Function:
@@ -84,7 +91,8 @@ const char* kind_name(ScheduleNode::Kind kind) {
 
 json tree_json(const Kernel& kernel, const ScheduleNode& node) {
   json out{{"kind", kind_name(node.kind)}};
-  if (!node.name.empty()) out["name"] = node.name;
+  if (!node.name.empty())
+    out["name"] = node.name;
   switch (node.kind) {
   case ScheduleNode::Kind::Loop:
     out["init"] = node.init.to_cpp();
@@ -101,14 +109,18 @@ json tree_json(const Kernel& kernel, const ScheduleNode& node) {
     json accesses = json::array();
     for (const auto& a : node.call.accesses) {
       json coords = json::array();
-      for (const auto& c : a.coords) coords.push_back(c.to_cpp());
+      for (const auto& c : a.coords)
+        coords.push_back(c.to_cpp());
       json access{{"tensor", kernel.tensors[a.tensor].name}, {"mode", to_string(a.mode)}};
-      if (a.whole) access["whole"] = true;
-      else access["coords"] = coords;
+      if (a.whole)
+        access["whole"] = true;
+      else
+        access["coords"] = coords;
       accesses.push_back(access);
     }
     out["accesses"] = accesses;
-    if (!node.call.cost.empty()) out["cost"] = node.call.cost;
+    if (!node.call.cost.empty())
+      out["cost"] = node.call.cost;
     break;
   }
   default:
@@ -117,7 +129,8 @@ json tree_json(const Kernel& kernel, const ScheduleNode& node) {
   out["loc"] = location(node.loc);
   if (!node.children.empty()) {
     json children = json::array();
-    for (const auto& child : node.children) children.push_back(tree_json(kernel, child));
+    for (const auto& child : node.children)
+      children.push_back(tree_json(kernel, child));
     out["children"] = children;
   }
   return out;
@@ -126,10 +139,15 @@ json tree_json(const Kernel& kernel, const ScheduleNode& node) {
 json schedule_tree_json(const Kernel& kernel) {
   json pools = json::array();
   for (const auto& p : kernel.pools)
-    pools.push_back({{"name", p.name}, {"element_type", p.element_type}, {"units", p.units}, {"loc", location(p.loc)}});
+    pools.push_back({{"name", p.name},
+                     {"element_type", p.element_type},
+                     {"units", p.units},
+                     {"loc", location(p.loc)}});
   json tensors = json::array();
   for (const auto& t : kernel.tensors) {
-    json entry{{"name", t.name}, {"kind", t.kind == TensorKind::Pool ? "pool" : "ref"}, {"element_type", t.element_type}};
+    json entry{{"name", t.name},
+               {"kind", t.kind == TensorKind::Pool ? "pool" : "ref"},
+               {"element_type", t.element_type}};
     if (t.kind == TensorKind::Pool) {
       entry["pool"] = kernel.pools[t.pool].name;
       entry["offset"] = t.offset.to_cpp();
@@ -142,7 +160,8 @@ json schedule_tree_json(const Kernel& kernel) {
   json kinds = json::array();
   int branches = 0;
   for (const auto& child : kernel.root.children) {
-    if (child.kind == ScheduleNode::Kind::Let) continue;
+    if (child.kind == ScheduleNode::Kind::Let)
+      continue;
     ++branches;
     kinds.push_back(branch_kind(child));
   }
@@ -159,13 +178,16 @@ json labels_json(const Graph& graph, const Edge& e) {
   json out = json::array();
   for (const auto& label : e.labels) {
     json ranges = json::array();
-    for (const auto& r : label.ranges) ranges.push_back(range_json(r));
+    for (const auto& r : label.ranges)
+      ranges.push_back(range_json(r));
     out.push_back({{"space", graph.spaces[label.space].name}, {"ranges", ranges}});
   }
   return out;
 }
 
-json pair_json(const Graph& graph, const Edge& e) { return json::array({graph.nodes[e.from].id, graph.nodes[e.to].id}); }
+json pair_json(const Graph& graph, const Edge& e) {
+  return json::array({graph.nodes[e.from].id, graph.nodes[e.to].id});
+}
 
 json nodes_json(const Kernel& kernel, const Graph& graph) {
   json nodes = json::array();
@@ -185,7 +207,8 @@ json nodes_json(const Kernel& kernel, const Graph& graph) {
       }
     }
     json entry{{"id", node.id}, {"warp", node.warp}, {"role", to_string(node.role)}};
-    if (pool_accesses == 1) entry["pool_range"] = range_json(pool_access->range);
+    if (pool_accesses == 1)
+      entry["pool_range"] = range_json(pool_access->range);
     entry["call"] = node.text;
     entry["accesses"] = accesses;
     entry["line"] = node.loc.line;
@@ -196,29 +219,33 @@ json nodes_json(const Kernel& kernel, const Graph& graph) {
 
 json cdfg_json(const Kernel& kernel, const Graph& graph) {
   json spaces = json::array();
-  for (const auto& s : graph.spaces) spaces.push_back({{"name", s.name}, {"kind", s.is_pool ? "pool" : "tensor_ref"}, {"units", s.units}});
+  for (const auto& s : graph.spaces)
+    spaces.push_back(
+        {{"name", s.name}, {"kind", s.is_pool ? "pool" : "tensor_ref"}, {"units", s.units}});
   json control = json::array(), data = json::array(), data_detail = json::array();
   // Control edges warp by warp, each warp's chain in program order.
   std::vector<const Edge*> chains;
   for (const auto& e : graph.edges)
-    if (e.kind == EdgeKind::Control) chains.push_back(&e);
+    if (e.kind == EdgeKind::Control)
+      chains.push_back(&e);
   std::sort(chains.begin(), chains.end(), [&](const Edge* a, const Edge* b) {
-    return std::tie(graph.nodes[a->from].warp, a->from) < std::tie(graph.nodes[b->from].warp, b->from);
+    return std::tie(graph.nodes[a->from].warp, a->from) <
+           std::tie(graph.nodes[b->from].warp, b->from);
   });
-  for (const Edge* e : chains) control.push_back(pair_json(graph, *e));
+  for (const Edge* e : chains)
+    control.push_back(pair_json(graph, *e));
   for (const auto& e : graph.edges) {
     if (e.kind == EdgeKind::Data) {
       data.push_back(pair_json(graph, e));
-      data_detail.push_back({{"from", graph.nodes[e.from].id}, {"to", graph.nodes[e.to].id}, {"labels", labels_json(graph, e)}});
+      data_detail.push_back({{"from", graph.nodes[e.from].id},
+                             {"to", graph.nodes[e.to].id},
+                             {"labels", labels_json(graph, e)}});
     }
   }
-  return json{{"format", "seq2par.cdfg/1"},
-              {"kernel", kernel.name},
-              {"spaces", spaces},
-              {"nodes", nodes_json(kernel, graph)},
-              {"control_edges", control},
-              {"data_edges", data},
-              {"data_edge_labels", data_detail}};
+  return json{
+      {"format", "seq2par.cdfg/1"},         {"kernel", kernel.name},    {"spaces", spaces},
+      {"nodes", nodes_json(kernel, graph)}, {"control_edges", control}, {"data_edges", data},
+      {"data_edge_labels", data_detail}};
 }
 
 json cdrfg_json(const Kernel& kernel, const Region& region) {
@@ -227,17 +254,21 @@ json cdrfg_json(const Kernel& kernel, const Region& region) {
   for (const auto& e : graph.edges) {
     if (e.kind == EdgeKind::Resource) {
       json entry{{"from", graph.nodes[e.from].id}, {"to", graph.nodes[e.to].id}};
-      if (e.labels.size() == 1 && e.labels[0].ranges.size() == 1) entry["range"] = range_json(e.labels[0].ranges[0]);
+      if (e.labels.size() == 1 && e.labels[0].ranges.size() == 1)
+        entry["range"] = range_json(e.labels[0].ranges[0]);
       entry["labels"] = labels_json(graph, e);
       resource.push_back(entry);
     }
     if (e.redundant) {
       removed.push_back(pair_json(graph, e));
-      json why{{"from", graph.nodes[e.from].id}, {"to", graph.nodes[e.to].id}, {"kind", to_string(e.kind)}};
-      why["because"] = e.witness >= 0 ? graph.nodes[e.from].id + " reaches " + graph.nodes[e.witness].id +
-                                            ", which runs before " + graph.nodes[e.to].id + " on warp " +
-                                            std::to_string(graph.nodes[e.to].warp)
-                                      : std::string("a data edge already orders the pair");
+      json why{{"from", graph.nodes[e.from].id},
+               {"to", graph.nodes[e.to].id},
+               {"kind", to_string(e.kind)}};
+      why["because"] = e.witness >= 0
+                           ? graph.nodes[e.from].id + " reaches " + graph.nodes[e.witness].id +
+                                 ", which runs before " + graph.nodes[e.to].id + " on warp " +
+                                 std::to_string(graph.nodes[e.to].warp)
+                           : std::string("a data edge already orders the pair");
       removed_detail.push_back(why);
     }
   }
@@ -252,7 +283,8 @@ json cdrfg_json(const Kernel& kernel, const Region& region) {
 json channels_json(const Kernel& kernel, const Graph& graph) {
   std::vector<const Edge*> synced;
   for (const auto& e : graph.edges)
-    if (graph.needs_sync(e)) synced.push_back(&e);
+    if (graph.needs_sync(e))
+      synced.push_back(&e);
   std::sort(synced.begin(), synced.end(), [](const Edge* a, const Edge* b) {
     return std::tie(a->to, a->from, a->kind) < std::tie(b->to, b->from, b->kind);
   });
@@ -291,9 +323,12 @@ json warps_json(const Kernel& kernel, const Region& region, const passes::Kernel
     json ops = json::array(), detailed = json::array();
     for (const auto& op : program.ops) {
       ops.push_back(op_text(graph, op));
-      json entry{{"op", op.kind == WarpOp::Kind::Wait ? "wait" : op.kind == WarpOp::Kind::Signal ? "signal" : "call"},
+      json entry{{"op", op.kind == WarpOp::Kind::Wait     ? "wait"
+                        : op.kind == WarpOp::Kind::Signal ? "signal"
+                                                          : "call"},
                  {"node", graph.nodes[op.node].id}};
-      if (op.kind == WarpOp::Kind::Call) entry["call"] = graph.nodes[op.node].text;
+      if (op.kind == WarpOp::Kind::Call)
+        entry["call"] = graph.nodes[op.node].text;
       else {
         entry["channel"] = op.channel;
         entry["phase"] = op.phase;
@@ -315,7 +350,8 @@ json warps_json(const Kernel& kernel, const Region& region, const passes::Kernel
 std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
+    if (c == '"' || c == '\\')
+      out += '\\';
     out += c;
   }
   return out;
@@ -325,35 +361,43 @@ std::string label_text(const Graph& graph, const Edge& e) {
   std::string text;
   for (const auto& l : e.labels)
     for (const auto& r : l.ranges)
-      text += (text.empty() ? "" : " ") + graph.spaces[l.space].name + "[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")";
+      text += (text.empty() ? "" : " ") + graph.spaces[l.space].name + "[" + std::to_string(r.lo) +
+              "," + std::to_string(r.hi) + ")";
   return text;
 }
 
 void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, int parent) {
   const int me = counter++;
   std::string label = node.kind == ScheduleNode::Kind::Kernel ? "kernel " + node.name
-                      : node.kind == ScheduleNode::Kind::Call ? node.call.text + "\\nwarp " + std::to_string(node.call.warp)
-                                                              : branch_kind(node);
+                      : node.kind == ScheduleNode::Kind::Call
+                          ? node.call.text + "\\nwarp " + std::to_string(node.call.warp)
+                          : branch_kind(node);
   out << "  t" << me << " [label=\"" << escape(label) << "\""
       << (node.kind == ScheduleNode::Kind::Call ? ", shape=box" : "") << "];\n";
-  if (parent >= 0) out << "  t" << parent << " -> t" << me << ";\n";
-  for (const auto& child : node.children) tree_dot(child, out, counter, me);
+  if (parent >= 0)
+    out << "  t" << parent << " -> t" << me << ";\n";
+  for (const auto& child : node.children)
+    tree_dot(child, out, counter, me);
 }
 
 std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind) {
   const Graph& graph = region.graph;
   std::ostringstream out;
-  out << "digraph \"" << escape(kernel.name) << "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
+  out << "digraph \"" << escape(kernel.name)
+      << "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
   std::map<int, std::vector<int>> by_warp;
-  for (int v = 0; v < static_cast<int>(graph.nodes.size()); ++v) by_warp[graph.nodes[v].warp].push_back(v);
+  for (int v = 0; v < static_cast<int>(graph.nodes.size()); ++v)
+    by_warp[graph.nodes[v].warp].push_back(v);
   for (const auto& [warp, nodes] : by_warp) {
     out << "  subgraph cluster_warp" << warp << " {\n    label=\"warp " << warp << "\";\n";
     for (int v : nodes)
-      out << "    n" << v << " [label=\"" << escape(graph.nodes[v].id) << "\\n" << escape(graph.nodes[v].text) << "\"];\n";
+      out << "    n" << v << " [label=\"" << escape(graph.nodes[v].id) << "\\n"
+          << escape(graph.nodes[v].text) << "\"];\n";
     out << "  }\n";
   }
   for (const auto& e : graph.edges) {
-    if (kind == DumpKind::Cdfg && e.kind == EdgeKind::Resource) continue;
+    if (kind == DumpKind::Cdfg && e.kind == EdgeKind::Resource)
+      continue;
     std::string attrs;
     switch (e.kind) {
     case EdgeKind::Control:
@@ -366,7 +410,8 @@ std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind)
       attrs = "color=red, label=\"" + escape(label_text(graph, e)) + "\"";
       break;
     }
-    if (kind != DumpKind::Cdfg && e.redundant) attrs += ", style=dashed, constraint=false";
+    if (kind != DumpKind::Cdfg && e.redundant)
+      attrs += ", style=dashed, constraint=false";
     if (kind == DumpKind::Channels && e.channel > 0)
       attrs += ", xlabel=\"ch " + std::to_string(e.channel) + "#" + std::to_string(e.phase) + "\"";
     out << "  n" << e.from << " -> n" << e.to << " [" << attrs << "];\n";
@@ -378,27 +423,34 @@ std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind)
 std::string warps_dot(const Kernel& kernel, const Region& region) {
   const Graph& graph = region.graph;
   std::ostringstream out;
-  out << "digraph \"" << escape(kernel.name) << "_warps\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
+  out << "digraph \"" << escape(kernel.name)
+      << "_warps\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
   std::map<std::pair<int, std::int64_t>, std::string> signal_of, wait_of;
   for (const auto& program : region.warps) {
-    out << "  subgraph cluster_warp" << program.warp << " {\n    label=\"warp " << program.warp << "\";\n";
+    out << "  subgraph cluster_warp" << program.warp << " {\n    label=\"warp " << program.warp
+        << "\";\n";
     std::string previous;
     for (std::size_t i = 0; i < program.ops.size(); ++i) {
       const auto& op = program.ops[i];
       const std::string id = "w" + std::to_string(program.warp) + "_" + std::to_string(i);
-      const std::string text = op.kind == WarpOp::Kind::Call ? graph.nodes[op.node].text : op_text(graph, op);
+      const std::string text =
+          op.kind == WarpOp::Kind::Call ? graph.nodes[op.node].text : op_text(graph, op);
       out << "    " << id << " [label=\"" << escape(text) << "\""
           << (op.kind == WarpOp::Kind::Call ? "" : ", shape=ellipse") << "];\n";
-      if (!previous.empty()) out << "    " << previous << " -> " << id << ";\n";
+      if (!previous.empty())
+        out << "    " << previous << " -> " << id << ";\n";
       previous = id;
-      if (op.kind == WarpOp::Kind::Signal) signal_of[{op.channel, op.phase}] = id;
-      if (op.kind == WarpOp::Kind::Wait) wait_of[{op.channel, op.phase}] = id;
+      if (op.kind == WarpOp::Kind::Signal)
+        signal_of[{op.channel, op.phase}] = id;
+      if (op.kind == WarpOp::Kind::Wait)
+        wait_of[{op.channel, op.phase}] = id;
     }
     out << "  }\n";
   }
   for (const auto& [key, waiter] : wait_of) {
     auto it = signal_of.find(key);
-    if (it != signal_of.end()) out << "  " << it->second << " -> " << waiter << " [color=red, style=dashed];\n";
+    if (it != signal_of.end())
+      out << "  " << it->second << " -> " << waiter << " [color=red, style=dashed];\n";
   }
   out << "}\n";
   return out.str();
@@ -409,8 +461,10 @@ std::string template_name(const Graph& graph, const SymbolicLoop& loop, int b) {
   return id.substr(0, id.find('@'));
 }
 
-std::string family_endpoint(const Graph& graph, const SymbolicLoop& loop, int b, std::int64_t back) {
-  return template_name(graph, loop, b) + "[" + loop.var + (back ? " - " + std::to_string(back) : "") + "]";
+std::string family_endpoint(const Graph& graph, const SymbolicLoop& loop, int b,
+                            std::int64_t back) {
+  return template_name(graph, loop, b) + "[" + loop.var +
+         (back ? " - " + std::to_string(back) : "") + "]";
 }
 
 json loop_json(const Region& region) {
@@ -418,15 +472,13 @@ json loop_json(const Region& region) {
   json body = json::array();
   for (int b = 0; b < loop.body_size; ++b) {
     const Node& node = region.graph.nodes[loop.node_of(b, 0)];
-    body.push_back({{"call", template_name(region.graph, loop, b)}, {"warp", node.warp}, {"line", node.loc.line},
+    body.push_back({{"call", template_name(region.graph, loop, b)},
+                    {"warp", node.warp},
+                    {"line", node.loc.line},
                     {"text", node.call->text}});
   }
-  return json{{"var", loop.var},
-              {"init", loop.init},
-              {"bound", loop.bound.to_cpp()},
-              {"step", loop.step},
-              {"period", loop.period},
-              {"analysis_window", loop.window},
+  return json{{"var", loop.var},   {"init", loop.init},     {"bound", loop.bound.to_cpp()},
+              {"step", loop.step}, {"period", loop.period}, {"analysis_window", loop.window},
               {"body", body}};
 }
 
@@ -443,8 +495,10 @@ json families_json(const Region& region) {
       entry["iterations"] = "all";
       entry["phase"] = "t - " + std::to_string(f.distance) + " + 1";
     } else {
-      entry["iterations"] = "t % " + std::to_string(loop.period) + " == " + std::to_string(f.residue);
-      entry["phase"] = "(t - " + std::to_string(f.distance + f.source_residue) + ") / " + std::to_string(loop.period) + " + 1";
+      entry["iterations"] =
+          "t % " + std::to_string(loop.period) + " == " + std::to_string(f.residue);
+      entry["phase"] = "(t - " + std::to_string(f.distance + f.source_residue) + ") / " +
+                       std::to_string(loop.period) + " + 1";
     }
     families.push_back(entry);
   }
@@ -459,7 +513,8 @@ json symbolic_warps_json(const Region& region) {
     for (const auto& ops : program.residues) {
       json list = json::array();
       for (const auto& op : ops) {
-        if (op.kind == SymbolicOp::Kind::Call) list.push_back(template_name(region.graph, loop, op.body_call));
+        if (op.kind == SymbolicOp::Kind::Call)
+          list.push_back(template_name(region.graph, loop, op.body_call));
         else
           list.push_back(std::string(op.kind == SymbolicOp::Kind::Wait ? "wait " : "signal ") +
                          std::to_string(loop.families[op.family].channel));
@@ -471,7 +526,8 @@ json symbolic_warps_json(const Region& region) {
   return warps;
 }
 
-json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan, const Region& region) {
+json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan,
+                 const Region& region) {
   const bool symbolic = region.kind == Region::Kind::SymbolicLoop;
   json out;
   switch (kind) {
@@ -484,24 +540,30 @@ json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& 
     out = cdrfg_json(kernel, region);
     break;
   case DumpKind::Channels:
-    out = symbolic ? json{{"families", families_json(region)}} : channels_json(kernel, region.graph);
+    out =
+        symbolic ? json{{"families", families_json(region)}} : channels_json(kernel, region.graph);
     break;
   case DumpKind::Warps:
-    out = symbolic ? json{{"warps_by_residue", symbolic_warps_json(region)}} : warps_json(kernel, region, plan);
+    out = symbolic ? json{{"warps_by_residue", symbolic_warps_json(region)}}
+                   : warps_json(kernel, region, plan);
     break;
   }
   out["region"] = symbolic ? "symbolic-loop" : "expanded";
-  if (symbolic) out["loop"] = loop_json(region);
+  if (symbolic)
+    out["loop"] = loop_json(region);
   return out;
 }
 
 } // namespace
 
 json to_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan) {
-  if (kind == DumpKind::ScheduleTree) return schedule_tree_json(kernel);
-  if (plan.single_expanded_region()) return region_json(kind, kernel, plan, plan.regions[0]);
+  if (kind == DumpKind::ScheduleTree)
+    return schedule_tree_json(kernel);
+  if (plan.single_expanded_region())
+    return region_json(kind, kernel, plan, plan.regions[0]);
   json regions = json::array();
-  for (const auto& region : plan.regions) regions.push_back(region_json(kind, kernel, plan, region));
+  for (const auto& region : plan.regions)
+    regions.push_back(region_json(kind, kernel, plan, region));
   return json{{"format", "seq2par." + std::string(name_of(kind)) + "/1"},
               {"kernel", kernel.name},
               {"regions", regions},
@@ -513,7 +575,8 @@ json to_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan
 std::string to_dot(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan) {
   if (kind == DumpKind::ScheduleTree) {
     std::ostringstream out;
-    out << "digraph \"" << escape(kernel.name) << "_schedule_tree\" {\n  node [fontname=\"monospace\"];\n";
+    out << "digraph \"" << escape(kernel.name)
+        << "_schedule_tree\" {\n  node [fontname=\"monospace\"];\n";
     int counter = 0;
     tree_dot(kernel.root, out, counter, -1);
     out << "}\n";
@@ -521,8 +584,10 @@ std::string to_dot(DumpKind kind, const Kernel& kernel, const passes::KernelPlan
   }
   std::string text;
   for (const auto& region : plan.regions) {
-    if (kind == DumpKind::Warps && region.kind == Region::Kind::Expanded) text += warps_dot(kernel, region);
-    else text += graph_dot(kernel, region, kind);
+    if (kind == DumpKind::Warps && region.kind == Region::Kind::Expanded)
+      text += warps_dot(kernel, region);
+    else
+      text += graph_dot(kernel, region, kind);
   }
   return text;
 }

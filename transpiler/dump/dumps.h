@@ -21,7 +21,8 @@ std::string_view name_of(DumpKind kind);
 std::optional<DumpKind> parse_dump_kind(std::string_view name);
 const std::vector<DumpKind>& all_dump_kinds();
 
-nlohmann::ordered_json to_json(DumpKind kind, const ir::Kernel& kernel, const passes::KernelPlan& plan);
+nlohmann::ordered_json to_json(DumpKind kind, const ir::Kernel& kernel,
+                               const passes::KernelPlan& plan);
 std::string to_dot(DumpKind kind, const ir::Kernel& kernel, const passes::KernelPlan& plan);
 
 } // namespace s2p::dump

@@ -30,7 +30,8 @@ const char* collective_name(TileStep::Kind kind) {
 
 std::string schedule_name(const Kernel& kernel, std::size_t step) {
   std::size_t collectives = 0;
-  for (const auto& s : kernel.multi_tile->steps) collectives += s.kind != TileStep::Kind::Forall;
+  for (const auto& s : kernel.multi_tile->steps)
+    collectives += s.kind != TileStep::Kind::Forall;
   return kernel.name + (collectives > 1 ? "." + std::to_string(step + 1) : "") + ".schedule.json";
 }
 
@@ -45,26 +46,31 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
   const MultiTile& multi = *kernel.multi_tile;
   std::ostringstream out;
   out << "{\n";
-  out << "// seq2par: multi-tile kernel '" << kernel.name << "' (" << options.source_name << ":" << kernel.loc.line
-      << "): one image for " << multi.tiles << " tiles. Collectives follow the schedule templates written beside\n"
-      << "// this file; a forall's owner-copy moves are planned when the fields' extents are known\n"
+  out << "// seq2par: multi-tile kernel '" << kernel.name << "' (" << options.source_name << ":"
+      << kernel.loc.line << "): one image for " << multi.tiles
+      << " tiles. Collectives follow the schedule templates written beside\n"
+      << "// this file; a forall's owner-copy moves are planned when the fields' extents are "
+         "known\n"
       << "// (S2P_SCHEDULE_DIR=<dir> keeps each schedule that runs).\n";
-  for (const auto& statement : kernel.preamble) out << statement << "\n";
-  out << "static const s2p::rt::tile_kernel_info s2p_kernel = {\"" << kernel.name << "\", \"" << options.source_name
-      << "\", " << multi.tiles << "};\n";
+  for (const auto& statement : kernel.preamble)
+    out << statement << "\n";
+  out << "static const s2p::rt::tile_kernel_info s2p_kernel = {\"" << kernel.name << "\", \""
+      << options.source_name << "\", " << multi.tiles << "};\n";
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
     if (step.kind == TileStep::Kind::Forall) {
-      out << "s2p::rt::forall(s2p_kernel, " << multi.tiles << ", " << step.output << ", \"" << step.output << "\", // line "
-          << step.loc.line << ": owner-copy forall\n"
+      out << "s2p::rt::forall(s2p_kernel, " << multi.tiles << ", " << step.output << ", \""
+          << step.output << "\", // line " << step.loc.line << ": owner-copy forall\n"
           << step.body;
       for (const auto& read : step.reads) {
         out << ",\ns2p::rt::reads(" << read.field << ", \"" << read.field << "\", {";
         for (std::size_t m = 0; m < read.maps.size(); ++m) {
           out << (m ? ", " : "") << "s2p::IndexMap<" << step.rank << ">{{";
-          for (std::size_t d = 0; d < read.maps[m].axis.size(); ++d) out << (d ? ", " : "") << read.maps[m].axis[d];
+          for (std::size_t d = 0; d < read.maps[m].axis.size(); ++d)
+            out << (d ? ", " : "") << read.maps[m].axis[d];
           out << "}, {";
-          for (std::size_t d = 0; d < read.maps[m].offset.size(); ++d) out << (d ? ", " : "") << read.maps[m].offset[d];
+          for (std::size_t d = 0; d < read.maps[m].offset.size(); ++d)
+            out << (d ? ", " : "") << read.maps[m].offset[d];
           out << "}}";
         }
         out << "})";
@@ -72,9 +78,11 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
       out << ");\n";
       continue;
     }
-    out << "s2p::rt::collective(s2p_kernel, s2p::rt::collective_kind::" << collective_name(step.kind) << ", "
-        << step.field << ", " << step.op << "); // line " << step.loc.line << ": ring "
-        << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather" : collective_name(step.kind))
+    out << "s2p::rt::collective(s2p_kernel, s2p::rt::collective_kind::"
+        << collective_name(step.kind) << ", " << step.field << ", " << step.op << "); // line "
+        << step.loc.line << ": ring "
+        << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather"
+                                                   : collective_name(step.kind))
         << ", " << file_stem(options.source_name) << "." << schedule_name(kernel, k) << "\n";
   }
   out << "}";
@@ -89,7 +97,8 @@ std::vector<std::pair<std::string, std::string>> multi_tile_schedules(const Kern
     const TileStep& step = multi.steps[k];
     // A forall's moves depend on the fields' extents, known when the kernel runs: the
     // runtime builds its schedule then (S2P_SCHEDULE_DIR keeps a copy).
-    if (step.kind == TileStep::Kind::Forall) continue;
+    if (step.kind == TileStep::Kind::Forall)
+      continue;
     sim::RingOptions ring;
     ring.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
                 : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
@@ -101,8 +110,9 @@ std::vector<std::pair<std::string, std::string>> multi_tile_schedules(const Kern
     auto schedule = sim::make_ring_schedule(ring, sim::default_fabric());
     // The rows' length is only known when the kernel runs; the runtime regenerates the
     // schedule with the real S. Here S is the smallest valid size: one element per tile.
-    schedule["generator"] = "seq2par: " + std::string(collective_name(step.kind)) + "(" + step.field + ") at line " +
-                            std::to_string(step.loc.line) + "; S (bytes per tile) is set when the kernel runs";
+    schedule["generator"] = "seq2par: " + std::string(collective_name(step.kind)) + "(" +
+                            step.field + ") at line " + std::to_string(step.loc.line) +
+                            "; S (bytes per tile) is set when the kernel runs";
     files.emplace_back(schedule_name(kernel, k), schedule.dump(1) + "\n");
   }
 #else

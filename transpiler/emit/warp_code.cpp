@@ -15,13 +15,15 @@ namespace {
 std::string quoted(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
+    if (c == '"' || c == '\\')
+      out += '\\';
     out += c;
   }
   return out + "\"";
 }
 
-std::string ranges_text(const Graph& graph, const std::vector<SpaceRanges>& labels, bool with_ranges) {
+std::string ranges_text(const Graph& graph, const std::vector<SpaceRanges>& labels,
+                        bool with_ranges) {
   std::string text;
   for (const auto& label : labels) {
     const Space& space = graph.spaces[label.space];
@@ -31,19 +33,22 @@ std::string ranges_text(const Graph& graph, const std::vector<SpaceRanges>& labe
     }
     for (const auto& r : label.ranges) {
       text += " " + space.name;
-      text += space.is_pool ? "[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")" : "[" + std::to_string(r.lo) + "]";
+      text += space.is_pool ? "[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")"
+                            : "[" + std::to_string(r.lo) + "]";
     }
   }
   return text;
 }
 
 std::string describe_edge(const Graph& graph, const Edge& e) {
-  return graph.nodes[e.from].id + " -> " + graph.nodes[e.to].id + ": " + to_string(e.kind) + ranges_text(graph, e.labels, true);
+  return graph.nodes[e.from].id + " -> " + graph.nodes[e.to].id + ": " + to_string(e.kind) +
+         ranges_text(graph, e.labels, true);
 }
 
 std::int64_t pool_bytes(const Kernel& kernel) {
   std::int64_t bytes = 0;
-  for (const auto& pool : kernel.pools) bytes += pool.units * pool.element_bytes;
+  for (const auto& pool : kernel.pools)
+    bytes += pool.units * pool.element_bytes;
   return bytes;
 }
 
@@ -57,34 +62,42 @@ struct SymbolicCall {
 SymbolicCall symbolic_call(const SymbolicLoop& loop, const Node& representative, int residue) {
   Bindings env;
   for (const auto& [name, value] : representative.env.entries())
-    if (name != loop.var) env.bind(name, value);
+    if (name != loop.var)
+      env.bind(name, value);
   SymbolicCall out{*representative.call, ""};
   const std::int64_t first = loop.init + residue * loop.step;
   for (auto& hole : out.site.holes)
-    if (hole.value) hole.value = passes::fold_residues(hole.value->substitute(env), loop.var, first, loop.period * loop.step);
+    if (hole.value)
+      hole.value = passes::fold_residues(hole.value->substitute(env), loop.var, first,
+                                         loop.period * loop.step);
   out.text = render_call(out.site, Bindings{});
   return out;
 }
 
 // The cycles a call costs on the simulator: its S2P_COST expression evaluated on its
 // arguments, or by default the elements it touches.
-std::string cost_text(const Kernel& kernel, const Node& node, const CallSite& site, const Bindings& env,
-                      const std::vector<std::string>* arguments) {
+std::string cost_text(const Kernel& kernel, const Node& node, const CallSite& site,
+                      const Bindings& env, const std::vector<std::string>* arguments) {
   if (!site.cost.empty() && site.parameters.size() == site.arguments.size()) {
     std::string params, args;
     for (std::size_t i = 0; i < site.parameters.size(); ++i) {
       const auto& [offset, length] = site.arguments[i];
       params += (i ? ", [[maybe_unused]] " : "[[maybe_unused]] ") + site.parameters[i];
-      args += (i ? ", " : "") + (arguments ? (*arguments)[i] : render_span(site, env, offset, offset + length));
+      args += (i ? ", " : "") +
+              (arguments ? (*arguments)[i] : render_span(site, env, offset, offset + length));
     }
-    return "[&](" + params + ") -> std::int64_t { return static_cast<std::int64_t>(" + site.cost + "); }(" + args + ")";
+    return "[&](" + params + ") -> std::int64_t { return static_cast<std::int64_t>(" + site.cost +
+           "); }(" + args + ")";
   }
   std::string text = std::to_string(node.elements);
   for (const auto& access : node.accesses) {
     const Tensor& tensor = kernel.tensors[access.tensor];
-    if (tensor.kind != TensorKind::Ref) continue;
+    if (tensor.kind != TensorKind::Ref)
+      continue;
     const std::string size = "static_cast<std::int64_t>(" + tensor.name + ".size())";
-    text += " + " + (access.range.hi - access.range.lo > 1 ? "static_cast<std::int64_t>(" + tensor.name + ".count()) * " + size : size);
+    text += " + " + (access.range.hi - access.range.lo > 1
+                         ? "static_cast<std::int64_t>(" + tensor.name + ".count()) * " + size
+                         : size);
   }
   return text;
 }
@@ -112,28 +125,36 @@ public:
 
   std::string write() {
     out_ << "{\n";
-    out_ << "// seq2par: kernel '" << kernel_.name << "' (" << options_.source_name << ":" << kernel_.loc.line << ") as "
-         << plan_.warps.size() << " cooperative warp" << (plan_.warps.size() == 1 ? "" : "s") << ", " << plan_.channel_count
-         << " synchronization channel" << (plan_.channel_count == 1 ? "" : "s") << ", " << plan_.call_count()
-         << " intrinsic call" << (plan_.call_count() == 1 ? "" : "s") << ".\n";
-    for (const auto& statement : kernel_.preamble) out_ << statement << "\n";
-    for (const auto& [expression, why] : kernel_.kept_references) out_ << "(void)" << expression << "; // " << why << "\n";
+    out_ << "// seq2par: kernel '" << kernel_.name << "' (" << options_.source_name << ":"
+         << kernel_.loc.line << ") as " << plan_.warps.size() << " cooperative warp"
+         << (plan_.warps.size() == 1 ? "" : "s") << ", " << plan_.channel_count
+         << " synchronization channel" << (plan_.channel_count == 1 ? "" : "s") << ", "
+         << plan_.call_count() << " intrinsic call" << (plan_.call_count() == 1 ? "" : "s")
+         << ".\n";
+    for (const auto& statement : kernel_.preamble)
+      out_ << statement << "\n";
+    for (const auto& [expression, why] : kernel_.kept_references)
+      out_ << "(void)" << expression << "; // " << why << "\n";
     for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
       const Region& region = plan_.regions[r];
-      if (region.kind != Region::Kind::SymbolicLoop) continue;
-      out_ << "const std::int64_t " << trips_name(r) << " = s2p::rt::trip_count(" << region.loop.init << ", "
-           << region.loop.bound.to_cpp() << ", " << region.loop.step << "); // loop '" << region.loop.var << "', line "
-           << region.loop.loop->loc.line << "\n";
+      if (region.kind != Region::Kind::SymbolicLoop)
+        continue;
+      out_ << "const std::int64_t " << trips_name(r) << " = s2p::rt::trip_count("
+           << region.loop.init << ", " << region.loop.bound.to_cpp() << ", " << region.loop.step
+           << "); // loop '" << region.loop.var << "', line " << region.loop.loop->loc.line << "\n";
     }
     write_tables();
     out_ << "s2p::rt::launch(s2p_kernel";
     for (int warp : plan_.warps) {
       out_ << ",\n[&](s2p::rt::warp& s2p_w) { // warp " << warp << "\n";
       for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
-        if (r > 0) write_fence(r);
+        if (r > 0)
+          write_fence(r);
         const Region& region = plan_.regions[r];
-        if (region.kind == Region::Kind::Expanded) write_expanded(r, region, warp);
-        else write_symbolic(r, region, warp);
+        if (region.kind == Region::Kind::Expanded)
+          write_expanded(r, region, warp);
+        else
+          write_symbolic(r, region, warp);
       }
       out_ << "}";
     }
@@ -142,32 +163,40 @@ public:
   }
 
 private:
-  static std::string template_name(const Node& node) { return node.id.substr(0, node.id.find('@')); }
-  static std::string trips_name(std::size_t region) { return "s2p_trips_" + std::to_string(region); }
+  static std::string template_name(const Node& node) {
+    return node.id.substr(0, node.id.find('@'));
+  }
+  static std::string trips_name(std::size_t region) {
+    return "s2p_trips_" + std::to_string(region);
+  }
 
   void write_tables() {
     out_ << "static const int s2p_warp_ids[] = {";
-    for (std::size_t i = 0; i < plan_.warps.size(); ++i) out_ << (i ? ", " : "") << plan_.warps[i];
+    for (std::size_t i = 0; i < plan_.warps.size(); ++i)
+      out_ << (i ? ", " : "") << plan_.warps[i];
     out_ << "};\n";
     out_ << "static const s2p::rt::site s2p_sites[] = {";
     for (std::size_t v = 0; v < sites_.size(); ++v)
       out_ << (v ? ", " : "") << "{" << quoted(sites_[v].first) << ", " << sites_[v].second << "}";
     out_ << "};\n";
     out_ << "static const s2p::rt::kernel_info s2p_kernel = {" << quoted(kernel_.name) << ", "
-         << quoted(options_.source_name) << ", " << plan_.warps.size() << ", s2p_warp_ids, " << plan_.channel_count << ", "
-         << quoted(plan_.channel_kinds) << ", s2p_sites, " << sites_.size() << ", " << pool_bytes(kernel_) << "};\n";
+         << quoted(options_.source_name) << ", " << plan_.warps.size() << ", s2p_warp_ids, "
+         << plan_.channel_count << ", " << quoted(plan_.channel_kinds) << ", s2p_sites, "
+         << sites_.size() << ", " << pool_bytes(kernel_) << "};\n";
   }
 
   void write_fence(std::size_t region) {
-    out_ << "s2p_w.signal(" << plan_.fence_channel << "); // fence " << region << ": region " << region
-         << " starts after every warp finished the regions before it\n";
-    out_ << "s2p_w.wait(" << plan_.fence_channel << ", " << region * plan_.warps.size() << ", -1);\n";
+    out_ << "s2p_w.signal(" << plan_.fence_channel << "); // fence " << region << ": region "
+         << region << " starts after every warp finished the regions before it\n";
+    out_ << "s2p_w.wait(" << plan_.fence_channel << ", " << region * plan_.warps.size()
+         << ", -1);\n";
   }
 
   void write_expanded(std::size_t r, const Region& region, int warp) {
     const Graph& graph = region.graph;
     for (const auto& program : region.warps) {
-      if (program.warp != warp) continue;
+      if (program.warp != warp)
+        continue;
       for (const auto& op : program.ops) {
         const Node& node = graph.nodes[op.node];
         const int site = site_of_.at({r, op.node});
@@ -179,11 +208,13 @@ private:
         case WarpOp::Kind::Call:
           out_ << node.text << "; // " << node.id << ", line " << node.loc.line << "\n";
           out_ << "s2p_w.step(" << site << ", "
-               << cost_text(kernel_, node, *node.call, Bindings{}, node.call->cost.empty() ? nullptr : &node.cost_arguments)
+               << cost_text(kernel_, node, *node.call, Bindings{},
+                            node.call->cost.empty() ? nullptr : &node.cost_arguments)
                << ");\n";
           break;
         case WarpOp::Kind::Signal:
-          out_ << "s2p_w.signal(" << op.channel << "); // " << describe_edge(graph, graph.edges[op.edge]) << "\n";
+          out_ << "s2p_w.signal(" << op.channel << "); // "
+               << describe_edge(graph, graph.edges[op.edge]) << "\n";
           break;
         case WarpOp::Kind::Fence:
           break;
@@ -200,7 +231,8 @@ private:
       return name + "[" + loop.var + (back ? " - " + std::to_string(back) : "") + "]";
     };
     // Ranges are the same in every instance only when the family is per residue.
-    return at(family.from_template, family.distance) + " -> " + at(family.to_template, 0) + ": " + to_string(family.kind) +
+    return at(family.from_template, family.distance) + " -> " + at(family.to_template, 0) + ": " +
+           to_string(family.kind) +
            ranges_text(graph, family.labels, family.residue >= 0 || loop.period == 1);
   }
 
@@ -208,46 +240,61 @@ private:
   static std::string phase_text(const EdgeFamily& family, int period, int s) {
     if (family.residue < 0) {
       const std::int64_t k = s - family.distance + 1;
-      return "s2p_t0" + (k == 0 ? std::string() : k > 0 ? " + " + std::to_string(k) : " - " + std::to_string(-k));
+      return "s2p_t0" + (k == 0  ? std::string()
+                         : k > 0 ? " + " + std::to_string(k)
+                                 : " - " + std::to_string(-k));
     }
     const std::int64_t c = (s - family.distance - family.source_residue) / period + 1;
     return "s2p_t0 / " + std::to_string(period) +
-           (c == 0 ? std::string() : c > 0 ? " + " + std::to_string(c) : " - " + std::to_string(-c));
+           (c == 0  ? std::string()
+            : c > 0 ? " + " + std::to_string(c)
+                    : " - " + std::to_string(-c));
   }
 
   void write_symbolic(std::size_t r, const Region& region, int warp) {
     const SymbolicLoop& loop = region.loop;
     const SymbolicLoop::Warp* program = nullptr;
     for (const auto& p : loop.warps)
-      if (p.warp == warp) program = &p;
-    if (!program) return;
+      if (p.warp == warp)
+        program = &p;
+    if (!program)
+      return;
     const int P = loop.period;
-    out_ << "// loop '" << loop.var << "' (line " << loop.loop->loc.line << ") kept as a loop: its buffer use repeats every "
-         << P << " iteration" << (P == 1 ? "" : "s") << "\n";
-    out_ << "for (std::int64_t s2p_t0 = 0; s2p_t0 < " << trips_name(r) << "; s2p_t0 += " << P << ") {\n";
+    out_ << "// loop '" << loop.var << "' (line " << loop.loop->loc.line
+         << ") kept as a loop: its buffer use repeats every " << P << " iteration"
+         << (P == 1 ? "" : "s") << "\n";
+    out_ << "for (std::int64_t s2p_t0 = 0; s2p_t0 < " << trips_name(r) << "; s2p_t0 += " << P
+         << ") {\n";
     for (int s = 0; s < P; ++s) {
-      if (s > 0) out_ << "if (s2p_t0 + " << s << " >= " << trips_name(r) << ") break;\n";
+      if (s > 0)
+        out_ << "if (s2p_t0 + " << s << " >= " << trips_name(r) << ") break;\n";
       out_ << "{\n";
       std::string value = "s2p_t0" + (s ? " + " + std::to_string(s) : std::string());
-      if (loop.step != 1) value = "(" + value + ") * " + std::to_string(loop.step);
-      if (loop.init != 0) value = std::to_string(loop.init) + " + " + value;
-      out_ << "[[maybe_unused]] const " << loop.var_type << " " << loop.var << " = static_cast<" << loop.var_type << ">("
-           << value << ");\n";
+      if (loop.step != 1)
+        value = "(" + value + ") * " + std::to_string(loop.step);
+      if (loop.init != 0)
+        value = std::to_string(loop.init) + " + " + value;
+      out_ << "[[maybe_unused]] const " << loop.var_type << " " << loop.var << " = static_cast<"
+           << loop.var_type << ">(" << value << ");\n";
       for (const auto& op : program->residues[s]) {
-        const Node& representative = region.graph.nodes[loop.node_of(op.body_call, loop.steady_start + s)];
+        const Node& representative =
+            region.graph.nodes[loop.node_of(op.body_call, loop.steady_start + s)];
         const int site = site_of_.at({r, op.body_call});
         if (op.kind == SymbolicOp::Kind::Call) {
           const SymbolicCall call = symbolic_call(loop, representative, s);
-          out_ << call.text << "; // " << template_name(representative) << ", line " << representative.loc.line << "\n";
-          out_ << "s2p_w.step(" << site << ", " << cost_text(kernel_, representative, call.site, Bindings{}, nullptr) << ");\n";
+          out_ << call.text << "; // " << template_name(representative) << ", line "
+               << representative.loc.line << "\n";
+          out_ << "s2p_w.step(" << site << ", "
+               << cost_text(kernel_, representative, call.site, Bindings{}, nullptr) << ");\n";
           continue;
         }
         const EdgeFamily& family = loop.families[op.family];
         if (op.kind == SymbolicOp::Kind::Wait) {
-          out_ << "s2p_w.wait(" << family.channel << ", " << phase_text(family, P, s) << ", " << site << "); // "
-               << family_text(region, family) << "\n";
+          out_ << "s2p_w.wait(" << family.channel << ", " << phase_text(family, P, s) << ", "
+               << site << "); // " << family_text(region, family) << "\n";
         } else {
-          out_ << "s2p_w.signal(" << family.channel << "); // " << family_text(region, family) << "\n";
+          out_ << "s2p_w.signal(" << family.channel << "); // " << family_text(region, family)
+               << "\n";
         }
       }
       out_ << "}\n";
@@ -265,7 +312,8 @@ private:
 
 } // namespace
 
-std::string emit_kernel_body(const Kernel& kernel, const passes::KernelPlan& plan, const EmitOptions& options) {
+std::string emit_kernel_body(const Kernel& kernel, const passes::KernelPlan& plan,
+                             const EmitOptions& options) {
   return BodyWriter(kernel, plan, options).write();
 }
 

@@ -17,6 +17,7 @@ struct EmitOptions {
 };
 
 // The replacement for the kernel's compound statement, braces included (unformatted).
-std::string emit_kernel_body(const ir::Kernel& kernel, const passes::KernelPlan& plan, const EmitOptions& options);
+std::string emit_kernel_body(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+                             const EmitOptions& options);
 
 } // namespace s2p::emit

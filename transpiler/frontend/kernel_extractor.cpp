@@ -23,8 +23,8 @@ namespace s2p::frontend {
 
 namespace {
 
-void report(clang::ASTContext& ctx, clang::SourceLocation loc, clang::DiagnosticsEngine::Level level,
-            const std::string& message) {
+void report(clang::ASTContext& ctx, clang::SourceLocation loc,
+            clang::DiagnosticsEngine::Level level, const std::string& message) {
   auto& diags = ctx.getDiagnostics();
   diags.Report(loc, diags.getCustomDiagID(level, "%0")) << message;
 }
@@ -66,11 +66,14 @@ public:
 
 private:
   // S2P_TILES kernels (seeds 002, 004): collectives and foralls over agile fields.
-  std::optional<ir::Kernel> run_multi_tile(const clang::FunctionDecl& kernel, const clang::CompoundStmt& body);
+  std::optional<ir::Kernel> run_multi_tile(const clang::FunctionDecl& kernel,
+                                           const clang::CompoundStmt& body);
   std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);
   std::optional<ir::TileStep> forall_step(const clang::CallExpr& call);
-  std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank);
-  std::map<const clang::ValueDecl*, int> agile_fields_; // agile variables of a multi-tile kernel -> rank
+  std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index,
+                                                  const clang::ParmVarDecl* i, int rank);
+  std::map<const clang::ValueDecl*, int>
+      agile_fields_; // agile variables of a multi-tile kernel -> rank
   // --- locations and text ---
   ir::SourceLocation loc(clang::SourceLocation where) const {
     ir::SourceLocation out;
@@ -88,15 +91,19 @@ private:
   std::optional<std::pair<unsigned, unsigned>> span(clang::SourceRange range) const {
     const clang::SourceLocation begin = sm_.getFileLoc(range.getBegin());
     const clang::SourceLocation last = sm_.getFileLoc(range.getEnd());
-    const clang::SourceLocation end = clang::Lexer::getLocForEndOfToken(last, 0, sm_, ctx_.getLangOpts());
-    if (begin.isInvalid() || end.isInvalid() || sm_.getFileID(begin) != sm_.getFileID(end)) return std::nullopt;
+    const clang::SourceLocation end =
+        clang::Lexer::getLocForEndOfToken(last, 0, sm_, ctx_.getLangOpts());
+    if (begin.isInvalid() || end.isInvalid() || sm_.getFileID(begin) != sm_.getFileID(end))
+      return std::nullopt;
     const unsigned b = sm_.getFileOffset(begin), e = sm_.getFileOffset(end);
-    if (e < b) return std::nullopt;
+    if (e < b)
+      return std::nullopt;
     return std::make_pair(b, e);
   }
   std::string text(clang::SourceRange range) const {
     auto s = span(range);
-    if (!s) return "";
+    if (!s)
+      return "";
     const clang::FileID file = sm_.getFileID(sm_.getFileLoc(range.getBegin()));
     return sm_.getBufferData(file).substr(s->first, s->second - s->first).str();
   }
@@ -110,50 +117,59 @@ private:
   const Binding* lookup(const clang::ValueDecl* decl) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       auto found = it->find(decl);
-      if (found != it->end()) return &found->second;
+      if (found != it->end())
+        return &found->second;
     }
     return nullptr;
   }
-  void bind(const clang::ValueDecl* decl, Binding binding) { scopes_.back()[decl] = std::move(binding); }
+  void bind(const clang::ValueDecl* decl, Binding binding) {
+    scopes_.back()[decl] = std::move(binding);
+  }
   bool at_kernel_top() const { return helpers_.empty() && loop_depth_ == 0 && block_depth_ == 0; }
   std::string unique_name(const std::string& wanted) {
     std::string name = wanted;
-    for (int n = 2; kernel_names_.count(name); ++n) name = wanted + "_" + std::to_string(n);
+    for (int n = 2; kernel_names_.count(name); ++n)
+      name = wanted + "_" + std::to_string(n);
     kernel_names_.insert(name);
     return name;
   }
   std::string loop_variable_name(const std::string& wanted) {
     std::string name = wanted;
-    for (int n = 2; live_loop_names_.count(name) || kernel_names_.count(name); ++n) name = wanted + "_" + std::to_string(n);
+    for (int n = 2; live_loop_names_.count(name) || kernel_names_.count(name); ++n)
+      name = wanted + "_" + std::to_string(n);
     return name;
   }
 
   // --- the walk ---
-  void visit_body(const clang::CompoundStmt& body, ir::ScheduleNode& parent, int warp, bool function_body = false);
-  void visit_statement(const clang::Stmt* stmt, ir::ScheduleNode& parent, int warp, bool last_in_function);
+  void visit_body(const clang::CompoundStmt& body, ir::ScheduleNode& parent, int warp,
+                  bool function_body = false);
+  void visit_statement(const clang::Stmt* stmt, ir::ScheduleNode& parent, int warp,
+                       bool last_in_function);
   void visit_declaration(const clang::DeclStmt& stmt, ir::ScheduleNode& parent);
   void visit_variable(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
-  void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
+  void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
+                         bool& preamble_added);
   void visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent, int warp);
   void visit_call(const clang::CallExpr& call, ir::ScheduleNode& parent, int warp);
-  void visit_intrinsic_call(const clang::CallExpr& call, const clang::FunctionDecl& callee, ir::ScheduleNode& parent,
-                            int warp);
-  void inline_helper(const clang::CallExpr& call, const clang::FunctionDecl& helper, ir::ScheduleNode& parent,
-                     int warp);
+  void visit_intrinsic_call(const clang::CallExpr& call, const clang::FunctionDecl& callee,
+                            ir::ScheduleNode& parent, int warp);
+  void inline_helper(const clang::CallExpr& call, const clang::FunctionDecl& helper,
+                     ir::ScheduleNode& parent, int warp);
   int take_pragma(clang::SourceLocation after, clang::SourceLocation before);
   void check_body_rules(const clang::Stmt& body);
 
   // --- expressions ---
   std::optional<ir::Expr> to_ir(const clang::Expr* e, const char* what);
-  std::optional<ir::Access> to_access(const clang::Expr* arg, ir::AccessMode mode, const clang::FunctionDecl& callee,
-                                      unsigned index);
+  std::optional<ir::Access> to_access(const clang::Expr* arg, ir::AccessMode mode,
+                                      const clang::FunctionDecl& callee, unsigned index);
   void collect_holes(const clang::Expr* e, unsigned call_begin, ir::CallSite& call);
   bool mentions_local_binding(const clang::Expr* e) const;
   // Does unqualified lookup from the kernel's namespace find this namespace-scope name?
   bool visible_from_kernel(const clang::Decl* decl) const {
     const clang::DeclContext* ctx = decl->getDeclContext();
     while (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx)) {
-      if (!ns->isAnonymousNamespace() && !ns->isInline()) break;
+      if (!ns->isAnonymousNamespace() && !ns->isInline())
+        break;
       ctx = ctx->getParent();
     }
     return ctx->Encloses(kernel_decl_->getDeclContext());
@@ -185,15 +201,22 @@ namespace {
 const clang::Expr* strip(const clang::Expr* e) {
   while (true) {
     const clang::Expr* next = e->IgnoreParens();
-    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(next)) next = cleanups->getSubExpr();
-    else if (const auto* mat = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(next)) next = mat->getSubExpr();
-    else if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(next)) next = bind->getSubExpr();
-    else if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(next)) next = cast->getSubExpr();
-    else if (const auto* fcast = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(next)) next = fcast->getSubExpr();
+    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(next))
+      next = cleanups->getSubExpr();
+    else if (const auto* mat = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(next))
+      next = mat->getSubExpr();
+    else if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(next))
+      next = bind->getSubExpr();
+    else if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(next))
+      next = cast->getSubExpr();
+    else if (const auto* fcast = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(next))
+      next = fcast->getSubExpr();
     else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(next);
-             construct && construct->getNumArgs() == 1 && !llvm::isa<clang::CXXTemporaryObjectExpr>(construct))
+             construct && construct->getNumArgs() == 1 &&
+             !llvm::isa<clang::CXXTemporaryObjectExpr>(construct))
       next = construct->getArg(0);
-    if (next == e) return e;
+    if (next == e)
+      return e;
     e = next;
   }
 }
@@ -202,9 +225,11 @@ const clang::Expr* strip(const clang::Expr* e) {
 // skipped): how generated code names it from the kernel's scope.
 std::string qualified_name(const clang::NamedDecl* decl) {
   std::string name = decl->getNameAsString();
-  for (const clang::DeclContext* ctx = decl->getDeclContext(); ctx && !ctx->isTranslationUnit(); ctx = ctx->getParent()) {
+  for (const clang::DeclContext* ctx = decl->getDeclContext(); ctx && !ctx->isTranslationUnit();
+       ctx = ctx->getParent()) {
     if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx)) {
-      if (!ns->isAnonymousNamespace() && !ns->isInline()) name = ns->getName().str() + "::" + name;
+      if (!ns->isAnonymousNamespace() && !ns->isInline())
+        name = ns->getName().str() + "::" + name;
     } else if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(ctx)) {
       name = record->getName().str() + "::" + name;
     } else if (!llvm::isa<clang::LinkageSpecDecl>(ctx)) {
@@ -215,7 +240,8 @@ std::string qualified_name(const clang::NamedDecl* decl) {
 }
 
 const clang::ValueDecl* referenced_decl(const clang::Expr* e) {
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e))) return ref->getDecl();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e)))
+    return ref->getDecl();
   return nullptr;
 }
 
@@ -241,12 +267,14 @@ std::optional<ir::Expr::Op> ir_operator(clang::BinaryOperatorKind op) {
 std::optional<ir::Expr> KernelExtractor::Impl::to_ir(const clang::Expr* e, const char* what) {
   e = e->IgnoreParens();
   if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
-    if (cast->getType()->isIntegralOrEnumerationType() && cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
+    if (cast->getType()->isIntegralOrEnumerationType() &&
+        cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
       return to_ir(cast->getSubExpr(), what);
   }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
     if (const Binding* b = lookup(ref->getDecl())) {
-      if (b->kind == Binding::Kind::Int) return b->value;
+      if (b->kind == Binding::Kind::Int)
+        return b->value;
       error(e->getBeginLoc(), std::string(what) + " uses '" + ref->getDecl()->getNameAsString() +
                                   "', which is not an integer index");
       return std::nullopt;
@@ -255,36 +283,43 @@ std::optional<ir::Expr> KernelExtractor::Impl::to_ir(const clang::Expr* e, const
   if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e)) {
     if (auto op = ir_operator(bin->getOpcode())) {
       auto lhs = to_ir(bin->getLHS(), what);
-      if (!lhs) return std::nullopt;
+      if (!lhs)
+        return std::nullopt;
       auto rhs = to_ir(bin->getRHS(), what);
-      if (!rhs) return std::nullopt;
+      if (!rhs)
+        return std::nullopt;
       return ir::Expr::binary(*op, std::move(*lhs), std::move(*rhs));
     }
   }
   if (const auto* un = llvm::dyn_cast<clang::UnaryOperator>(e)) {
     if (un->getOpcode() == clang::UO_Minus || un->getOpcode() == clang::UO_Plus) {
       auto operand = to_ir(un->getSubExpr(), what);
-      if (!operand) return std::nullopt;
+      if (!operand)
+        return std::nullopt;
       return un->getOpcode() == clang::UO_Minus ? ir::Expr::negate(std::move(*operand)) : *operand;
     }
   }
   // Anything Clang can fold to a constant (constexpr variables, enumerators, sizeof, ...).
   clang::Expr::EvalResult result;
-  if (!e->isValueDependent() && e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(result, ctx_))
+  if (!e->isValueDependent() && e->getType()->isIntegralOrEnumerationType() &&
+      e->EvaluateAsInt(result, ctx_))
     return ir::Expr::constant(result.Val.getInt().getExtValue());
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
-    error(e->getBeginLoc(), std::string(what) + " uses '" + ref->getDecl()->getNameAsString() +
-                                "', which is not a loop variable, index, constant or kernel parameter "
-                                "(indices must not depend on data)");
+    error(e->getBeginLoc(),
+          std::string(what) + " uses '" + ref->getDecl()->getNameAsString() +
+              "', which is not a loop variable, index, constant or kernel parameter "
+              "(indices must not depend on data)");
     return std::nullopt;
   }
   if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e)) {
-    error(bin->getOperatorLoc(), std::string("operator '") + bin->getOpcodeStr().str() + "' is not supported in " +
-                                     what + "; use + - * / % on loop variables, constants and kernel parameters");
+    error(bin->getOperatorLoc(),
+          std::string("operator '") + bin->getOpcodeStr().str() + "' is not supported in " + what +
+              "; use + - * / % on loop variables, constants and kernel parameters");
     return std::nullopt;
   }
-  error(e->getBeginLoc(), std::string("unsupported expression in ") + what + ": '" + text(e->getSourceRange()) +
-                              "' (use + - * / % on loop variables, constants and kernel parameters)");
+  error(e->getBeginLoc(),
+        std::string("unsupported expression in ") + what + ": '" + text(e->getSourceRange()) +
+            "' (use + - * / % on loop variables, constants and kernel parameters)");
   return std::nullopt;
 }
 
@@ -296,7 +331,8 @@ bool KernelExtractor::Impl::mentions(const clang::Expr* e, Binding::Kind kind) c
     bool* found;
     bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
       const Binding* b = self->lookup(ref->getDecl());
-      if (b && b->kind == kind) *found = true;
+      if (b && b->kind == kind)
+        *found = true;
       return !*found;
     }
   } finder{{}, this, kind, &found};
@@ -311,7 +347,8 @@ bool KernelExtractor::Impl::mentions_local_binding(const clang::Expr* e) const {
     bool* found;
     bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
       const Binding* b = self->lookup(ref->getDecl());
-      if (b && !b->kernel_scope) *found = true;
+      if (b && !b->kernel_scope)
+        *found = true;
       return !*found;
     }
   } finder{{}, this, &found};
@@ -322,16 +359,22 @@ bool KernelExtractor::Impl::mentions_local_binding(const clang::Expr* e) const {
 // Marks what must change when the call is emitted at kernel scope: integer expressions
 // over loop variables / helper indices (replaced by their values), helper parameters and
 // helper-local tensors (replaced by their kernel-scope names).
-void KernelExtractor::Impl::collect_holes(const clang::Expr* e, unsigned call_begin, ir::CallSite& call) {
-  if (!e) return;
-  if (e->getType()->isIntegralOrEnumerationType() && !e->isValueDependent() && mentions_local_binding(e)) {
+void KernelExtractor::Impl::collect_holes(const clang::Expr* e, unsigned call_begin,
+                                          ir::CallSite& call) {
+  if (!e)
+    return;
+  if (e->getType()->isIntegralOrEnumerationType() && !e->isValueDependent() &&
+      mentions_local_binding(e)) {
     auto where = span(e->getSourceRange());
     auto value = to_ir(e, "an intrinsic argument");
     if (!where || !value) {
-      if (!where) error(e->getBeginLoc(), "cannot map this index expression back to its source text (macro?)");
+      if (!where)
+        error(e->getBeginLoc(),
+              "cannot map this index expression back to its source text (macro?)");
       return;
     }
-    call.holes.push_back({where->first - call_begin, where->second - where->first, std::move(*value), ""});
+    call.holes.push_back(
+        {where->first - call_begin, where->second - where->first, std::move(*value), ""});
     return;
   }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
@@ -339,35 +382,45 @@ void KernelExtractor::Impl::collect_holes(const clang::Expr* e, unsigned call_be
     // Inside a helper, names resolve in the helper's scope; the generated call runs in the
     // kernel's, so spell namespace-scope names out in full.
     if (!helpers_.empty() && decl->getDeclContext()->isFileContext() &&
-        llvm::isa<clang::VarDecl, clang::FunctionDecl, clang::EnumConstantDecl>(decl) && !visible_from_kernel(decl)) {
+        llvm::isa<clang::VarDecl, clang::FunctionDecl, clang::EnumConstantDecl>(decl) &&
+        !visible_from_kernel(decl)) {
       auto where = span(clang::SourceRange(ref->getBeginLoc(), ref->getNameInfo().getEndLoc()));
       if (where)
-        call.holes.push_back({where->first - call_begin, where->second - where->first, std::nullopt, qualified_name(decl)});
+        call.holes.push_back({where->first - call_begin, where->second - where->first, std::nullopt,
+                              qualified_name(decl)});
       return;
     }
     const Binding* b = lookup(decl);
     if (b && !b->kernel_scope) {
       std::string replacement;
-      if (b->kind == Binding::Kind::Pool) replacement = kernel_.pools[b->index].name;
-      else if (b->kind == Binding::Kind::Tensor) replacement = kernel_.tensors[b->index].name;
-      else if (b->kind == Binding::Kind::Text) replacement = b->text;
+      if (b->kind == Binding::Kind::Pool)
+        replacement = kernel_.pools[b->index].name;
+      else if (b->kind == Binding::Kind::Tensor)
+        replacement = kernel_.tensors[b->index].name;
+      else if (b->kind == Binding::Kind::Text)
+        replacement = b->text;
       auto where = span(e->getSourceRange());
       if (where && !replacement.empty() && replacement != ref->getDecl()->getNameAsString())
-        call.holes.push_back({where->first - call_begin, where->second - where->first, std::nullopt, replacement});
+        call.holes.push_back(
+            {where->first - call_begin, where->second - where->first, std::nullopt, replacement});
     }
     return;
   }
   for (const clang::Stmt* child : e->children())
-    if (const auto* child_expr = llvm::dyn_cast_or_null<clang::Expr>(child)) collect_holes(child_expr, call_begin, call);
+    if (const auto* child_expr = llvm::dyn_cast_or_null<clang::Expr>(child))
+      collect_holes(child_expr, call_begin, call);
 }
 
-std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* arg, ir::AccessMode mode,
-                                                            const clang::FunctionDecl& callee, unsigned index) {
+std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* arg,
+                                                           ir::AccessMode mode,
+                                                           const clang::FunctionDecl& callee,
+                                                           unsigned index) {
   const clang::Expr* e = strip(arg);
   auto wrong = [&]() -> std::optional<ir::Access> {
-    error(arg->getBeginLoc(), "argument " + std::to_string(index + 1) + " of intrinsic '" + callee.getNameAsString() +
-                                  "' must be a sub-tensor of a pool tensor or tensor_ref, like t[i], t(i, j) or "
-                                  "t.all()");
+    error(arg->getBeginLoc(),
+          "argument " + std::to_string(index + 1) + " of intrinsic '" + callee.getNameAsString() +
+              "' must be a sub-tensor of a pool tensor or tensor_ref, like t[i], t(i, j) or "
+              "t.all()");
     return std::nullopt;
   };
   ir::Access access;
@@ -376,23 +429,28 @@ std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* ar
   const clang::Expr* object = nullptr;
   std::vector<const clang::Expr*> coords;
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
-    if (op->getOperator() != clang::OO_Subscript && op->getOperator() != clang::OO_Call) return wrong();
+    if (op->getOperator() != clang::OO_Subscript && op->getOperator() != clang::OO_Call)
+      return wrong();
     object = op->getArg(0);
-    for (unsigned i = 1; i < op->getNumArgs(); ++i) coords.push_back(op->getArg(i));
+    for (unsigned i = 1; i < op->getNumArgs(); ++i)
+      coords.push_back(op->getArg(i));
   } else if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     const auto* method = member->getMethodDecl();
-    if (!method || method->getName() != "all" || member->getNumArgs() != 0) return wrong();
+    if (!method || method->getName() != "all" || member->getNumArgs() != 0)
+      return wrong();
     object = member->getImplicitObjectArgument();
     access.whole = true;
   } else {
     return wrong();
   }
   const Binding* tensor = nullptr;
-  if (const clang::ValueDecl* decl = referenced_decl(object)) tensor = lookup(decl);
+  if (const clang::ValueDecl* decl = referenced_decl(object))
+    tensor = lookup(decl);
   if (!tensor || tensor->kind != Binding::Kind::Tensor) {
-    error(object->getBeginLoc(), "'" + text(object->getSourceRange()) +
-                                     "' is not a tensor declared in this kernel (pool.tensor<...>(offset) or "
-                                     "s2p::tensor_ref)");
+    error(object->getBeginLoc(),
+          "'" + text(object->getSourceRange()) +
+              "' is not a tensor declared in this kernel (pool.tensor<...>(offset) or "
+              "s2p::tensor_ref)");
     return std::nullopt;
   }
   access.tensor = tensor->index;
@@ -400,12 +458,14 @@ std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* ar
   const std::size_t rank = t.kind == ir::TensorKind::Pool ? t.shape.size() : 1;
   if (!access.whole && coords.size() != rank) {
     error(e->getBeginLoc(), "tensor '" + t.name + "' has " + std::to_string(rank) + " coordinate" +
-                                (rank == 1 ? "" : "s") + ", " + std::to_string(coords.size()) + " given");
+                                (rank == 1 ? "" : "s") + ", " + std::to_string(coords.size()) +
+                                " given");
     return std::nullopt;
   }
   for (const clang::Expr* c : coords) {
     auto value = to_ir(c, "a coordinate");
-    if (!value) return std::nullopt;
+    if (!value)
+      return std::nullopt;
     access.coords.push_back(std::move(*value));
   }
   return access;
@@ -419,8 +479,9 @@ int KernelExtractor::Impl::take_pragma(clang::SourceLocation after, clang::Sourc
   for (WarpPragma* pragma : pragmas_.between(sm_, after, before)) {
     pragma->consumed = true;
     if (warp >= 0 && warp != pragma->warp) {
-      error(pragma->loc, "conflicting '#pragma s2p warp' for one statement (warp " + std::to_string(warp) +
-                             " and warp " + std::to_string(pragma->warp) + ")");
+      error(pragma->loc, "conflicting '#pragma s2p warp' for one statement (warp " +
+                             std::to_string(warp) + " and warp " + std::to_string(pragma->warp) +
+                             ")");
       continue;
     }
     warp = pragma->warp;
@@ -429,14 +490,15 @@ int KernelExtractor::Impl::take_pragma(clang::SourceLocation after, clang::Sourc
 }
 
 void KernelExtractor::Impl::check_body_rules(const clang::Stmt& body) {
-  const int found = report_unsupported_constructs(body, ctx_, [this](clang::SourceLocation where, const std::string& m) {
-    report_error(ctx_, where, m);
-  });
-  if (found) failed_ = true;
+  const int found = report_unsupported_constructs(
+      body, ctx_,
+      [this](clang::SourceLocation where, const std::string& m) { report_error(ctx_, where, m); });
+  if (found)
+    failed_ = true;
 }
 
-void KernelExtractor::Impl::visit_body(const clang::CompoundStmt& body, ir::ScheduleNode& parent, int warp,
-                                       bool function_body) {
+void KernelExtractor::Impl::visit_body(const clang::CompoundStmt& body, ir::ScheduleNode& parent,
+                                       int warp, bool function_body) {
   clang::SourceLocation cursor = body.getLBracLoc();
   const auto* last = body.body_empty() ? nullptr : body.body_back();
   for (const clang::Stmt* child : body.body()) {
@@ -450,8 +512,8 @@ void KernelExtractor::Impl::visit_body(const clang::CompoundStmt& body, ir::Sche
   }
 }
 
-void KernelExtractor::Impl::visit_statement(const clang::Stmt* stmt, ir::ScheduleNode& parent, int warp,
-                                            bool last_in_function) {
+void KernelExtractor::Impl::visit_statement(const clang::Stmt* stmt, ir::ScheduleNode& parent,
+                                            int warp, bool last_in_function) {
   if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(stmt)) {
     ir::ScheduleNode node;
     node.kind = ir::ScheduleNode::Kind::Block;
@@ -464,36 +526,48 @@ void KernelExtractor::Impl::visit_statement(const clang::Stmt* stmt, ir::Schedul
     parent.children.push_back(std::move(node));
     return;
   }
-  if (llvm::isa<clang::NullStmt>(stmt)) return;
-  if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(stmt)) return visit_declaration(*decl, parent);
-  if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(stmt)) return visit_for(*loop, parent, warp);
+  if (llvm::isa<clang::NullStmt>(stmt))
+    return;
+  if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(stmt))
+    return visit_declaration(*decl, parent);
+  if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(stmt))
+    return visit_for(*loop, parent, warp);
   if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(stmt)) {
-    if (ret->getRetValue()) error(ret->getBeginLoc(), "a kernel or the helper functions it calls must not return a value");
+    if (ret->getRetValue())
+      error(ret->getBeginLoc(),
+            "a kernel or the helper functions it calls must not return a value");
     else if (!last_in_function)
-      error(ret->getBeginLoc(), "'return' is only allowed as the last statement of a kernel or helper function");
+      error(ret->getBeginLoc(),
+            "'return' is only allowed as the last statement of a kernel or helper function");
     return;
   }
   if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(stmt); branch && branch->isConstexpr()) {
-    const auto taken = branch->getCond()->EvaluateKnownConstInt(ctx_).getBoolValue() ? branch->getThen()
-                                                                                     : branch->getElse();
-    if (taken) visit_statement(taken, parent, warp, false);
+    const auto taken = branch->getCond()->EvaluateKnownConstInt(ctx_).getBoolValue()
+                           ? branch->getThen()
+                           : branch->getElse();
+    if (taken)
+      visit_statement(taken, parent, warp, false);
     return;
   }
   // Constructs the rule table reports (while, if, goto, ...): already diagnosed.
-  if (llvm::isa<clang::WhileStmt, clang::DoStmt, clang::IfStmt, clang::SwitchStmt, clang::GotoStmt, clang::LabelStmt,
-                clang::BreakStmt, clang::ContinueStmt, clang::CXXTryStmt, clang::CXXForRangeStmt>(stmt))
+  if (llvm::isa<clang::WhileStmt, clang::DoStmt, clang::IfStmt, clang::SwitchStmt, clang::GotoStmt,
+                clang::LabelStmt, clang::BreakStmt, clang::ContinueStmt, clang::CXXTryStmt,
+                clang::CXXForRangeStmt>(stmt))
     return;
   if (const auto* e = llvm::dyn_cast<clang::Expr>(stmt)) {
     const clang::Expr* inner = strip(e);
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(inner); call && !llvm::isa<clang::CXXOperatorCallExpr>(call))
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(inner);
+        call && !llvm::isa<clang::CXXOperatorCallExpr>(call))
       return visit_call(*call, parent, warp);
-    if (llvm::isa<clang::BinaryOperator, clang::CXXOperatorCallExpr, clang::UnaryOperator, clang::CXXThrowExpr,
-                  clang::LambdaExpr, clang::ConditionalOperator>(inner))
+    if (llvm::isa<clang::BinaryOperator, clang::CXXOperatorCallExpr, clang::UnaryOperator,
+                  clang::CXXThrowExpr, clang::LambdaExpr, clang::ConditionalOperator>(inner))
       return; // reported by the rule table
-    error(stmt->getBeginLoc(), "only calls to intrinsics or to helper functions can be statements in a kernel");
+    error(stmt->getBeginLoc(),
+          "only calls to intrinsics or to helper functions can be statements in a kernel");
     return;
   }
-  error(stmt->getBeginLoc(), std::string("'") + stmt->getStmtClassName() + "' is not supported in a kernel");
+  error(stmt->getBeginLoc(),
+        std::string("'") + stmt->getStmtClassName() + "' is not supported in a kernel");
 }
 
 void KernelExtractor::Impl::visit_declaration(const clang::DeclStmt& stmt, ir::ScheduleNode&) {
@@ -513,7 +587,8 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
   const std::string name = var.getNameAsString();
   const std::string kind = s2p_template_name(var.getType());
   auto add_preamble = [&] {
-    if (!preamble_added) kernel_.preamble.push_back(text(stmt.getSourceRange()));
+    if (!preamble_added)
+      kernel_.preamble.push_back(text(stmt.getSourceRange()));
     preamble_added = true;
     kernel_names_.insert(name);
   };
@@ -523,7 +598,9 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
   }
   if (kind == "pool") {
     if (!at_kernel_top()) {
-      error(var.getLocation(), "declare pool '" + name + "' at the top level of the kernel, not in a loop, block or helper");
+      error(var.getLocation(),
+            "declare pool '" + name +
+                "' at the top level of the kernel, not in a loop, block or helper");
       return;
     }
     if (var.getType()->isReferenceType()) {
@@ -531,10 +608,12 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
       return;
     }
     const auto args = integer_template_args(var.getType());
-    ir::Pool pool{name, element_type_of(var.getType(), ctx_), args.empty() ? 0 : args.back(), loc(var.getLocation()), 0};
+    ir::Pool pool{name, element_type_of(var.getType(), ctx_), args.empty() ? 0 : args.back(),
+                  loc(var.getLocation()), 0};
     if (const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
             var.getType().getNonReferenceType()->getAsCXXRecordDecl()))
-      pool.element_bytes = ctx_.getTypeSizeInChars(spec->getTemplateArgs()[0].getAsType()).getQuantity();
+      pool.element_bytes =
+          ctx_.getTypeSizeInChars(spec->getTemplateArgs()[0].getAsType()).getQuantity();
     kernel_.pools.push_back(pool);
     bind(&var, {Binding::Kind::Pool, static_cast<int>(kernel_.pools.size()) - 1, {}, "", true});
     add_preamble();
@@ -560,8 +639,9 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
     return;
   }
   if (kind == "view" || kind == "in" || kind == "out" || kind == "inout") {
-    error(var.getLocation(), "sub-tensor views cannot be stored in kernel variables; pass the sub-tensor (like t[i]) "
-                             "to the intrinsic directly");
+    error(var.getLocation(),
+          "sub-tensor views cannot be stored in kernel variables; pass the sub-tensor (like t[i]) "
+          "to the intrinsic directly");
     return;
   }
   if (var.getType()->isIntegralOrEnumerationType()) {
@@ -570,7 +650,8 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
       return;
     }
     auto value = to_ir(var.getInit(), ("the initializer of '" + name + "'").c_str());
-    if (!value) return;
+    if (!value)
+      return;
     const bool top = at_kernel_top();
     bind(&var, {Binding::Kind::Int, -1, std::move(*value), "", top});
     if (top) {
@@ -580,35 +661,41 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
     return;
   }
   if (!at_kernel_top()) {
-    error(var.getLocation(), "variable '" + name + "' of type '" + var.getType().getAsString() +
-                                 "' must be declared at the top level of the kernel (in loops and helpers only "
-                                 "integer indices and tensors can be declared)");
+    error(var.getLocation(),
+          "variable '" + name + "' of type '" + var.getType().getAsString() +
+              "' must be declared at the top level of the kernel (in loops and helpers only "
+              "integer indices and tensors can be declared)");
     return;
   }
   if (var.getInit() && var.getInit()->HasSideEffects(ctx_)) {
-    error(var.getInit()->getBeginLoc(), "the initializer of '" + name + "' has side effects, which a kernel must not have");
+    error(var.getInit()->getBeginLoc(),
+          "the initializer of '" + name + "' has side effects, which a kernel must not have");
     return;
   }
   bind(&var, {Binding::Kind::Opaque, -1, {}, "", true});
   add_preamble();
 }
 
-void KernelExtractor::Impl::visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
-                                              bool& preamble_added) {
+void KernelExtractor::Impl::visit_pool_tensor(const clang::VarDecl& var,
+                                              const clang::DeclStmt& stmt, bool& preamble_added) {
   const std::string name = var.getNameAsString();
   const clang::Expr* init = var.getInit() ? strip(var.getInit()) : nullptr;
   const auto* call = init ? llvm::dyn_cast<clang::CXXMemberCallExpr>(init) : nullptr;
   const auto* method = call ? call->getMethodDecl() : nullptr;
   const Binding* pool = nullptr;
   if (method && method->getName() == "tensor" && call->getNumArgs() == 1)
-    if (const auto* decl = referenced_decl(call->getImplicitObjectArgument())) pool = lookup(decl);
+    if (const auto* decl = referenced_decl(call->getImplicitObjectArgument()))
+      pool = lookup(decl);
   if (!pool || pool->kind != Binding::Kind::Pool) {
-    error(var.getLocation(), "tensor '" + name + "' must be initialized as pool.tensor<Shape..., Size>(offset) from a "
-                             "pool of this kernel");
+    error(var.getLocation(),
+          "tensor '" + name +
+              "' must be initialized as pool.tensor<Shape..., Size>(offset) from a "
+              "pool of this kernel");
     return;
   }
   auto offset = to_ir(call->getArg(0), "a tensor offset");
-  if (!offset) return;
+  if (!offset)
+    return;
   const auto dims = integer_template_args(var.getType());
   ir::Tensor tensor;
   tensor.kind = ir::TensorKind::Pool;
@@ -623,74 +710,92 @@ void KernelExtractor::Impl::visit_pool_tensor(const clang::VarDecl& var, const c
   if (offset->is_constant() && (offset->value() < 0 || offset->value() + extent > p.units)) {
     error(call->getArg(0)->getBeginLoc(),
           "tensor '" + name + "' occupies pool elements [" + std::to_string(offset->value()) + "," +
-              std::to_string(offset->value() + extent) + "), which overflows pool '" + p.name + "' of " +
-              std::to_string(p.units) + " elements");
+              std::to_string(offset->value() + extent) + "), which overflows pool '" + p.name +
+              "' of " + std::to_string(p.units) + " elements");
     return;
   }
   const bool top = at_kernel_top();
   if (top) {
     tensor.name = name;
-    if (!preamble_added) kernel_.preamble.push_back(text(stmt.getSourceRange()));
+    if (!preamble_added)
+      kernel_.preamble.push_back(text(stmt.getSourceRange()));
     preamble_added = true;
     kernel_names_.insert(name);
   } else {
     // Helper- or block-local: hoisted to kernel scope under a unique name.
     for (const auto& v : offset->variables()) {
       if (std::find(kernel_.symbols.begin(), kernel_.symbols.end(), v) == kernel_.symbols.end()) {
-        error(call->getArg(0)->getBeginLoc(), "the offset of tensor '" + name + "' depends on loop variable '" + v +
-                                                  "'; a tensor's place in the pool must be fixed for the whole kernel");
+        error(call->getArg(0)->getBeginLoc(),
+              "the offset of tensor '" + name + "' depends on loop variable '" + v +
+                  "'; a tensor's place in the pool must be fixed for the whole kernel");
         return;
       }
     }
     tensor.name = unique_name(name);
     std::string shape;
-    for (auto d : dims) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
-    kernel_.preamble.push_back("auto " + tensor.name + " = " + p.name + ".tensor<" + shape + ">(" + offset->to_cpp() +
-                               "); // " + name + ", declared at line " + std::to_string(tensor.loc.line));
+    for (auto d : dims)
+      shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+    kernel_.preamble.push_back("auto " + tensor.name + " = " + p.name + ".tensor<" + shape + ">(" +
+                               offset->to_cpp() + "); // " + name + ", declared at line " +
+                               std::to_string(tensor.loc.line));
   }
   kernel_.tensors.push_back(tensor);
   bind(&var, {Binding::Kind::Tensor, static_cast<int>(kernel_.tensors.size()) - 1, {}, "", top});
 }
 
-void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent, int warp) {
+void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent,
+                                      int warp) {
   const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(loop.getInit());
-  const auto* var = init && init->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl()) : nullptr;
+  const auto* var = init && init->isSingleDecl()
+                        ? llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl())
+                        : nullptr;
   if (!var || !var->getType()->isIntegralOrEnumerationType() || !var->getInit()) {
-    error(loop.getBeginLoc(), "a kernel loop must declare one integer induction variable: for (int i = lo; i < hi; ++i)");
+    error(
+        loop.getBeginLoc(),
+        "a kernel loop must declare one integer induction variable: for (int i = lo; i < hi; ++i)");
     return;
   }
   auto start = to_ir(var->getInit(), "a loop start");
-  if (!start) return;
+  if (!start)
+    return;
   // Condition: var < bound, var <= bound, var > bound, var >= bound, var != bound (or mirrored).
-  const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!cond || !cond->isComparisonOp() || cond->getOpcode() == clang::BO_EQ || cond->getOpcode() == clang::BO_Cmp) {
+  const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!cond || !cond->isComparisonOp() || cond->getOpcode() == clang::BO_EQ ||
+      cond->getOpcode() == clang::BO_Cmp) {
     error(loop.getCond() ? loop.getCond()->getBeginLoc() : loop.getBeginLoc(),
-          "the loop condition must compare '" + var->getNameAsString() + "' with a bound (<, <=, >, >= or !=)");
+          "the loop condition must compare '" + var->getNameAsString() +
+              "' with a bound (<, <=, >, >= or !=)");
     return;
   }
   clang::BinaryOperatorKind op = cond->getOpcode();
   const clang::Expr* bound_expr = cond->getRHS();
   if (referenced_decl(cond->getLHS()) != var) {
     if (referenced_decl(cond->getRHS()) != var) {
-      error(cond->getBeginLoc(), "the loop condition must compare the induction variable '" + var->getNameAsString() +
-                                     "' itself with a bound");
+      error(cond->getBeginLoc(), "the loop condition must compare the induction variable '" +
+                                     var->getNameAsString() + "' itself with a bound");
       return;
     }
     bound_expr = cond->getLHS();
     op = clang::BinaryOperator::reverseComparisonOp(op);
   }
   auto bound = to_ir(bound_expr, "a loop bound");
-  if (!bound) return;
+  if (!bound)
+    return;
   // Increment: ++i, i++, --i, i--, i += c, i -= c.
   std::optional<std::int64_t> step;
   const clang::Expr* inc = loop.getInc() ? loop.getInc()->IgnoreParenImpCasts() : nullptr;
-  if (const auto* un = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc); un && referenced_decl(un->getSubExpr()) == var) {
-    if (un->isIncrementOp()) step = 1;
-    if (un->isDecrementOp()) step = -1;
+  if (const auto* un = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc);
+      un && referenced_decl(un->getSubExpr()) == var) {
+    if (un->isIncrementOp())
+      step = 1;
+    if (un->isDecrementOp())
+      step = -1;
   } else if (const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(inc);
              compound && referenced_decl(compound->getLHS()) == var) {
     clang::Expr::EvalResult result;
-    if ((compound->getOpcode() == clang::BO_AddAssign || compound->getOpcode() == clang::BO_SubAssign) &&
+    if ((compound->getOpcode() == clang::BO_AddAssign ||
+         compound->getOpcode() == clang::BO_SubAssign) &&
         compound->getRHS()->EvaluateAsInt(result, ctx_)) {
       const std::int64_t c = result.Val.getInt().getExtValue();
       step = compound->getOpcode() == clang::BO_AddAssign ? c : -c;
@@ -698,20 +803,26 @@ void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNo
   }
   if (!step || *step == 0) {
     error(inc ? inc->getBeginLoc() : loop.getBeginLoc(),
-          "the loop increment must be ++" + var->getNameAsString() + ", --" + var->getNameAsString() + ", " +
-              var->getNameAsString() + " += c or " + var->getNameAsString() + " -= c with a nonzero constant c");
+          "the loop increment must be ++" + var->getNameAsString() + ", --" +
+              var->getNameAsString() + ", " + var->getNameAsString() + " += c or " +
+              var->getNameAsString() + " -= c with a nonzero constant c");
     return;
   }
   const bool up = op == clang::BO_LT || op == clang::BO_LE || (op == clang::BO_NE && *step == 1);
   const bool down = op == clang::BO_GT || op == clang::BO_GE || (op == clang::BO_NE && *step == -1);
   if ((up && *step < 0) || (down && *step > 0) || (!up && !down)) {
-    error(cond->getOperatorLoc(), "the loop condition and increment disagree (the loop would never end or never run "
-                                  "as written); with '!=' the step must be 1 or -1");
+    error(cond->getOperatorLoc(),
+          "the loop condition and increment disagree (the loop would never end or never run "
+          "as written); with '!=' the step must be 1 or -1");
     return;
   }
   ir::Expr exclusive = *bound;
-  if (op == clang::BO_LE) exclusive = ir::Expr::binary(ir::Expr::Op::Add, exclusive, ir::Expr::constant(1)).substitute({});
-  if (op == clang::BO_GE) exclusive = ir::Expr::binary(ir::Expr::Op::Sub, exclusive, ir::Expr::constant(1)).substitute({});
+  if (op == clang::BO_LE)
+    exclusive =
+        ir::Expr::binary(ir::Expr::Op::Add, exclusive, ir::Expr::constant(1)).substitute({});
+  if (op == clang::BO_GE)
+    exclusive =
+        ir::Expr::binary(ir::Expr::Op::Sub, exclusive, ir::Expr::constant(1)).substitute({});
 
   ir::ScheduleNode node;
   node.kind = ir::ScheduleNode::Kind::Loop;
@@ -739,30 +850,36 @@ void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNo
   parent.children.push_back(std::move(node));
 }
 
-void KernelExtractor::Impl::visit_call(const clang::CallExpr& call, ir::ScheduleNode& parent, int warp) {
+void KernelExtractor::Impl::visit_call(const clang::CallExpr& call, ir::ScheduleNode& parent,
+                                       int warp) {
   const clang::FunctionDecl* callee = call.getDirectCallee();
   if (!callee) {
-    error(call.getBeginLoc(), "calls through pointers or objects are not supported in a kernel; call an intrinsic or a "
-                              "helper function by name");
+    error(call.getBeginLoc(),
+          "calls through pointers or objects are not supported in a kernel; call an intrinsic or a "
+          "helper function by name");
     return;
   }
-  if (is_intrinsic(callee)) return visit_intrinsic_call(call, *callee, parent, warp);
+  if (is_intrinsic(callee))
+    return visit_intrinsic_call(call, *callee, parent, warp);
   if (llvm::isa<clang::CXXMethodDecl>(callee)) {
-    error(call.getBeginLoc(), "member function '" + callee->getQualifiedNameAsString() +
-                                  "' cannot be called in a kernel; intrinsics and helpers must be free functions");
+    error(call.getBeginLoc(),
+          "member function '" + callee->getQualifiedNameAsString() +
+              "' cannot be called in a kernel; intrinsics and helpers must be free functions");
     return;
   }
   const clang::FunctionDecl* definition = nullptr;
   if (!callee->hasBody(definition) || !definition) {
-    error(call.getBeginLoc(), "call to '" + callee->getQualifiedNameAsString() +
-                                  "', which is neither an intrinsic (S2P_INTRINSIC) nor a helper whose body seq2par "
-                                  "can see; a kernel must not call functions with unknown side effects");
+    error(call.getBeginLoc(),
+          "call to '" + callee->getQualifiedNameAsString() +
+              "', which is neither an intrinsic (S2P_INTRINSIC) nor a helper whose body seq2par "
+              "can see; a kernel must not call functions with unknown side effects");
     return;
   }
   inline_helper(call, *definition, parent, warp);
 }
 
-void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call, const clang::FunctionDecl& callee,
+void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
+                                                 const clang::FunctionDecl& callee,
                                                  ir::ScheduleNode& parent, int warp) {
   auto where = span(call.getSourceRange());
   if (!where) {
@@ -777,9 +894,11 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call, co
   site.warp = warp;
   site.loc = node.loc;
   site.text = text(call.getSourceRange());
-  if (auto cost = annotation_argument(&callee, "s2p.cost")) site.cost = *cost;
+  if (auto cost = annotation_argument(&callee, "s2p.cost"))
+    site.cost = *cost;
   if (callee.isVariadic()) {
-    error(call.getBeginLoc(), "intrinsic '" + site.callee + "' is variadic; intrinsics need one parameter per argument");
+    error(call.getBeginLoc(), "intrinsic '" + site.callee +
+                                  "' is variadic; intrinsics need one parameter per argument");
     return;
   }
   bool ok = true;
@@ -787,25 +906,34 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call, co
     const clang::Expr* arg = call.getArg(i);
     const std::string wrapper = s2p_template_name(callee.getParamDecl(i)->getType());
     std::optional<ir::AccessMode> mode;
-    if (wrapper == "in") mode = ir::AccessMode::Read;
-    else if (wrapper == "out") mode = ir::AccessMode::Write;
-    else if (wrapper == "inout" || wrapper == "view") mode = ir::AccessMode::ReadWrite;
+    if (wrapper == "in")
+      mode = ir::AccessMode::Read;
+    else if (wrapper == "out")
+      mode = ir::AccessMode::Write;
+    else if (wrapper == "inout" || wrapper == "view")
+      mode = ir::AccessMode::ReadWrite;
     if (mode) {
       auto access = to_access(arg, *mode, callee, i);
-      if (!access) ok = false;
-      else site.accesses.push_back(std::move(*access));
+      if (!access)
+        ok = false;
+      else
+        site.accesses.push_back(std::move(*access));
       continue;
     }
     if (mentions(arg, Binding::Kind::Tensor) || mentions(arg, Binding::Kind::Pool)) {
-      error(arg->getBeginLoc(), "tensors and pools can only be passed to parameter " + std::to_string(i + 1) + " of '" +
-                                    site.callee + "' as s2p::in/out/inout sub-tensors (no pointer arithmetic on pools)");
+      error(arg->getBeginLoc(),
+            "tensors and pools can only be passed to parameter " + std::to_string(i + 1) + " of '" +
+                site.callee +
+                "' as s2p::in/out/inout sub-tensors (no pointer arithmetic on pools)");
       ok = false;
     } else if (arg->HasSideEffects(ctx_)) {
-      error(arg->getBeginLoc(), "argument " + std::to_string(i + 1) + " of '" + site.callee + "' has side effects");
+      error(arg->getBeginLoc(),
+            "argument " + std::to_string(i + 1) + " of '" + site.callee + "' has side effects");
       ok = false;
     }
   }
-  if (!ok) return;
+  if (!ok)
+    return;
   collect_holes(call.getCallee(), where->first, site);
   for (unsigned i = 0; i < call.getNumArgs(); ++i) {
     collect_holes(call.getArg(i), where->first, site);
@@ -821,20 +949,23 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call, co
   }
   if (warp < 0) {
     error(call.getBeginLoc(), "intrinsic call '" + site.callee + "' has no warp number");
-    report_note(ctx_, call.getBeginLoc(), "add '#pragma s2p warp(N)' before this statement or an enclosing loop");
+    report_note(ctx_, call.getBeginLoc(),
+                "add '#pragma s2p warp(N)' before this statement or an enclosing loop");
     return;
   }
   parent.children.push_back(std::move(node));
 }
 
-void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const clang::FunctionDecl& helper,
+void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call,
+                                          const clang::FunctionDecl& helper,
                                           ir::ScheduleNode& parent, int warp) {
   const std::string name = helper.getNameAsString();
   for (const clang::FunctionDecl* active : helpers_) {
     if (active == &helper) {
       error(call.getBeginLoc(), "recursive call to '" + name + "' cannot be inlined into a kernel");
       for (auto it = helpers_.rbegin(); it != helpers_.rend(); ++it)
-        report_note(ctx_, (*it)->getLocation(), "'" + (*it)->getNameAsString() + "' is being inlined here");
+        report_note(ctx_, (*it)->getLocation(),
+                    "'" + (*it)->getNameAsString() + "' is being inlined here");
       return;
     }
   }
@@ -843,7 +974,8 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const cla
     return;
   }
   if (!helper.getReturnType()->isVoidType()) {
-    error(call.getBeginLoc(), "helper '" + name + "' returns a value; a helper inlined into a kernel must return void");
+    error(call.getBeginLoc(),
+          "helper '" + name + "' returns a value; a helper inlined into a kernel must return void");
     return;
   }
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(helper.getBody());
@@ -854,11 +986,14 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const cla
   if (checked_helpers_.insert(&helper).second) {
     check_body_rules(*body);
     if (!helper.isExternallyVisible() && !helper.isTemplateInstantiation()) {
-      const std::string name = visible_from_kernel(&helper) ? helper.getNameAsString() : qualified_name(&helper);
+      const std::string name =
+          visible_from_kernel(&helper) ? helper.getNameAsString() : qualified_name(&helper);
       clang::PrintingPolicy policy(ctx_.getLangOpts());
       policy.FullyQualifiedName = true;
       kernel_.kept_references.emplace_back(
-          "static_cast<" + ctx_.getPointerType(helper.getType()).getAsString(policy) + ">(&" + name + ")", "inlined below");
+          "static_cast<" + ctx_.getPointerType(helper.getType()).getAsString(policy) + ">(&" +
+              name + ")",
+          "inlined below");
     }
   }
 
@@ -883,8 +1018,10 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const cla
       b.kernel_scope = false; // renamed to the argument inside the helper
       params[param] = b;
     } else if (param->getType()->isIntegralOrEnumerationType() ||
-               (param->getType()->isReferenceType() && param->getType().getNonReferenceType()->isIntegralOrEnumerationType())) {
-      auto value = to_ir(arg, ("argument '" + param->getNameAsString() + "' of '" + name + "'").c_str());
+               (param->getType()->isReferenceType() &&
+                param->getType().getNonReferenceType()->isIntegralOrEnumerationType())) {
+      auto value =
+          to_ir(arg, ("argument '" + param->getNameAsString() + "' of '" + name + "'").c_str());
       if (!value) {
         ok = false;
         continue;
@@ -892,7 +1029,8 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const cla
       params[param] = {Binding::Kind::Int, -1, std::move(*value), "", false};
     } else {
       if (arg->HasSideEffects(ctx_)) {
-        error(arg->getBeginLoc(), "argument '" + param->getNameAsString() + "' of '" + name + "' has side effects");
+        error(arg->getBeginLoc(),
+              "argument '" + param->getNameAsString() + "' of '" + name + "' has side effects");
         ok = false;
         continue;
       }
@@ -900,16 +1038,19 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call, const cla
         params[param] = *arg_binding;
         continue;
       }
-      if (mentions_local_binding(arg) || mentions(arg, Binding::Kind::Tensor) || mentions(arg, Binding::Kind::Pool)) {
-        error(arg->getBeginLoc(), "argument '" + param->getNameAsString() + "' of '" + name +
-                                      "' must be a kernel-scope value (pass integer indices as integer parameters)");
+      if (mentions_local_binding(arg) || mentions(arg, Binding::Kind::Tensor) ||
+          mentions(arg, Binding::Kind::Pool)) {
+        error(arg->getBeginLoc(),
+              "argument '" + param->getNameAsString() + "' of '" + name +
+                  "' must be a kernel-scope value (pass integer indices as integer parameters)");
         ok = false;
         continue;
       }
       params[param] = {Binding::Kind::Text, -1, {}, "(" + text(arg->getSourceRange()) + ")", false};
     }
   }
-  if (!ok) return;
+  if (!ok)
+    return;
 
   ir::ScheduleNode node;
   node.kind = ir::ScheduleNode::Kind::Function;
@@ -931,16 +1072,20 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
   kernel_.root.name = kernel_.name;
   kernel_.root.loc = kernel_.loc;
   if (llvm::isa<clang::CXXMethodDecl>(kernel)) {
-    error(kernel.getLocation(), "kernel '" + kernel_.name + "' must be a free function, not a member function");
+    error(kernel.getLocation(),
+          "kernel '" + kernel_.name + "' must be a free function, not a member function");
     return std::nullopt;
   }
   if (kernel.isTemplated()) {
-    error(kernel.getLocation(), "kernel templates are not supported; declare the kernel for concrete types");
+    error(kernel.getLocation(),
+          "kernel templates are not supported; declare the kernel for concrete types");
     return std::nullopt;
   }
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(kernel.getBody());
-  if (!body) return std::nullopt;
-  if (has_annotation(&kernel, "s2p.tiles")) return run_multi_tile(kernel, *body);
+  if (!body)
+    return std::nullopt;
+  if (has_annotation(&kernel, "s2p.tiles"))
+    return run_multi_tile(kernel, *body);
   check_body_rules(*body);
 
   scopes_.emplace_back();
@@ -955,9 +1100,11 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
       tensor.element_type = element_type_of(param->getType(), ctx_);
       tensor.loc = loc(param->getLocation());
       kernel_.tensors.push_back(tensor);
-      bind(param, {Binding::Kind::Tensor, static_cast<int>(kernel_.tensors.size()) - 1, {}, "", true});
+      bind(param,
+           {Binding::Kind::Tensor, static_cast<int>(kernel_.tensors.size()) - 1, {}, "", true});
     } else if (kind == "pool" || kind == "pool_tensor") {
-      error(param->getLocation(), "pools and pool tensors must be declared inside the kernel, not passed in");
+      error(param->getLocation(),
+            "pools and pool tensors must be declared inside the kernel, not passed in");
     } else if (param->getType()->isIntegralOrEnumerationType()) {
       kernel_.symbols.push_back(name);
       bind(param, {Binding::Kind::Int, -1, ir::Expr::variable(name), "", true});
@@ -967,7 +1114,8 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
   }
   visit_body(*body, kernel_.root, -1, true);
   scopes_.pop_back();
-  if (failed_) return std::nullopt;
+  if (failed_)
+    return std::nullopt;
   return std::move(kernel_);
 }
 
@@ -976,12 +1124,16 @@ namespace {
 // The element type T of an s2p::field<N, T> (the first type argument), as the schedule spells it.
 std::string schedule_element_type(clang::QualType type, const clang::ASTContext& ctx) {
   type = type.getNonReferenceType().getCanonicalType();
-  const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
-  if (!spec) return "";
+  const auto* spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  if (!spec)
+    return "";
   for (const auto& arg : spec->getTemplateArgs().asArray()) {
-    if (arg.getKind() != clang::TemplateArgument::Type) continue;
+    if (arg.getKind() != clang::TemplateArgument::Type)
+      continue;
     const clang::QualType t = arg.getAsType().getCanonicalType();
-    if (t->isFloatingType()) return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
+    if (t->isFloatingType())
+      return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
     if (t->isIntegerType() && !t->isBooleanType()) {
       const auto bits = ctx.getTypeSize(t);
       return (t->isSignedIntegerType() ? "i" : "u") + std::to_string(bits);
@@ -998,7 +1150,8 @@ std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::
   ir::TileStep step;
   step.loc = loc(call.getBeginLoc());
   step.text = text(call.getSourceRange());
-  if (name == "s2p::forall") return forall_step(call);
+  if (name == "s2p::forall")
+    return forall_step(call);
   if (name == "s2p::all_reduce" || name == "s2p::reduce_scatter" || name == "s2p::all_gather") {
     step.kind = name == "s2p::all_reduce"       ? ir::TileStep::Kind::AllReduce
                 : name == "s2p::reduce_scatter" ? ir::TileStep::Kind::ReduceScatter
@@ -1007,38 +1160,47 @@ std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::
     step.op = call.getNumArgs() > 1 ? text(call.getArg(1)->getSourceRange()) : "s2p::sum{}";
     step.element_type = schedule_element_type(call.getArg(0)->getType(), ctx_);
     if (step.element_type.empty()) {
-      error(call.getArg(0)->getBeginLoc(), "the rows of a collective must be an s2p::field<2, T> of an arithmetic type");
+      error(call.getArg(0)->getBeginLoc(),
+            "the rows of a collective must be an s2p::field<2, T> of an arithmetic type");
       return std::nullopt;
     }
     return step;
   }
-  error(call.getBeginLoc(), "a multi-tile kernel may call s2p::forall, s2p::all_reduce, s2p::reduce_scatter and s2p::all_gather; '" +
-                                (name.empty() ? text(call.getSourceRange()) : name) + "' is not supported here");
+  error(call.getBeginLoc(), "a multi-tile kernel may call s2p::forall, s2p::all_reduce, "
+                            "s2p::reduce_scatter and s2p::all_gather; '" +
+                                (name.empty() ? text(call.getSourceRange()) : name) +
+                                "' is not supported here");
   return std::nullopt;
 }
 
 // `i`, or an s2p::index built from i[k] + c per axis ({i[1], i[0]}, {i[0] + 1, i[1]}).
-std::optional<ir::TileStep::IndexMap> KernelExtractor::Impl::index_map(const clang::Expr* index,
-                                                                       const clang::ParmVarDecl* i, int rank) {
+std::optional<ir::TileStep::IndexMap>
+KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank) {
   ir::TileStep::IndexMap map;
   const clang::Expr* e = strip(index);
   if (referenced_decl(e) == i) {
-    for (int d = 0; d < rank; ++d) map.axis.push_back(d), map.offset.push_back(0);
+    for (int d = 0; d < rank; ++d)
+      map.axis.push_back(d), map.offset.push_back(0);
     return map;
   }
   std::vector<const clang::Expr*> coords;
-  if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e)) e = strip(std_list->getSubExpr());
-  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e)) coords.assign(list->inits().begin(), list->inits().end());
+  if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e))
+    e = strip(std_list->getSubExpr());
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e))
+    coords.assign(list->inits().begin(), list->inits().end());
   else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
     for (const clang::Expr* arg : construct->arguments()) {
       const clang::Expr* inner = strip(arg);
-      if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(inner)) coords.assign(list->inits().begin(), list->inits().end());
+      if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(inner))
+        coords.assign(list->inits().begin(), list->inits().end());
       else if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(inner)) {
-        if (const auto* l = llvm::dyn_cast<clang::InitListExpr>(strip(std_list->getSubExpr()))) coords.assign(l->inits().begin(), l->inits().end());
+        if (const auto* l = llvm::dyn_cast<clang::InitListExpr>(strip(std_list->getSubExpr())))
+          coords.assign(l->inits().begin(), l->inits().end());
       }
     }
   }
-  if (static_cast<int>(coords.size()) != rank) return std::nullopt;
+  if (static_cast<int>(coords.size()) != rank)
+    return std::nullopt;
   for (const clang::Expr* c : coords) {
     // i[k] (+|-) constant
     std::int64_t offset = 0;
@@ -1046,13 +1208,15 @@ std::optional<ir::TileStep::IndexMap> KernelExtractor::Impl::index_map(const cla
     if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(base);
         bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub)) {
       clang::Expr::EvalResult value;
-      if (!bin->getRHS()->EvaluateAsInt(value, ctx_)) return std::nullopt;
+      if (!bin->getRHS()->EvaluateAsInt(value, ctx_))
+        return std::nullopt;
       offset = value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
       base = strip(bin->getLHS());
     }
     const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
     clang::Expr::EvalResult axis;
-    if (!subscript || subscript->getOperator() != clang::OO_Subscript || referenced_decl(subscript->getArg(0)) != i ||
+    if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
+        referenced_decl(subscript->getArg(0)) != i ||
         !subscript->getArg(1)->EvaluateAsInt(axis, ctx_))
       return std::nullopt;
     map.axis.push_back(static_cast<int>(axis.Val.getInt().getExtValue()));
@@ -1066,10 +1230,13 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
   step.kind = ir::TileStep::Kind::Forall;
   step.loc = loc(call.getBeginLoc());
   step.text = text(call.getSourceRange());
-  const auto* lambda = call.getNumArgs() == 2 ? llvm::dyn_cast<clang::LambdaExpr>(strip(call.getArg(1))) : nullptr;
+  const auto* lambda =
+      call.getNumArgs() == 2 ? llvm::dyn_cast<clang::LambdaExpr>(strip(call.getArg(1))) : nullptr;
   const clang::CXXMethodDecl* op = lambda ? lambda->getCallOperator() : nullptr;
-  if (!op || op->getNumParams() != 1 || s2p_template_name(op->getParamDecl(0)->getType()) != "index") {
-    error(call.getBeginLoc(), "s2p::forall takes an extent and a lambda with one s2p::index<N> parameter");
+  if (!op || op->getNumParams() != 1 ||
+      s2p_template_name(op->getParamDecl(0)->getType()) != "index") {
+    error(call.getBeginLoc(),
+          "s2p::forall takes an extent and a lambda with one s2p::index<N> parameter");
     return std::nullopt;
   }
   const clang::ParmVarDecl* i = op->getParamDecl(0);
@@ -1091,19 +1258,24 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
     std::set<const clang::Expr*>* written;
     bool ok = true;
     bool VisitBinaryOperator(clang::BinaryOperator* b) {
-      if (b->isAssignmentOp()) written->insert(strip(b->getLHS()));
+      if (b->isAssignmentOp())
+        written->insert(strip(b->getLHS()));
       return true;
     }
     bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
-      if (call->isAssignmentOp()) written->insert(strip(call->getArg(0)));
-      if (call->getOperator() != clang::OO_Subscript) return true;
+      if (call->isAssignmentOp())
+        written->insert(strip(call->getArg(0)));
+      if (call->getOperator() != clang::OO_Subscript)
+        return true;
       const clang::ValueDecl* field = referenced_decl(call->getArg(0));
-      if (!field || !self->agile_fields_.count(field)) return true;
+      if (!field || !self->agile_fields_.count(field))
+        return true;
       auto map = self->index_map(call->getArg(1), i, rank);
       if (!map) {
-        self->error(call->getArg(1)->getBeginLoc(), "the index of agile field '" + field->getNameAsString() +
-                                                        "' must be the forall's index, or one built from it with each "
-                                                        "coordinate i[k] plus a constant (like {i[1], i[0]})");
+        self->error(call->getArg(1)->getBeginLoc(),
+                    "the index of agile field '" + field->getNameAsString() +
+                        "' must be the forall's index, or one built from it with each "
+                        "coordinate i[k] plus a constant (like {i[1], i[0]})");
         ok = false;
         return true;
       }
@@ -1114,12 +1286,15 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
   } finder{{}, this, i, step.rank, &accesses, &written_subscripts};
   // Assignments are visited before their operands, so `written` is known at each subscript.
   finder.TraverseStmt(lambda->getBody());
-  if (!finder.ok) return std::nullopt;
+  if (!finder.ok)
+    return std::nullopt;
   const clang::ValueDecl* output = nullptr;
   for (const auto& a : accesses) {
-    if (!a.written) continue;
+    if (!a.written)
+      continue;
     if (output && output != a.field) {
-      error(a.where, "a forall may write one agile field; it already writes '" + output->getNameAsString() + "'");
+      error(a.where, "a forall may write one agile field; it already writes '" +
+                         output->getNameAsString() + "'");
       return std::nullopt;
     }
     output = a.field;
@@ -1129,22 +1304,30 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
     return std::nullopt;
   }
   ir::TileStep::IndexMap identity;
-  for (int d = 0; d < step.rank; ++d) identity.axis.push_back(d), identity.offset.push_back(0);
+  for (int d = 0; d < step.rank; ++d)
+    identity.axis.push_back(d), identity.offset.push_back(0);
   for (const auto& a : accesses) {
     if (a.field == output && !(a.map == identity)) {
-      error(a.where, "the forall " + std::string(a.written ? "writes" : "reads") + " '" + output->getNameAsString() +
-                         "', the field it writes, at another index than its own; each element must be computed "
+      error(a.where, "the forall " + std::string(a.written ? "writes" : "reads") + " '" +
+                         output->getNameAsString() +
+                         "', the field it writes, at another index than its own; each element must "
+                         "be computed "
                          "where it is owned, from values of the other fields");
       return std::nullopt;
     }
-    if (a.field == output) continue;
-    auto it = std::find_if(step.reads.begin(), step.reads.end(), [&](const auto& r) { return r.field == a.field->getNameAsString(); });
-    if (it == step.reads.end()) it = step.reads.insert(step.reads.end(), {a.field->getNameAsString(), {}});
-    if (std::find(it->maps.begin(), it->maps.end(), a.map) == it->maps.end()) it->maps.push_back(a.map);
+    if (a.field == output)
+      continue;
+    auto it = std::find_if(step.reads.begin(), step.reads.end(),
+                           [&](const auto& r) { return r.field == a.field->getNameAsString(); });
+    if (it == step.reads.end())
+      it = step.reads.insert(step.reads.end(), {a.field->getNameAsString(), {}});
+    if (std::find(it->maps.begin(), it->maps.end(), a.map) == it->maps.end())
+      it->maps.push_back(a.map);
   }
   step.output = output->getNameAsString();
   std::string params = text(i->getSourceRange()) + ", auto& " + step.output;
-  for (const auto& r : step.reads) params += ", auto& " + r.field;
+  for (const auto& r : step.reads)
+    params += ", auto& " + r.field;
   step.body = "[&](" + params + ") " + text(lambda->getBody()->getSourceRange());
   return step;
 }
@@ -1155,40 +1338,49 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
   const clang::AnnotateAttr* tiles_attr = nullptr;
   for (const clang::Decl* redecl : kernel.redecls())
     for (const auto* attr : redecl->specific_attrs<clang::AnnotateAttr>())
-      if (attr->getAnnotation() == "s2p.tiles") tiles_attr = attr;
+      if (attr->getAnnotation() == "s2p.tiles")
+        tiles_attr = attr;
   clang::Expr::EvalResult value;
-  if (!tiles_attr || tiles_attr->args_size() != 1 || !(*tiles_attr->args_begin())->EvaluateAsInt(value, ctx_) ||
+  if (!tiles_attr || tiles_attr->args_size() != 1 ||
+      !(*tiles_attr->args_begin())->EvaluateAsInt(value, ctx_) ||
       value.Val.getInt().getSExtValue() < 1 || value.Val.getInt().getSExtValue() > (1 << 20)) {
     error(kernel.getLocation(), "S2P_TILES(n) needs a positive integer constant tile count");
     return std::nullopt;
   }
   multi.tiles = static_cast<int>(value.Val.getInt().getSExtValue());
   for (const clang::Stmt* stmt : body.body()) {
-    if (llvm::isa<clang::NullStmt>(stmt)) continue;
+    if (llvm::isa<clang::NullStmt>(stmt))
+      continue;
     if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(stmt)) {
       // Runs once, as in the sequential program: resource maps, agile fields, sizes.
       kernel_.preamble.push_back(text(decl->getSourceRange()));
       for (const clang::Decl* d : decl->decls())
-        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d); var && s2p_template_name(var->getType()) == "agile_field")
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+            var && s2p_template_name(var->getType()) == "agile_field")
           agile_fields_[var] = static_cast<int>(integer_template_args(var->getType()).front());
       continue;
     }
     const auto* e = llvm::dyn_cast<clang::Expr>(stmt);
     const auto* call = e ? llvm::dyn_cast<clang::CallExpr>(strip(e)) : nullptr;
     if (!call) {
-      error(stmt->getBeginLoc(), "a multi-tile kernel is a sequence of declarations and collectives (s2p::all_reduce, "
-                                 "s2p::reduce_scatter, s2p::all_gather); this statement is not supported here");
+      error(stmt->getBeginLoc(),
+            "a multi-tile kernel is a sequence of declarations and collectives (s2p::all_reduce, "
+            "s2p::reduce_scatter, s2p::all_gather); this statement is not supported here");
       continue;
     }
-    if (auto step = multi_tile_call(*call)) multi.steps.push_back(std::move(*step));
+    if (auto step = multi_tile_call(*call))
+      multi.steps.push_back(std::move(*step));
   }
-  if (multi.steps.empty() && !failed_) error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
-  if (failed_) return std::nullopt;
+  if (multi.steps.empty() && !failed_)
+    error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
+  if (failed_)
+    return std::nullopt;
   kernel_.multi_tile = std::move(multi);
   return std::move(kernel_);
 }
 
-KernelExtractor::KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas, std::string display_file)
+KernelExtractor::KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas,
+                                 std::string display_file)
     : ctx_(ctx), pragmas_(pragmas), display_file_(std::move(display_file)) {}
 
 std::optional<ir::Kernel> KernelExtractor::extract(const clang::FunctionDecl& kernel) {

@@ -26,7 +26,11 @@ std::string element_type_of(clang::QualType type, const clang::ASTContext& ctx);
 bool has_annotation(const clang::Decl* decl, llvm::StringRef name);
 std::optional<std::string> annotation_argument(const clang::Decl* decl, llvm::StringRef name);
 
-inline bool is_kernel(const clang::FunctionDecl* f) { return has_annotation(f, "s2p.kernel"); }
-inline bool is_intrinsic(const clang::FunctionDecl* f) { return has_annotation(f, "s2p.intrinsic"); }
+inline bool is_kernel(const clang::FunctionDecl* f) {
+  return has_annotation(f, "s2p.kernel");
+}
+inline bool is_intrinsic(const clang::FunctionDecl* f) {
+  return has_annotation(f, "s2p.intrinsic");
+}
 
 } // namespace s2p::frontend

@@ -34,7 +34,8 @@ struct BodyReplacement {
 
 void report_ir_diagnostics(clang::ASTContext& ctx, const ir::Diagnostics& diags) {
   for (const auto& d : diags.items()) {
-    const auto where = clang::SourceLocation::getFromRawEncoding(static_cast<clang::SourceLocation::UIntTy>(d.loc.opaque));
+    const auto where = clang::SourceLocation::getFromRawEncoding(
+        static_cast<clang::SourceLocation::UIntTy>(d.loc.opaque));
     switch (d.level) {
     case ir::Diagnostic::Level::Error:
       report_error(ctx, where, d.message);
@@ -54,8 +55,10 @@ std::string format_bodies(const std::string& code, const std::vector<clang::tool
                           const std::string& path, const std::string& style_name) {
   auto style = clang::format::getStyle(style_name, path, "LLVM", code);
   clang::format::FormatStyle chosen = clang::format::getLLVMStyle();
-  if (style) chosen = *style;
-  else llvm::consumeError(style.takeError());
+  if (style)
+    chosen = *style;
+  else
+    llvm::consumeError(style.takeError());
   const auto replacements = clang::format::reformat(chosen, code, ranges, path);
   auto formatted = clang::tooling::applyAllReplacements(code, replacements);
   if (!formatted) {
@@ -72,37 +75,50 @@ public:
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     auto& diags = ctx.getDiagnostics();
-    if (diags.hasErrorOccurred()) return;
+    if (diags.hasErrorOccurred())
+      return;
     const auto& sm = ctx.getSourceManager();
     // Only the main file can hold kernels to transpile: don't walk the headers' ASTs.
     std::vector<clang::Decl*> main_file_decls;
     for (clang::Decl* decl : ctx.getTranslationUnitDecl()->decls())
-      if (sm.isInMainFile(sm.getFileLoc(decl->getLocation()))) main_file_decls.push_back(decl);
+      if (sm.isInMainFile(sm.getFileLoc(decl->getLocation())))
+        main_file_decls.push_back(decl);
     ctx.setTraversalScope(main_file_decls);
     std::vector<const clang::FunctionDecl*> kernels;
-    for (const auto& match : match(functionDecl(isDefinition(), hasAttr(clang::attr::Annotate)).bind("f"), ctx)) {
+    for (const auto& match :
+         match(functionDecl(isDefinition(), hasAttr(clang::attr::Annotate)).bind("f"), ctx)) {
       const auto* f = match.getNodeAs<clang::FunctionDecl>("f");
-      if (f && is_kernel(f) && sm.isInMainFile(sm.getFileLoc(f->getLocation()))) kernels.push_back(f);
+      if (f && is_kernel(f) && sm.isInMainFile(sm.getFileLoc(f->getLocation())))
+        kernels.push_back(f);
     }
     std::vector<BodyReplacement> bodies;
-    for (const clang::FunctionDecl* kernel : kernels) transpile_kernel(ctx, *kernel, bodies);
-    if (diags.hasErrorOccurred()) return;
+    for (const clang::FunctionDecl* kernel : kernels)
+      transpile_kernel(ctx, *kernel, bodies);
+    if (diags.hasErrorOccurred())
+      return;
     result_.ok = true;
-    if (!bodies.empty()) result_.output = assemble(ctx, bodies);
+    if (!bodies.empty())
+      result_.output = assemble(ctx, bodies);
   }
 
 private:
-  void transpile_kernel(clang::ASTContext& ctx, const clang::FunctionDecl& decl, std::vector<BodyReplacement>& bodies) {
+  void transpile_kernel(clang::ASTContext& ctx, const clang::FunctionDecl& decl,
+                        std::vector<BodyReplacement>& bodies) {
     KernelExtractor extractor(ctx, pragmas_, result_.display_name);
     auto kernel = extractor.extract(decl);
-    if (!kernel) return;
-    if (kernel->multi_tile) return transpile_multi_tile(ctx, decl, *kernel, bodies);
+    if (!kernel)
+      return;
+    if (kernel->multi_tile)
+      return transpile_multi_tile(ctx, decl, *kernel, bodies);
     ir::Diagnostics diags;
     auto plan = passes::plan_kernel(*kernel, options_.pipeline, diags);
     report_ir_diagnostics(ctx, diags);
-    if (diags.has_errors()) return;
+    if (diags.has_errors())
+      return;
     if (plan.regions.empty()) {
-      report_warning(ctx, decl.getLocation(), "kernel '" + kernel->name + "' calls no intrinsic; its body is left unchanged");
+      report_warning(ctx, decl.getLocation(),
+                     "kernel '" + kernel->name +
+                         "' calls no intrinsic; its body is left unchanged");
     } else {
       const auto& sm = ctx.getSourceManager();
       const auto* body = decl.getBody();
@@ -110,21 +126,31 @@ private:
       const unsigned end = sm.getFileOffset(sm.getFileLoc(body->getEndLoc())) + 1;
       bodies.push_back({begin, end, emit::emit_kernel_body(*kernel, plan, {result_.display_name})});
     }
-    KernelResult summary{kernel->name, static_cast<int>(plan.warps.size()), plan.channel_count, plan.call_count(), 0, {}};
+    KernelResult summary{kernel->name,
+                         static_cast<int>(plan.warps.size()),
+                         plan.channel_count,
+                         plan.call_count(),
+                         0,
+                         {}};
     for (dump::DumpKind kind : options_.dumps) {
       const std::string stem = kernel->name + "." + std::string(dump::name_of(kind));
-      summary.dumps.emplace_back(stem + ".json", dump::to_json(kind, *kernel, plan).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+      summary.dumps.emplace_back(
+          stem + ".json",
+          dump::to_json(kind, *kernel, plan)
+                  .dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+              "\n");
       summary.dumps.emplace_back(stem + ".dot", dump::to_dot(kind, *kernel, plan));
     }
     result_.kernels.push_back(std::move(summary));
   }
 
-  void transpile_multi_tile(clang::ASTContext& ctx, const clang::FunctionDecl& decl, const ir::Kernel& kernel,
-                            std::vector<BodyReplacement>& bodies) {
+  void transpile_multi_tile(clang::ASTContext& ctx, const clang::FunctionDecl& decl,
+                            const ir::Kernel& kernel, std::vector<BodyReplacement>& bodies) {
     if (kernel.multi_tile->tiles > options_.fabric_tiles) {
-      report_error(ctx, decl.getLocation(), "kernel '" + kernel.name + "' spans " + std::to_string(kernel.multi_tile->tiles) +
-                                                " tiles but the fabric has " + std::to_string(options_.fabric_tiles) +
-                                                " (--fabric-tiles)");
+      report_error(ctx, decl.getLocation(),
+                   "kernel '" + kernel.name + "' spans " +
+                       std::to_string(kernel.multi_tile->tiles) + " tiles but the fabric has " +
+                       std::to_string(options_.fabric_tiles) + " (--fabric-tiles)");
       return;
     }
     const auto& sm = ctx.getSourceManager();
@@ -132,7 +158,12 @@ private:
     const unsigned begin = sm.getFileOffset(sm.getFileLoc(body->getBeginLoc()));
     const unsigned end = sm.getFileOffset(sm.getFileLoc(body->getEndLoc())) + 1;
     bodies.push_back({begin, end, emit::emit_multi_tile_body(kernel, {result_.display_name})});
-    KernelResult summary{kernel.name, 0, 0, static_cast<int>(kernel.multi_tile->steps.size()), kernel.multi_tile->tiles, {}};
+    KernelResult summary{kernel.name,
+                         0,
+                         0,
+                         static_cast<int>(kernel.multi_tile->steps.size()),
+                         kernel.multi_tile->tiles,
+                         {}};
     summary.dumps = emit::multi_tile_schedules(kernel);
     result_.kernels.push_back(std::move(summary));
   }
@@ -140,7 +171,8 @@ private:
   std::string assemble(clang::ASTContext& ctx, std::vector<BodyReplacement>& bodies) const {
     const auto& sm = ctx.getSourceManager();
     const llvm::StringRef original = sm.getBufferData(sm.getMainFileID());
-    std::sort(bodies.begin(), bodies.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+    std::sort(bodies.begin(), bodies.end(),
+              [](const auto& a, const auto& b) { return a.begin < b.begin; });
     std::string code = kRuntimeInclude;
     std::vector<clang::tooling::Range> ranges;
     unsigned at = 0;
@@ -164,16 +196,19 @@ private:
 
 class TranspileAction : public clang::ASTFrontendAction {
 public:
-  TranspileAction(const TranspileOptions& options, const TranspileActionFactory::DisplayName& display_name,
+  TranspileAction(const TranspileOptions& options,
+                  const TranspileActionFactory::DisplayName& display_name,
                   std::deque<FileResult>& results)
       : options_(options), display_name_(display_name), results_(results) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
-    ci.getPreprocessor().AddPragmaHandler(new S2pPragmaHandler(pragmas_)); // the preprocessor owns it
+    ci.getPreprocessor().AddPragmaHandler(
+        new S2pPragmaHandler(pragmas_)); // the preprocessor owns it
     return true;
   }
 
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef file) override {
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef file) override {
     FileResult result;
     result.input = file.str();
     result.display_name = display_name_(result.input);

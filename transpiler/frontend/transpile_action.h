@@ -21,16 +21,17 @@ namespace s2p::frontend {
 struct TranspileOptions {
   passes::PipelineOptions pipeline;
   std::vector<dump::DumpKind> dumps;
-  std::string style = "file"; // libFormat style for generated code ("file" = the input's .clang-format)
-  int fabric_tiles = 1472;    // a multi-tile kernel may span at most this many tiles
+  std::string style =
+      "file"; // libFormat style for generated code ("file" = the input's .clang-format)
+  int fabric_tiles = 1472; // a multi-tile kernel may span at most this many tiles
 };
 
 struct KernelResult {
   std::string name;
   int warps = 0;
   int channels = 0;
-  int calls = 0;        // intrinsic calls, or a multi-tile kernel's steps
-  int tiles = 0;        // multi-tile kernels
+  int calls = 0; // intrinsic calls, or a multi-tile kernel's steps
+  int tiles = 0; // multi-tile kernels
   // (file name suffix, content): "<kernel>.cdfg.json", "<kernel>.cdfg.dot", ...
   std::vector<std::pair<std::string, std::string>> dumps;
 };

@@ -20,32 +20,45 @@ struct Rule {
 // Why each construct is refused: a kernel describes a static schedule of intrinsic calls.
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> table = {
-      {whileStmt().bind("s"), "'while' loops are not supported in a kernel; use a 'for' loop with affine bounds"},
-      {doStmt().bind("s"), "'do'-'while' loops are not supported in a kernel; use a 'for' loop with affine bounds"},
-      {cxxForRangeStmt().bind("s"), "range-based 'for' loops are not supported in a kernel; use a 'for' loop over an integer index"},
+      {whileStmt().bind("s"),
+       "'while' loops are not supported in a kernel; use a 'for' loop with affine bounds"},
+      {doStmt().bind("s"),
+       "'do'-'while' loops are not supported in a kernel; use a 'for' loop with affine bounds"},
+      {cxxForRangeStmt().bind("s"), "range-based 'for' loops are not supported in a kernel; use a "
+                                    "'for' loop over an integer index"},
       {ifStmt(unless(isConstexpr())).bind("s"),
-       "'if' statements are not supported in a kernel: control flow must not depend on data (use 'if constexpr' or separate loops)"},
-      {switchStmt().bind("s"), "'switch' statements are not supported in a kernel: control flow must not depend on data"},
-      {conditionalOperator().bind("s"), "the conditional operator '?:' is not supported in a kernel"},
+       "'if' statements are not supported in a kernel: control flow must not depend on data (use "
+       "'if constexpr' or separate loops)"},
+      {switchStmt().bind("s"),
+       "'switch' statements are not supported in a kernel: control flow must not depend on data"},
+      {conditionalOperator().bind("s"),
+       "the conditional operator '?:' is not supported in a kernel"},
       {gotoStmt().bind("s"), "'goto' is not supported in a kernel"},
       {labelStmt().bind("s"), "labels are not supported in a kernel"},
-      {breakStmt().bind("s"), "'break' is not supported in a kernel: loops must run their full trip count"},
-      {continueStmt().bind("s"), "'continue' is not supported in a kernel: loops must run their full trip count"},
+      {breakStmt().bind("s"),
+       "'break' is not supported in a kernel: loops must run their full trip count"},
+      {continueStmt().bind("s"),
+       "'continue' is not supported in a kernel: loops must run their full trip count"},
       {cxxTryStmt().bind("s"), "exceptions ('try') are not supported in a kernel"},
       {cxxThrowExpr().bind("s"), "exceptions ('throw') are not supported in a kernel"},
-      {cxxNewExpr().bind("s"), "'new' is not supported in a kernel; declare an s2p::pool for on-tile memory"},
+      {cxxNewExpr().bind("s"),
+       "'new' is not supported in a kernel; declare an s2p::pool for on-tile memory"},
       {cxxDeleteExpr().bind("s"), "'delete' is not supported in a kernel"},
       {lambdaExpr().bind("s"), "lambdas are not supported in a kernel; write a helper function"},
       {asmStmt().bind("s"), "inline assembly is not supported in a kernel"},
       {binaryOperator(isAssignmentOperator(), unless(hasParent(forStmt()))).bind("s"),
-       "assignments are not supported in a kernel: kernels describe which intrinsics run on which sub-tensors; "
+       "assignments are not supported in a kernel: kernels describe which intrinsics run on which "
+       "sub-tensors; "
        "compute indices in 'const' declarations"},
       {cxxOperatorCallExpr(isAssignmentOperator()).bind("s"),
        "assignments are not supported in a kernel: data moves only through intrinsic calls"},
-      {unaryOperator(anyOf(hasOperatorName("++"), hasOperatorName("--")), unless(hasParent(forStmt()))).bind("s"),
+      {unaryOperator(anyOf(hasOperatorName("++"), hasOperatorName("--")),
+                     unless(hasParent(forStmt())))
+           .bind("s"),
        "increments and decrements are not supported in a kernel outside a 'for' loop's increment"},
       {unaryOperator(hasOperatorName("&")).bind("s"),
-       "taking an address is not supported in a kernel (pointer arithmetic on pools is not allowed)"},
+       "taking an address is not supported in a kernel (pointer arithmetic on pools is not "
+       "allowed)"},
   };
   return table;
 }
@@ -70,7 +83,8 @@ private:
 
 } // namespace
 
-int report_unsupported_constructs(const clang::Stmt& body, clang::ASTContext& ctx, const ReportFn& report) {
+int report_unsupported_constructs(const clang::Stmt& body, clang::ASTContext& ctx,
+                                  const ReportFn& report) {
   Collector collector(report);
   for (const auto& rule : rules()) {
     collector.set_message(rule.message);

@@ -14,6 +14,7 @@ namespace s2p::frontend {
 using ReportFn = std::function<void(clang::SourceLocation, const std::string&)>;
 
 // Reports every unsupported construct inside `body`; returns how many it found.
-int report_unsupported_constructs(const clang::Stmt& body, clang::ASTContext& ctx, const ReportFn& report);
+int report_unsupported_constructs(const clang::Stmt& body, clang::ASTContext& ctx,
+                                  const ReportFn& report);
 
 } // namespace s2p::frontend

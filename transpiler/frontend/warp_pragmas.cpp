@@ -7,15 +7,19 @@
 
 namespace s2p::frontend {
 
-std::vector<WarpPragma*> WarpPragmaTable::between(const clang::SourceManager& sm, clang::SourceLocation after,
+std::vector<WarpPragma*> WarpPragmaTable::between(const clang::SourceManager& sm,
+                                                  clang::SourceLocation after,
                                                   clang::SourceLocation before) {
   std::vector<WarpPragma*> found;
-  if (after.isInvalid() || before.isInvalid()) return found;
+  if (after.isInvalid() || before.isInvalid())
+    return found;
   after = sm.getFileLoc(after);
   before = sm.getFileLoc(before);
   for (auto& pragma : pragmas_) {
-    if (sm.getFileID(pragma.loc) != sm.getFileID(before)) continue;
-    if (sm.isBeforeInTranslationUnit(after, pragma.loc) && sm.isBeforeInTranslationUnit(pragma.loc, before))
+    if (sm.getFileID(pragma.loc) != sm.getFileID(before))
+      continue;
+    if (sm.isBeforeInTranslationUnit(after, pragma.loc) &&
+        sm.isBeforeInTranslationUnit(pragma.loc, before))
       found.push_back(&pragma);
   }
   return found;
@@ -29,7 +33,8 @@ void report(clang::Preprocessor& pp, clang::SourceLocation loc, const std::strin
 }
 
 void skip_to_end_of_directive(clang::Preprocessor& pp, clang::Token& token) {
-  while (token.isNot(clang::tok::eod)) pp.Lex(token);
+  while (token.isNot(clang::tok::eod))
+    pp.Lex(token);
 }
 
 } // namespace
@@ -57,7 +62,8 @@ void S2pPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::PragmaIntrod
   std::uint64_t warp = 0;
   const clang::SourceLocation number_loc = token.getLocation();
   if (token.isNot(clang::tok::numeric_constant) || !pp.parseSimpleIntegerLiteral(token, warp)) {
-    report(pp, token.getLocation(), "expected a warp number (an integer literal) in '#pragma s2p warp(N)'");
+    report(pp, token.getLocation(),
+           "expected a warp number (an integer literal) in '#pragma s2p warp(N)'");
     skip_to_end_of_directive(pp, token);
     return;
   }
@@ -75,7 +81,8 @@ void S2pPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::PragmaIntrod
   }
   if (warp > static_cast<std::uint64_t>(kMaxWarp)) {
     report(pp, number_loc,
-           "warp number " + std::to_string(warp) + " is out of range; warps are numbered 0.." + std::to_string(kMaxWarp));
+           "warp number " + std::to_string(warp) + " is out of range; warps are numbered 0.." +
+               std::to_string(kMaxWarp));
     return;
   }
   table_.add({where, static_cast<int>(warp), false});

@@ -32,7 +32,8 @@ class S2pPragmaHandler : public clang::PragmaHandler {
 public:
   static constexpr int kMaxWarp = 63;
   explicit S2pPragmaHandler(WarpPragmaTable& table) : clang::PragmaHandler("s2p"), table_(table) {}
-  void HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer introducer, clang::Token& first) override;
+  void HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer introducer,
+                    clang::Token& first) override;
 
 private:
   WarpPragmaTable& table_;

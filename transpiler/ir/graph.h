@@ -44,13 +44,14 @@ enum class Role { Producer, Consumer, ProducerConsumer, Neither };
 const char* to_string(Role role);
 
 struct Node {
-  std::string id;       // p1, c1, x1 (both), n1 (neither): K-th of its role in program order
+  std::string id; // p1, c1, x1 (both), n1 (neither): K-th of its role in program order
   int warp = 0;
   Role role = Role::Neither;
   const CallSite* call = nullptr; // the schedule-tree leaf this is an instance of
-  std::string text;     // the call with loop variables replaced by their values
+  std::string text;               // the call with loop variables replaced by their values
   std::vector<ResolvedAccess> accesses;
-  std::int64_t elements = 0; // pool elements touched (the default cost adds tensor_ref sizes at run time)
+  std::int64_t elements =
+      0; // pool elements touched (the default cost adds tensor_ref sizes at run time)
   std::vector<std::string> cost_arguments; // rendered arguments, when the intrinsic has S2P_COST
   SourceLocation loc;
   // In the analysis window of a symbolic loop: which call of the loop body this is, in
@@ -88,7 +89,9 @@ struct Graph {
 
   bool crosses_warps(const Edge& e) const { return nodes[e.from].warp != nodes[e.to].warp; }
   // Cross-warp data/resource edges that still need a channel.
-  bool needs_sync(const Edge& e) const { return e.kind != EdgeKind::Control && !e.redundant && crosses_warps(e); }
+  bool needs_sync(const Edge& e) const {
+    return e.kind != EdgeKind::Control && !e.redundant && crosses_warps(e);
+  }
 };
 
 // One warp's program (seed 001 step 163): waits, calls and signals in program order.

@@ -16,7 +16,8 @@ const char* to_string(AccessMode mode) {
 
 int find_tensor(const Kernel& kernel, const std::string& name) {
   for (std::size_t i = 0; i < kernel.tensors.size(); ++i)
-    if (kernel.tensors[i].name == name) return static_cast<int>(i);
+    if (kernel.tensors[i].name == name)
+      return static_cast<int>(i);
   return -1;
 }
 

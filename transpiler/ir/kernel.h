@@ -14,8 +14,12 @@ namespace s2p::ir {
 
 enum class AccessMode { Read, Write, ReadWrite };
 
-inline bool reads(AccessMode mode) { return mode != AccessMode::Write; }
-inline bool writes(AccessMode mode) { return mode != AccessMode::Read; }
+inline bool reads(AccessMode mode) {
+  return mode != AccessMode::Write;
+}
+inline bool writes(AccessMode mode) {
+  return mode != AccessMode::Read;
+}
 const char* to_string(AccessMode mode);
 
 // On-tile buffer memory (`s2p::pool<T, N>`): the resource warps share.
@@ -35,8 +39,8 @@ enum class TensorKind {
 struct Tensor {
   std::string name; // unique within the kernel (helper-local tensors get a suffix if needed)
   TensorKind kind = TensorKind::Pool;
-  int pool = -1;                  // TensorKind::Pool: index into Kernel::pools
-  Expr offset;                    // TensorKind::Pool: first pool element
+  int pool = -1;                   // TensorKind::Pool: index into Kernel::pools
+  Expr offset;                     // TensorKind::Pool: first pool element
   std::vector<std::int64_t> shape; // TensorKind::Pool: sub-tensor grid; Ref: unknown (empty)
   std::int64_t sub_size = 0;       // TensorKind::Pool: elements per sub-tensor
   std::string element_type;
@@ -44,7 +48,8 @@ struct Tensor {
 
   std::int64_t sub_tensor_count() const {
     std::int64_t n = 1;
-    for (auto d : shape) n *= d;
+    for (auto d : shape)
+      n *= d;
     return n;
   }
 };

@@ -27,7 +27,8 @@ struct EdgeFamily {
 
   // The phase the waiter in destination iteration `t` needs (<= 0: no such source).
   std::int64_t phase_for_destination(std::int64_t t, int period) const {
-    if (residue < 0) return t - distance + 1;
+    if (residue < 0)
+      return t - distance + 1;
     return (t - distance - source_residue) / period + 1;
   }
 };

@@ -15,7 +15,9 @@ struct SourceLocation {
   // from later passes are reported at the exact spot; opaque to everything else.
   std::uint64_t opaque = 0;
 
-  std::string str() const { return file + ":" + std::to_string(line) + ":" + std::to_string(column); }
+  std::string str() const {
+    return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+  }
 };
 
 } // namespace s2p::ir

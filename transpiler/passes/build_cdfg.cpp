@@ -15,14 +15,16 @@ namespace s2p::passes {
 using namespace s2p::ir;
 
 void add_label(Edge& edge, int space, Range range) {
-  auto it = std::find_if(edge.labels.begin(), edge.labels.end(), [&](const SpaceRanges& l) { return l.space == space; });
+  auto it = std::find_if(edge.labels.begin(), edge.labels.end(),
+                         [&](const SpaceRanges& l) { return l.space == space; });
   if (it == edge.labels.end()) {
     edge.labels.push_back({space, {range}});
     return;
   }
   auto& ranges = it->ranges;
   ranges.push_back(range);
-  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.lo < b.lo; });
+  std::sort(ranges.begin(), ranges.end(),
+            [](const Range& a, const Range& b) { return a.lo < b.lo; });
   std::vector<Range> merged;
   for (const auto& r : ranges) {
     if (!merged.empty() && r.lo <= merged.back().hi)
@@ -37,14 +39,17 @@ namespace {
 
 // Iterations of a symbolic loop expanded for its analysis: enough periods that the middle
 // is free of start-up effects and long dependency distances show.
-int analysis_window(int period) { return 8 * period + 32; }
+int analysis_window(int period) {
+  return 8 * period + 32;
+}
 constexpr int kMaxPeriod = 256;
 
 class Expander {
 public:
   Expander(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options)
       : kernel_(kernel), diags_(diags), options_(options) {
-    for (const auto& pool : kernel.pools) spaces_.push_back({pool.name, true, pool.units});
+    for (const auto& pool : kernel.pools)
+      spaces_.push_back({pool.name, true, pool.units});
     for (std::size_t t = 0; t < kernel.tensors.size(); ++t) {
       if (kernel.tensors[t].kind == TensorKind::Ref) {
         ref_space_[static_cast<int>(t)] = static_cast<int>(spaces_.size());
@@ -58,25 +63,29 @@ public:
     Bindings env;
     walk(kernel_.root, env);
     finish_region();
-    if (failed_) regions_.clear();
+    if (failed_)
+      regions_.clear();
     return std::move(regions_);
   }
 
 private:
   void walk(const ScheduleNode& node, Bindings& env) {
-    if (failed_) return;
+    if (failed_)
+      return;
     switch (node.kind) {
     case ScheduleNode::Kind::Kernel:
     case ScheduleNode::Kind::Function:
     case ScheduleNode::Kind::Block: {
       const std::size_t scope = env.size();
-      for (const auto& child : node.children) walk(child, env);
+      for (const auto& child : node.children)
+        walk(child, env);
       env.truncate(scope);
       break;
     }
     case ScheduleNode::Kind::Let: {
       auto value = evaluate(node.value, env, node.loc, "'" + node.name + "'");
-      if (value) env.bind(node.name, *value);
+      if (value)
+        env.bind(node.name, *value);
       break;
     }
     case ScheduleNode::Kind::Loop:
@@ -88,14 +97,15 @@ private:
     }
   }
 
-  std::optional<std::int64_t> evaluate(const Expr& e, const Bindings& env, const SourceLocation& loc,
-                                       const std::string& what) {
+  std::optional<std::int64_t> evaluate(const Expr& e, const Bindings& env,
+                                       const SourceLocation& loc, const std::string& what) {
     std::string error;
     auto value = e.evaluate(env, &error);
     if (!value) {
       if (error.empty()) {
         std::string names;
-        for (const auto& v : e.substitute(env).variables()) names += (names.empty() ? "'" : ", '") + v + "'";
+        for (const auto& v : e.substitute(env).variables())
+          names += (names.empty() ? "'" : ", '") + v + "'";
         error = "depends on the run-time value of " + names;
       }
       fail(loc, what + " cannot be evaluated at transpile time: " + error);
@@ -110,20 +120,25 @@ private:
 
   void walk_loop(const ScheduleNode& loop, Bindings& env) {
     auto init = evaluate(loop.init, env, loop.loc, "the start of loop '" + loop.name + "'");
-    if (!init) return;
+    if (!init)
+      return;
     if (!loop.bound.evaluate(env)) {
       symbolic_loop(loop, *init, env);
       return;
     }
     auto bound = evaluate(loop.bound, env, loop.loc, "the bound of loop '" + loop.name + "'");
-    if (!bound) return;
+    if (!bound)
+      return;
     const std::size_t scope = env.size();
     for (std::int64_t v = *init; loop.step > 0 ? v < *bound : v > *bound;) {
       env.bind(loop.name, v);
-      for (const auto& child : loop.children) walk(child, env);
+      for (const auto& child : loop.children)
+        walk(child, env);
       env.truncate(scope);
-      if (failed_) return;
-      if (__builtin_add_overflow(v, loop.step, &v)) break;
+      if (failed_)
+        return;
+      if (__builtin_add_overflow(v, loop.step, &v))
+        break;
     }
   }
 
@@ -132,29 +147,36 @@ private:
   // Every access coordinate and inner loop bound in a loop body.
   void collect_body(const ScheduleNode& node, std::vector<const ScheduleNode*>& calls,
                     std::vector<const ScheduleNode*>& loops) {
-    if (node.kind == ScheduleNode::Kind::Call) calls.push_back(&node);
-    if (node.kind == ScheduleNode::Kind::Loop) loops.push_back(&node);
-    for (const auto& child : node.children) collect_body(child, calls, loops);
+    if (node.kind == ScheduleNode::Kind::Call)
+      calls.push_back(&node);
+    if (node.kind == ScheduleNode::Kind::Loop)
+      loops.push_back(&node);
+    for (const auto& child : node.children)
+      collect_body(child, calls, loops);
   }
 
   std::optional<int> loop_period(const ScheduleNode& loop, const Bindings& env) {
     std::vector<const ScheduleNode*> calls, loops;
-    for (const auto& child : loop.children) collect_body(child, calls, loops);
+    for (const auto& child : loop.children)
+      collect_body(child, calls, loops);
     for (const ScheduleNode* inner : loops) {
       for (const Expr* e : {&inner->init, &inner->bound}) {
         if (e->substitute(env).variables().count(loop.name)) {
           fail(inner->loc, "the bounds of loop '" + inner->name + "' depend on '" + loop.name +
-                               "', whose loop has a run-time trip count; the body of such a loop must do the same "
+                               "', whose loop has a run-time trip count; the body of such a loop "
+                               "must do the same "
                                "calls in every iteration");
           return std::nullopt;
         }
         if (!e->evaluate(env) && !e->substitute(env).variables().count(loop.name)) {
           bool only_inner = true;
           for (const auto& v : e->substitute(env).variables())
-            only_inner &= std::any_of(loops.begin(), loops.end(), [&](const ScheduleNode* l) { return l->name == v; });
+            only_inner &= std::any_of(loops.begin(), loops.end(),
+                                      [&](const ScheduleNode* l) { return l->name == v; });
           if (!only_inner) {
-            fail(inner->loc, "loop '" + inner->name + "' also has a run-time trip count; only the outer of two nested "
-                             "loops can have one");
+            fail(inner->loc, "loop '" + inner->name +
+                                 "' also has a run-time trip count; only the outer of two nested "
+                                 "loops can have one");
             return std::nullopt;
           }
         }
@@ -168,23 +190,30 @@ private:
     for (const ScheduleNode* call : calls) {
       for (const auto& access : call->call.accesses) {
         const Tensor& tensor = kernel_.tensors[access.tensor];
-        if (tensor.kind == TensorKind::Ref && access.whole) ref_indexing[access.tensor].insert({Periodicity::Kind::Periodic, 0});
+        if (tensor.kind == TensorKind::Ref && access.whole)
+          ref_indexing[access.tensor].insert({Periodicity::Kind::Periodic, 0});
         for (const auto& coord : access.coords) {
           const auto p = periodicity(coord.substitute(env), loop.name);
           if (tensor.kind == TensorKind::Ref)
-            ref_indexing[access.tensor].insert({p.kind, p.kind == Periodicity::Kind::Affine ? p.coefficient : 0});
+            ref_indexing[access.tensor].insert(
+                {p.kind, p.kind == Periodicity::Kind::Affine ? p.coefficient : 0});
           const bool pool = tensor.kind == TensorKind::Pool;
-          if (p.kind == Periodicity::Kind::Other || (pool && p.kind != Periodicity::Kind::Periodic)) {
-            fail(access.loc, pool ? "pool coordinate '" + coord.to_cpp() + "' of '" + tensor.name +
-                                        "' must repeat with '" + loop.name +
-                                        "' (like " + loop.name + " % 3) because the loop's trip count is only known at "
-                                        "run time"
-                                  : "index '" + coord.to_cpp() + "' of '" + tensor.name + "' must be affine in '" +
-                                        loop.name + "' (like 2 * " + loop.name + " + 1) or repeat with it");
+          if (p.kind == Periodicity::Kind::Other ||
+              (pool && p.kind != Periodicity::Kind::Periodic)) {
+            fail(access.loc, pool
+                                 ? "pool coordinate '" + coord.to_cpp() + "' of '" + tensor.name +
+                                       "' must repeat with '" + loop.name + "' (like " + loop.name +
+                                       " % 3) because the loop's trip count is only known at "
+                                       "run time"
+                                 : "index '" + coord.to_cpp() + "' of '" + tensor.name +
+                                       "' must be affine in '" + loop.name + "' (like 2 * " +
+                                       loop.name + " + 1) or repeat with it");
             return std::nullopt;
           }
-          if (p.kind == Periodicity::Kind::Periodic) period = lcm(period, p.period);
-          if (period > 1'000'000) break;
+          if (p.kind == Periodicity::Kind::Periodic)
+            period = lcm(period, p.period);
+          if (period > 1'000'000)
+            break;
         }
       }
     }
@@ -192,12 +221,14 @@ private:
     // ordered (conservative, and periodic).
     collapsed_refs_.clear();
     for (const auto& [tensor, kinds] : ref_indexing)
-      if (kinds.size() > 1) collapsed_refs_.insert(tensor);
+      if (kinds.size() > 1)
+        collapsed_refs_.insert(tensor);
     // Period in iterations: i advances by `step` per iteration.
     const std::int64_t iterations = period / std::gcd(period, std::abs(loop.step));
     if (iterations > kMaxPeriod) {
-      fail(loop.loc, "the buffer use of loop '" + loop.name + "' repeats only every " + std::to_string(iterations) +
-                         " iterations (at most " + std::to_string(kMaxPeriod) + " can be kept as a loop)");
+      fail(loop.loc, "the buffer use of loop '" + loop.name + "' repeats only every " +
+                         std::to_string(iterations) + " iterations (at most " +
+                         std::to_string(kMaxPeriod) + " can be kept as a loop)");
       return std::nullopt;
     }
     return static_cast<int>(iterations);
@@ -205,22 +236,26 @@ private:
 
   void symbolic_loop(const ScheduleNode& loop, std::int64_t init, Bindings& env) {
     if (in_window_) {
-      fail(loop.loc, "loop '" + loop.name + "' has a run-time trip count inside another such loop; only the outer "
-                                           "of two nested loops can have one");
+      fail(loop.loc, "loop '" + loop.name +
+                         "' has a run-time trip count inside another such loop; only the outer "
+                         "of two nested loops can have one");
       return;
     }
     if (loop.step <= 0) {
-      fail(loop.loc, "loop '" + loop.name + "' has a run-time trip count and counts down; count up instead");
+      fail(loop.loc,
+           "loop '" + loop.name + "' has a run-time trip count and counts down; count up instead");
       return;
     }
     for (const auto& v : loop.bound.substitute(env).variables()) {
       if (std::find(kernel_.symbols.begin(), kernel_.symbols.end(), v) == kernel_.symbols.end()) {
-        fail(loop.loc, "the bound of loop '" + loop.name + "' depends on '" + v + "', which is not a kernel parameter");
+        fail(loop.loc, "the bound of loop '" + loop.name + "' depends on '" + v +
+                           "', which is not a kernel parameter");
         return;
       }
     }
     auto period = loop_period(loop, env);
-    if (!period) return;
+    if (!period)
+      return;
     finish_region();
     Region region;
     region.kind = Region::Kind::SymbolicLoop;
@@ -242,11 +277,14 @@ private:
       iteration_ = t;
       body_call_ = 0;
       env.bind(loop.name, init + t * loop.step);
-      for (const auto& child : loop.children) walk(child, env);
+      for (const auto& child : loop.children)
+        walk(child, env);
       env.truncate(scope);
-      if (t == 0) current_.loop.body_size = body_call_;
+      if (t == 0)
+        current_.loop.body_size = body_call_;
       if (!failed_ && body_call_ != current_.loop.body_size) {
-        fail(loop.loc, "the body of loop '" + loop.name + "' does not make the same calls in every iteration");
+        fail(loop.loc, "the body of loop '" + loop.name +
+                           "' does not make the same calls in every iteration");
       }
     }
     in_window_ = false;
@@ -256,14 +294,17 @@ private:
 
   // --- nodes and edges ---
 
-  std::optional<ResolvedAccess> resolve(const Access& access, const Bindings& env, const CallSite& call) {
+  std::optional<ResolvedAccess> resolve(const Access& access, const Bindings& env,
+                                        const CallSite& call) {
     const Tensor& tensor = kernel_.tensors[access.tensor];
     ResolvedAccess out;
     out.tensor = access.tensor;
     out.mode = access.mode;
     for (std::size_t d = 0; d < access.coords.size(); ++d) {
-      auto c = evaluate(access.coords[d], env, access.loc, "coordinate " + std::to_string(d) + " of '" + tensor.name + "'");
-      if (!c) return std::nullopt;
+      auto c = evaluate(access.coords[d], env, access.loc,
+                        "coordinate " + std::to_string(d) + " of '" + tensor.name + "'");
+      if (!c)
+        return std::nullopt;
       out.coords.push_back(*c);
     }
     if (tensor.kind == TensorKind::Ref) {
@@ -274,8 +315,8 @@ private:
         out.range = {0, std::numeric_limits<std::int64_t>::max()};
       } else {
         if (out.coords[0] < 0) {
-          fail(access.loc, "index " + std::to_string(out.coords[0]) + " of tensor_ref '" + tensor.name +
-                               "' is negative (in " + render_call(call, env) + ")");
+          fail(access.loc, "index " + std::to_string(out.coords[0]) + " of tensor_ref '" +
+                               tensor.name + "' is negative (in " + render_call(call, env) + ")");
           return std::nullopt;
         }
         out.range = {out.coords[0], out.coords[0] + 1};
@@ -283,8 +324,10 @@ private:
       return out;
     }
     out.space = tensor.pool;
-    auto offset = evaluate(tensor.offset, env, tensor.loc, "the offset of tensor '" + tensor.name + "'");
-    if (!offset) return std::nullopt;
+    auto offset =
+        evaluate(tensor.offset, env, tensor.loc, "the offset of tensor '" + tensor.name + "'");
+    if (!offset)
+      return std::nullopt;
     std::int64_t linear = 0;
     if (access.whole) {
       out.range = {*offset, *offset + tensor.sub_tensor_count() * tensor.sub_size};
@@ -293,8 +336,8 @@ private:
     for (std::size_t d = 0; d < tensor.shape.size(); ++d) {
       if (out.coords[d] < 0 || out.coords[d] >= tensor.shape[d]) {
         fail(access.loc, "coordinate " + std::to_string(out.coords[d]) + " is out of range [0," +
-                             std::to_string(tensor.shape[d]) + ") for tensor '" + tensor.name + "' in " +
-                             render_call(call, env));
+                             std::to_string(tensor.shape[d]) + ") for tensor '" + tensor.name +
+                             "' in " + render_call(call, env));
         return std::nullopt;
       }
       linear = linear * tensor.shape[d] + out.coords[d];
@@ -306,8 +349,9 @@ private:
 
   void instantiate(const CallSite& call, const Bindings& env) {
     if (total_nodes_ >= options_.max_nodes) {
-      fail(call.loc, "expanding the kernel's loops gives more than " + std::to_string(options_.max_nodes) +
-                         " intrinsic calls; make the trip count a kernel parameter so the loop stays a loop");
+      fail(call.loc,
+           "expanding the kernel's loops gives more than " + std::to_string(options_.max_nodes) +
+               " intrinsic calls; make the trip count a kernel parameter so the loop stays a loop");
       return;
     }
     Node node;
@@ -316,14 +360,17 @@ private:
     node.loc = call.loc;
     node.text = render_call(call, env);
     if (!call.cost.empty())
-      for (const auto& [offset, length] : call.arguments) node.cost_arguments.push_back(render_span(call, env, offset, offset + length));
+      for (const auto& [offset, length] : call.arguments)
+        node.cost_arguments.push_back(render_span(call, env, offset, offset + length));
     bool any_read = false, any_write = false;
     for (const auto& access : call.accesses) {
       auto resolved = resolve(access, env, call);
-      if (!resolved) return;
+      if (!resolved)
+        return;
       any_read |= reads(resolved->mode);
       any_write |= writes(resolved->mode);
-      if (kernel_.tensors[access.tensor].kind == TensorKind::Pool) node.elements += resolved->range.hi - resolved->range.lo;
+      if (kernel_.tensors[access.tensor].kind == TensorKind::Pool)
+        node.elements += resolved->range.hi - resolved->range.lo;
       node.accesses.push_back(std::move(*resolved));
     }
     node.role = any_read && any_write ? Role::ProducerConsumer
@@ -343,16 +390,21 @@ private:
   // symbolic loop's window, each body call is named once and instance t is "<name>@t".
   void name_nodes(Region& region) {
     auto next_name = [&](Role role) {
-      const char* prefix = role == Role::Producer ? "p" : role == Role::Consumer ? "c" : role == Role::ProducerConsumer ? "x" : "n";
+      const char* prefix = role == Role::Producer           ? "p"
+                           : role == Role::Consumer         ? "c"
+                           : role == Role::ProducerConsumer ? "x"
+                                                            : "n";
       return prefix + std::to_string(++role_count_[role]);
     };
     if (region.kind == Region::Kind::Expanded) {
-      for (auto& node : region.graph.nodes) node.id = next_name(node.role);
+      for (auto& node : region.graph.nodes)
+        node.id = next_name(node.role);
       return;
     }
     std::vector<std::string> names;
     for (auto& node : region.graph.nodes) {
-      if (node.iteration == 0) names.push_back(next_name(node.role));
+      if (node.iteration == 0)
+        names.push_back(next_name(node.role));
       node.id = names[node.template_index] + "@" + std::to_string(node.iteration);
     }
   }
@@ -370,25 +422,33 @@ private:
     std::map<std::pair<int, int>, int> data_edges;
     for (int n = 0; n < static_cast<int>(graph.nodes.size()); ++n) {
       for (const auto& access : graph.nodes[n].accesses) {
-        if (!reads(access.mode)) continue;
-        last_writer[access.space].for_each(access.range.lo, access.range.hi, [&](std::int64_t lo, std::int64_t hi, int& writer) {
-          if (writer < 0 || writer == n) return;
-          auto [it, inserted] = data_edges.try_emplace({writer, n}, static_cast<int>(graph.edges.size()));
-          if (inserted) graph.edges.push_back({writer, n, EdgeKind::Data, {}});
-          add_label(graph.edges[it->second], access.space, {lo, hi});
-        });
+        if (!reads(access.mode))
+          continue;
+        last_writer[access.space].for_each(
+            access.range.lo, access.range.hi, [&](std::int64_t lo, std::int64_t hi, int& writer) {
+              if (writer < 0 || writer == n)
+                return;
+              auto [it, inserted] =
+                  data_edges.try_emplace({writer, n}, static_cast<int>(graph.edges.size()));
+              if (inserted)
+                graph.edges.push_back({writer, n, EdgeKind::Data, {}});
+              add_label(graph.edges[it->second], access.space, {lo, hi});
+            });
       }
       for (const auto& access : graph.nodes[n].accesses)
-        if (writes(access.mode)) last_writer[access.space].assign(access.range.lo, access.range.hi, n);
+        if (writes(access.mode))
+          last_writer[access.space].assign(access.range.lo, access.range.hi, n);
     }
   }
 
   void finish_region() {
-    if (failed_) return;
+    if (failed_)
+      return;
     Region region = std::move(current_);
     current_ = Region{};
     current_.graph.spaces = spaces_;
-    if (region.graph.nodes.empty()) return;
+    if (region.graph.nodes.empty())
+      return;
     name_nodes(region);
     add_control_and_data_edges(region.graph);
     regions_.push_back(std::move(region));
@@ -412,15 +472,18 @@ private:
 
 } // namespace
 
-std::vector<Region> build_regions(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options) {
+std::vector<Region> build_regions(const Kernel& kernel, Diagnostics& diags,
+                                  const CdfgOptions& options) {
   return Expander(kernel, diags, options).run();
 }
 
 Graph build_cdfg(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options) {
   auto regions = build_regions(kernel, diags, options);
-  if (regions.empty()) return Graph{};
+  if (regions.empty())
+    return Graph{};
   if (regions.size() > 1 || regions[0].kind != Region::Kind::Expanded) {
-    diags.error(kernel.loc, "internal: build_cdfg on a kernel with symbolic loops; use build_regions");
+    diags.error(kernel.loc,
+                "internal: build_cdfg on a kernel with symbolic loops; use build_regions");
     return Graph{};
   }
   return std::move(regions[0].graph);

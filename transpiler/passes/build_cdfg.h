@@ -19,10 +19,12 @@ struct CdfgOptions {
 
 // The kernel split into regions (expanded code; loops with a run-time trip count, expanded
 // over an analysis window), each with its CDFG.
-std::vector<ir::Region> build_regions(const ir::Kernel& kernel, ir::Diagnostics& diags, const CdfgOptions& options = {});
+std::vector<ir::Region> build_regions(const ir::Kernel& kernel, ir::Diagnostics& diags,
+                                      const CdfgOptions& options = {});
 
 // The CDFG of a kernel without run-time trip counts (one expanded region).
-ir::Graph build_cdfg(const ir::Kernel& kernel, ir::Diagnostics& diags, const CdfgOptions& options = {});
+ir::Graph build_cdfg(const ir::Kernel& kernel, ir::Diagnostics& diags,
+                     const CdfgOptions& options = {});
 
 // Merges `range` into the label for `space` (adjacent and overlapping ranges coalesce).
 void add_label(ir::Edge& edge, int space, ir::Range range);

@@ -10,8 +10,9 @@ bool check_tile_memory(const ir::Kernel& kernel, std::int64_t sram_bytes, ir::Di
     total += bytes;
     breakdown += (breakdown.empty() ? "" : ", ") + pool.name + ": " + std::to_string(bytes);
     if (total > sram_bytes) {
-      diags.error(pool.loc, "the pools of kernel '" + kernel.name + "' need " + std::to_string(total) + " bytes (" +
-                                breakdown + ") but a tile has " + std::to_string(sram_bytes) +
+      diags.error(pool.loc, "the pools of kernel '" + kernel.name + "' need " +
+                                std::to_string(total) + " bytes (" + breakdown +
+                                ") but a tile has " + std::to_string(sram_bytes) +
                                 " bytes of SRAM (--tile-sram)");
       return false;
     }

@@ -7,15 +7,25 @@ namespace s2p::passes {
 using ir::Expr;
 using Kind = Periodicity::Kind;
 
-std::int64_t lcm(std::int64_t a, std::int64_t b) { return a / std::gcd(a, b) * b; }
+std::int64_t lcm(std::int64_t a, std::int64_t b) {
+  return a / std::gcd(a, b) * b;
+}
 
 namespace {
 
-Periodicity periodic(std::int64_t p) { return {Kind::Periodic, p, 0}; }
-Periodicity affine(std::int64_t a) { return {Kind::Affine, 1, a}; }
-Periodicity other() { return {Kind::Other, 1, 0}; }
+Periodicity periodic(std::int64_t p) {
+  return {Kind::Periodic, p, 0};
+}
+Periodicity affine(std::int64_t a) {
+  return {Kind::Affine, 1, a};
+}
+Periodicity other() {
+  return {Kind::Other, 1, 0};
+}
 
-bool is_constant(const Expr& e) { return e.variables().empty(); }
+bool is_constant(const Expr& e) {
+  return e.variables().empty();
+}
 
 } // namespace
 
@@ -28,40 +38,53 @@ Periodicity periodicity(const Expr& e, const std::string& var) {
     return e.name() == var ? affine(1) : periodic(1);
   case Expr::Op::Neg: {
     auto inner = periodicity(ops[0], var);
-    if (inner.kind == Kind::Affine) inner.coefficient = -inner.coefficient;
+    if (inner.kind == Kind::Affine)
+      inner.coefficient = -inner.coefficient;
     return inner;
   }
   case Expr::Op::Add:
   case Expr::Op::Sub: {
     const auto a = periodicity(ops[0], var), b = periodicity(ops[1], var);
-    if (a.kind == Kind::Periodic && b.kind == Kind::Periodic) return periodic(lcm(a.period, b.period));
+    if (a.kind == Kind::Periodic && b.kind == Kind::Periodic)
+      return periodic(lcm(a.period, b.period));
     // An affine term plus something independent of i stays affine.
-    const bool a_free = a.kind == Kind::Periodic && a.period == 1, b_free = b.kind == Kind::Periodic && b.period == 1;
-    if (a.kind == Kind::Affine && b_free) return a;
-    if (b.kind == Kind::Affine && a_free) return affine(e.op() == Expr::Op::Sub ? -b.coefficient : b.coefficient);
+    const bool a_free = a.kind == Kind::Periodic && a.period == 1,
+               b_free = b.kind == Kind::Periodic && b.period == 1;
+    if (a.kind == Kind::Affine && b_free)
+      return a;
+    if (b.kind == Kind::Affine && a_free)
+      return affine(e.op() == Expr::Op::Sub ? -b.coefficient : b.coefficient);
     if (a.kind == Kind::Affine && b.kind == Kind::Affine)
-      return affine(e.op() == Expr::Op::Sub ? a.coefficient - b.coefficient : a.coefficient + b.coefficient);
+      return affine(e.op() == Expr::Op::Sub ? a.coefficient - b.coefficient
+                                            : a.coefficient + b.coefficient);
     return other();
   }
   case Expr::Op::Mul: {
     const auto a = periodicity(ops[0], var), b = periodicity(ops[1], var);
-    if (a.kind == Kind::Periodic && b.kind == Kind::Periodic) return periodic(lcm(a.period, b.period));
-    if (a.kind == Kind::Affine && ops[1].is_constant()) return affine(a.coefficient * ops[1].value());
-    if (b.kind == Kind::Affine && ops[0].is_constant()) return affine(b.coefficient * ops[0].value());
+    if (a.kind == Kind::Periodic && b.kind == Kind::Periodic)
+      return periodic(lcm(a.period, b.period));
+    if (a.kind == Kind::Affine && ops[1].is_constant())
+      return affine(a.coefficient * ops[1].value());
+    if (b.kind == Kind::Affine && ops[0].is_constant())
+      return affine(b.coefficient * ops[0].value());
     return other();
   }
   case Expr::Op::Div: {
     const auto a = periodicity(ops[0], var);
-    if (a.kind == Kind::Periodic && is_constant(ops[1])) return a;
-    return a.kind == Kind::Periodic && periodicity(ops[1], var).kind == Kind::Periodic ? a : other();
+    if (a.kind == Kind::Periodic && is_constant(ops[1]))
+      return a;
+    return a.kind == Kind::Periodic && periodicity(ops[1], var).kind == Kind::Periodic ? a
+                                                                                       : other();
   }
   case Expr::Op::Rem: {
     const auto a = periodicity(ops[0], var);
-    if (a.kind == Kind::Periodic && periodicity(ops[1], var).kind == Kind::Periodic) return a;
+    if (a.kind == Kind::Periodic && periodicity(ops[1], var).kind == Kind::Periodic)
+      return a;
     // (c*i + b) % m with constant m and c >= 0: period m / gcd(c, m) once the dividend is
     // non-negative (C++ remainders of negative numbers differ; the expansion of the
     // analysis window reports negative coordinates).
-    if (a.kind == Kind::Affine && ops[1].is_constant() && ops[1].value() > 0 && a.coefficient >= 0) {
+    if (a.kind == Kind::Affine && ops[1].is_constant() && ops[1].value() > 0 &&
+        a.coefficient >= 0) {
       const std::int64_t m = ops[1].value();
       return periodic(a.coefficient == 0 ? 1 : m / std::gcd(a.coefficient, m));
     }
@@ -80,19 +103,22 @@ struct AffineSplit {
 };
 
 std::optional<AffineSplit> split_affine(const Expr& e, const std::string& var) {
-  if (!e.variables().count(var)) return AffineSplit{0, e};
+  if (!e.variables().count(var))
+    return AffineSplit{0, e};
   switch (e.op()) {
   case Expr::Op::Variable:
     return AffineSplit{1, Expr::constant(0)};
   case Expr::Op::Neg: {
     auto inner = split_affine(e.operands()[0], var);
-    if (!inner) return std::nullopt;
+    if (!inner)
+      return std::nullopt;
     return AffineSplit{-inner->coefficient, Expr::negate(inner->rest)};
   }
   case Expr::Op::Add:
   case Expr::Op::Sub: {
     auto a = split_affine(e.operands()[0], var), b = split_affine(e.operands()[1], var);
-    if (!a || !b) return std::nullopt;
+    if (!a || !b)
+      return std::nullopt;
     const bool sub = e.op() == Expr::Op::Sub;
     return AffineSplit{sub ? a->coefficient - b->coefficient : a->coefficient + b->coefficient,
                        Expr::binary(e.op(), a->rest, b->rest)};
@@ -102,12 +128,14 @@ std::optional<AffineSplit> split_affine(const Expr& e, const std::string& var) {
     const auto& r = e.operands()[1];
     if (r.is_constant()) {
       auto a = split_affine(l, var);
-      if (!a) return std::nullopt;
+      if (!a)
+        return std::nullopt;
       return AffineSplit{a->coefficient * r.value(), Expr::binary(Expr::Op::Mul, a->rest, r)};
     }
     if (l.is_constant()) {
       auto b = split_affine(r, var);
-      if (!b) return std::nullopt;
+      if (!b)
+        return std::nullopt;
       return AffineSplit{b->coefficient * l.value(), Expr::binary(Expr::Op::Mul, l, b->rest)};
     }
     return std::nullopt;
@@ -127,11 +155,14 @@ Expr fold_residues(const Expr& e, const std::string& var, std::int64_t value, st
       at.bind(var, value);
       const auto first = e.operands()[0].evaluate(at);
       // Later values differ by multiples of coefficient * stride: fixed mod m if that is 0 mod m.
-      if (first && *first >= 0 && (split->coefficient * stride) % m == 0) return Expr::constant(*first % m);
+      if (first && *first >= 0 && (split->coefficient * stride) % m == 0)
+        return Expr::constant(*first % m);
     }
   }
-  if (e.operands().empty()) return e;
-  if (e.op() == Expr::Op::Neg) return Expr::negate(fold_residues(e.operands()[0], var, value, stride)).substitute({});
+  if (e.operands().empty())
+    return e;
+  if (e.op() == Expr::Op::Neg)
+    return Expr::negate(fold_residues(e.operands()[0], var, value, stride)).substitute({});
   return Expr::binary(e.op(), fold_residues(e.operands()[0], var, value, stride),
                       fold_residues(e.operands()[1], var, value, stride))
       .substitute({});

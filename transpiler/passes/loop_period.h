@@ -29,7 +29,8 @@ Periodicity periodicity(const ir::Expr& e, const std::string& var);
 // Replaces every `g % m` whose value is fixed once `var`'s residue is known, given that
 // var = `value` + k * `stride` (k >= 0), by that value. Generated loops use this to write
 // buf[0] instead of buf[i % 3] in the block for residue 0.
-ir::Expr fold_residues(const ir::Expr& e, const std::string& var, std::int64_t value, std::int64_t stride);
+ir::Expr fold_residues(const ir::Expr& e, const std::string& var, std::int64_t value,
+                       std::int64_t stride);
 
 std::int64_t lcm(std::int64_t a, std::int64_t b);
 

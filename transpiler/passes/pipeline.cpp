@@ -17,7 +17,8 @@ using namespace s2p::ir;
 int KernelPlan::call_count() const {
   int calls = 0;
   for (const auto& region : regions)
-    calls += region.kind == Region::Kind::Expanded ? static_cast<int>(region.graph.nodes.size()) : region.loop.body_size;
+    calls += region.kind == Region::Kind::Expanded ? static_cast<int>(region.graph.nodes.size())
+                                                   : region.loop.body_size;
   return calls;
 }
 
@@ -27,22 +28,24 @@ namespace {
 // the channels of the regions before it.
 void offset_channels(Region& region, int offset) {
   for (auto& e : region.graph.edges)
-    if (e.channel > 0) e.channel += offset;
+    if (e.channel > 0)
+      e.channel += offset;
   for (auto& program : region.warps)
     for (auto& op : program.ops)
-      if (op.channel > 0) op.channel += offset;
+      if (op.channel > 0)
+        op.channel += offset;
 }
 
-bool plan_expanded(Region& region, const PipelineOptions& options, KernelPlan& plan, const Kernel& kernel,
-                   Diagnostics& diags) {
+bool plan_expanded(Region& region, const PipelineOptions& options, KernelPlan& plan,
+                   const Kernel& kernel, Diagnostics& diags) {
   Graph& graph = region.graph;
   allocate_channels(graph);
   region.warps = split_warps(graph);
   if (options.verify) {
     const auto problems = verify_sync(graph, region.warps);
     if (!problems.empty()) {
-      diags.error(kernel.loc, "internal error: the warp split of '" + kernel.name + "' is unsound (" + problems.front() +
-                                  "); please report this");
+      diags.error(kernel.loc, "internal error: the warp split of '" + kernel.name +
+                                  "' is unsound (" + problems.front() + "); please report this");
       return false;
     }
   }
@@ -57,18 +60,24 @@ bool plan_expanded(Region& region, const PipelineOptions& options, KernelPlan& p
 
 KernelPlan plan_kernel(const Kernel& kernel, const PipelineOptions& options, Diagnostics& diags) {
   KernelPlan plan;
-  if (!check_tile_memory(kernel, options.tile_sram_bytes, diags)) return plan;
+  if (!check_tile_memory(kernel, options.tile_sram_bytes, diags))
+    return plan;
   plan.regions = build_regions(kernel, diags, options.cdfg);
-  if (diags.has_errors()) return plan;
+  if (diags.has_errors())
+    return plan;
   std::set<int> warps;
   for (auto& region : plan.regions) {
     add_resource_edges(region.graph);
-    if (!options.keep_redundant) plan.redundant_edges += remove_redundant_edges(region.graph);
-    for (const auto& node : region.graph.nodes) warps.insert(node.warp);
+    if (!options.keep_redundant)
+      plan.redundant_edges += remove_redundant_edges(region.graph);
+    for (const auto& node : region.graph.nodes)
+      warps.insert(node.warp);
     if (region.kind == Region::Kind::Expanded) {
-      if (!plan_expanded(region, options, plan, kernel, diags)) return plan;
+      if (!plan_expanded(region, options, plan, kernel, diags))
+        return plan;
     } else {
-      if (!plan_symbolic_loop(region, plan.channel_count + 1, plan.channel_kinds, diags)) return plan;
+      if (!plan_symbolic_loop(region, plan.channel_count + 1, plan.channel_kinds, diags))
+        return plan;
       plan.channel_count = static_cast<int>(plan.channel_kinds.size());
     }
   }

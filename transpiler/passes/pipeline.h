@@ -16,7 +16,7 @@ namespace s2p::passes {
 
 struct PipelineOptions {
   bool keep_redundant = false; // skip step 161 (correct, with more synchronization)
-  bool verify = true;          // check every expanded region's plan (races, deadlock) before emitting
+  bool verify = true; // check every expanded region's plan (races, deadlock) before emitting
   std::int64_t tile_sram_bytes = 624 * 1024; // the pools must fit one tile
   CdfgOptions cdfg;
 };
@@ -35,6 +35,7 @@ struct KernelPlan {
   int call_count() const;
 };
 
-KernelPlan plan_kernel(const ir::Kernel& kernel, const PipelineOptions& options, ir::Diagnostics& diags);
+KernelPlan plan_kernel(const ir::Kernel& kernel, const PipelineOptions& options,
+                       ir::Diagnostics& diags);
 
 } // namespace s2p::passes

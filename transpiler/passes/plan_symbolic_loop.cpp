@@ -33,7 +33,8 @@ std::string describe(const Graph& g, const Edge& e) {
 
 } // namespace
 
-bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_kinds, Diagnostics& diags) {
+bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_kinds,
+                        Diagnostics& diags) {
   SymbolicLoop& loop = region.loop;
   const Graph& g = region.graph;
   const int P = loop.period;
@@ -45,18 +46,21 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_
   std::map<FamilyKey, std::vector<SpaceRanges>> labels;
   std::int64_t max_distance = 0;
   for (const Edge& e : g.edges) {
-    if (!g.needs_sync(e)) continue;
+    if (!g.needs_sync(e))
+      continue;
     const std::int64_t t = g.nodes[e.to].iteration;
-    if (t < band_begin || t >= band_end) continue;
+    if (t < band_begin || t >= band_end)
+      continue;
     const FamilyKey key = key_of(g, e);
     residues[key].insert(static_cast<int>(t % P));
     labels.try_emplace(key, e.labels);
     max_distance = std::max(max_distance, key.distance);
   }
   if (max_distance > W / 4) {
-    diags.error(loop.loop->loc, "a dependency in loop '" + loop.var + "' spans " + std::to_string(max_distance) +
-                                    " iterations, too far for a loop with a run-time trip count (at most " +
-                                    std::to_string(W / 4) + ")");
+    diags.error(loop.loop->loc,
+                "a dependency in loop '" + loop.var + "' spans " + std::to_string(max_distance) +
+                    " iterations, too far for a loop with a run-time trip count (at most " +
+                    std::to_string(W / 4) + ")");
     return false;
   }
 
@@ -67,21 +71,28 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_
     return it != residues.end() && it->second.count(static_cast<int>(t % P));
   };
   for (const Edge& e : g.edges) {
-    if (!g.needs_sync(e)) continue;
+    if (!g.needs_sync(e))
+      continue;
     if (!covers(key_of(g, e), g.nodes[e.to].iteration)) {
       diags.error(loop.loop->loc, "internal error: the dependencies of loop '" + loop.var +
-                                      "' are not periodic (" + describe(g, e) + "); please report this");
+                                      "' are not periodic (" + describe(g, e) +
+                                      "); please report this");
       return false;
     }
   }
   std::set<std::tuple<int, int, EdgeKind>> window_edges;
-  for (const Edge& e : g.edges) window_edges.insert({e.from, e.to, e.kind});
+  for (const Edge& e : g.edges)
+    window_edges.insert({e.from, e.to, e.kind});
   for (const auto& [key, rs] : residues) {
     for (std::int64_t t = max_distance; t < W - max_distance; ++t) {
-      if (!rs.count(static_cast<int>(t % P))) continue;
-      if (!window_edges.count({loop.node_of(key.from, t - key.distance), loop.node_of(key.to, t), key.kind})) {
-        diags.error(loop.loop->loc, "internal error: loop '" + loop.var + "': a dependency of the steady state is "
-                                    "missing in iteration " + std::to_string(t) + "; please report this");
+      if (!rs.count(static_cast<int>(t % P)))
+        continue;
+      if (!window_edges.count(
+              {loop.node_of(key.from, t - key.distance), loop.node_of(key.to, t), key.kind})) {
+        diags.error(loop.loop->loc, "internal error: loop '" + loop.var +
+                                        "': a dependency of the steady state is "
+                                        "missing in iteration " +
+                                        std::to_string(t) + "; please report this");
         return false;
       }
     }
@@ -92,7 +103,8 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_
   loop.families.clear();
   for (EdgeKind kind : {EdgeKind::Data, EdgeKind::Resource}) {
     for (const auto& [key, rs] : residues) {
-      if (key.kind != kind) continue;
+      if (key.kind != kind)
+        continue;
       EdgeFamily family{key.from, key.to, key.distance, key.kind, -1, 0, 0, labels[key]};
       if (static_cast<int>(rs.size()) == P) {
         family.channel = first_channel + static_cast<int>(loop.families.size());
@@ -107,7 +119,8 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_
       }
     }
   }
-  for (const auto& family : loop.families) channel_kinds += family.kind == EdgeKind::Data ? 'd' : 'r';
+  for (const auto& family : loop.families)
+    channel_kinds += family.kind == EdgeKind::Data ? 'd' : 'r';
 
   // 4. Per-warp programs for each residue: waits (sources in program order), the call,
   //    signals (destinations in program order).
@@ -121,7 +134,8 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_
       std::vector<int> in, out;
       for (int f = 0; f < static_cast<int>(loop.families.size()); ++f) {
         const auto& family = loop.families[f];
-        if (family.to_template == b && (family.residue < 0 || family.residue == s)) in.push_back(f);
+        if (family.to_template == b && (family.residue < 0 || family.residue == s))
+          in.push_back(f);
         if (family.from_template == b &&
             (family.residue < 0 || ((s + family.distance) % P + P) % P == family.residue))
           out.push_back(f);
@@ -129,31 +143,37 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_
       std::sort(in.begin(), in.end(), [&](int x, int y) {
         const auto& a = loop.families[x];
         const auto& c = loop.families[y];
-        return std::make_tuple(-a.distance, a.from_template, a.kind) < std::make_tuple(-c.distance, c.from_template, c.kind);
+        return std::make_tuple(-a.distance, a.from_template, a.kind) <
+               std::make_tuple(-c.distance, c.from_template, c.kind);
       });
       std::sort(out.begin(), out.end(), [&](int x, int y) {
         const auto& a = loop.families[x];
         const auto& c = loop.families[y];
-        return std::make_tuple(a.distance, a.to_template, a.kind) < std::make_tuple(c.distance, c.to_template, c.kind);
+        return std::make_tuple(a.distance, a.to_template, a.kind) <
+               std::make_tuple(c.distance, c.to_template, c.kind);
       });
       auto& ops = program.residues[s];
-      for (int f : in) ops.push_back({SymbolicOp::Kind::Wait, b, f});
+      for (int f : in)
+        ops.push_back({SymbolicOp::Kind::Wait, b, f});
       ops.push_back({SymbolicOp::Kind::Call, b, -1});
-      for (int f : out) ops.push_back({SymbolicOp::Kind::Signal, b, f});
+      for (int f : out)
+        ops.push_back({SymbolicOp::Kind::Signal, b, f});
     }
   }
   loop.warps.clear();
-  for (auto& [warp, program] : programs) loop.warps.push_back(std::move(program));
+  for (auto& [warp, program] : programs)
+    loop.warps.push_back(std::move(program));
 
   // 5. Verify what will be emitted, for trip counts that exercise prologue, steady state
   //    and epilogue.
-  for (std::int64_t trips : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{P}, std::int64_t{P + 1},
-                             std::int64_t{W}}) {
+  for (std::int64_t trips : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{P},
+                             std::int64_t{P + 1}, std::int64_t{W}}) {
     const auto instance = instantiate_symbolic_loop(region, trips);
     const auto problems = verify_sync(instance.graph, instance.warps);
     if (!problems.empty()) {
-      diags.error(loop.loop->loc, "internal error: the warp split of loop '" + loop.var + "' is unsound for " +
-                                      std::to_string(trips) + " iterations (" + problems.front() + "); please report this");
+      diags.error(loop.loop->loc, "internal error: the warp split of loop '" + loop.var +
+                                      "' is unsound for " + std::to_string(trips) +
+                                      " iterations (" + problems.front() + "); please report this");
       return false;
     }
   }
@@ -177,10 +197,12 @@ InstantiatedLoop instantiate_symbolic_loop(const Region& region, std::int64_t tr
   }
   for (const auto& family : loop.families) {
     for (std::int64_t t = 0; t < trips; ++t) {
-      if (family.residue >= 0 && t % loop.period != family.residue) continue;
-      if (t - family.distance < 0) continue;
-      Edge e{loop.node_of(family.from_template, t - family.distance), loop.node_of(family.to_template, t), family.kind,
-             family.labels};
+      if (family.residue >= 0 && t % loop.period != family.residue)
+        continue;
+      if (t - family.distance < 0)
+        continue;
+      Edge e{loop.node_of(family.from_template, t - family.distance),
+             loop.node_of(family.to_template, t), family.kind, family.labels};
       e.channel = family.channel;
       e.phase = family.phase_for_destination(t, loop.period);
       out.graph.edges.push_back(e);
@@ -197,9 +219,11 @@ InstantiatedLoop instantiate_symbolic_loop(const Region& region, std::int64_t tr
           continue;
         }
         const auto& family = loop.families[op.family];
-        const std::int64_t destination = op.kind == SymbolicOp::Kind::Wait ? t : t + family.distance;
-        concrete.ops.push_back({op.kind == SymbolicOp::Kind::Wait ? WarpOp::Kind::Wait : WarpOp::Kind::Signal, node, -1,
-                                family.channel, family.phase_for_destination(destination, loop.period)});
+        const std::int64_t destination =
+            op.kind == SymbolicOp::Kind::Wait ? t : t + family.distance;
+        concrete.ops.push_back(
+            {op.kind == SymbolicOp::Kind::Wait ? WarpOp::Kind::Wait : WarpOp::Kind::Signal, node,
+             -1, family.channel, family.phase_for_destination(destination, loop.period)});
       }
     }
     out.warps.push_back(std::move(concrete));

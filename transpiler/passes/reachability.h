@@ -26,7 +26,7 @@ private:
   std::vector<int> warp_index_; // dense index of each node's warp
   std::vector<int> position_;   // position of each node in its warp's program
   std::vector<std::vector<int>> nodes_of_warp_;
-  std::vector<int> earliest_;   // [node * warps + warp] -> position, or INT_MAX
+  std::vector<int> earliest_; // [node * warps + warp] -> position, or INT_MAX
   int warps_ = 0;
 };
 

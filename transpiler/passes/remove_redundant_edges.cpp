@@ -12,10 +12,12 @@ int remove_redundant_edges(Graph& graph) {
   const Reachability reach(graph);
   std::set<std::pair<int, int>> data_pairs;
   for (const auto& e : graph.edges)
-    if (e.kind == EdgeKind::Data) data_pairs.insert({e.from, e.to});
+    if (e.kind == EdgeKind::Data)
+      data_pairs.insert({e.from, e.to});
   int removed = 0;
   for (auto& e : graph.edges) {
-    if (e.kind == EdgeKind::Control || !graph.crosses_warps(e)) continue;
+    if (e.kind == EdgeKind::Control || !graph.crosses_warps(e))
+      continue;
     if (e.kind == EdgeKind::Resource && data_pairs.count({e.from, e.to})) {
       e.redundant = true;
       ++removed;

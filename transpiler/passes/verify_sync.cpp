@@ -19,7 +19,8 @@ Graph enforced_graph(const Graph& graph) {
   enforced.nodes = graph.nodes;
   enforced.spaces = graph.spaces;
   for (const auto& e : graph.edges)
-    if (e.kind == EdgeKind::Control || graph.needs_sync(e)) enforced.edges.push_back(e);
+    if (e.kind == EdgeKind::Control || graph.needs_sync(e))
+      enforced.edges.push_back(e);
   return enforced;
 }
 
@@ -36,33 +37,42 @@ void check_races(const Graph& graph, std::vector<std::string>& problems) {
   std::vector<IntervalMap<Holders>> units(graph.spaces.size());
   std::set<std::pair<int, int>> reported;
   auto require = [&](int before, int after) {
-    if (before < 0 || before == after || graph.nodes[before].warp == graph.nodes[after].warp) return;
-    if (reach.reaches(before, after) || !reported.insert({before, after}).second) return;
+    if (before < 0 || before == after || graph.nodes[before].warp == graph.nodes[after].warp)
+      return;
+    if (reach.reaches(before, after) || !reported.insert({before, after}).second)
+      return;
     const Node& a = graph.nodes[before];
     const Node& b = graph.nodes[after];
-    problems.push_back("race: " + a.id + " (" + a.text + ", warp " + std::to_string(a.warp) + ") and " + b.id + " (" +
-                       b.text + ", warp " + std::to_string(b.warp) + ") touch the same units but are not ordered");
+    problems.push_back("race: " + a.id + " (" + a.text + ", warp " + std::to_string(a.warp) +
+                       ") and " + b.id + " (" + b.text + ", warp " + std::to_string(b.warp) +
+                       ") touch the same units but are not ordered");
   };
   for (int n = 0; n < static_cast<int>(graph.nodes.size()); ++n) {
     for (const auto& access : graph.nodes[n].accesses) {
-      if (!reads(access.mode)) continue;
-      units[access.space].for_each(access.range.lo, access.range.hi, [&](std::int64_t, std::int64_t, Holders& h) {
-        require(h.writer, n);
-        h.readers.push_back(n);
-      });
+      if (!reads(access.mode))
+        continue;
+      units[access.space].for_each(access.range.lo, access.range.hi,
+                                   [&](std::int64_t, std::int64_t, Holders& h) {
+                                     require(h.writer, n);
+                                     h.readers.push_back(n);
+                                   });
     }
     for (const auto& access : graph.nodes[n].accesses) {
-      if (!writes(access.mode)) continue;
-      units[access.space].for_each(access.range.lo, access.range.hi, [&](std::int64_t, std::int64_t, Holders& h) {
-        require(h.writer, n);
-        for (int reader : h.readers) require(reader, n);
-      });
+      if (!writes(access.mode))
+        continue;
+      units[access.space].for_each(access.range.lo, access.range.hi,
+                                   [&](std::int64_t, std::int64_t, Holders& h) {
+                                     require(h.writer, n);
+                                     for (int reader : h.readers)
+                                       require(reader, n);
+                                   });
       units[access.space].assign(access.range.lo, access.range.hi, Holders{n, {}});
     }
   }
 }
 
-void check_channels(const Graph& graph, const std::vector<WarpProgram>& warps, std::vector<std::string>& problems) {
+void check_channels(const Graph& graph, const std::vector<WarpProgram>& warps,
+                    std::vector<std::string>& problems) {
   std::map<int, std::int64_t> count;
   std::vector<std::size_t> pc(warps.size(), 0);
   bool progressed = true;
@@ -71,12 +81,15 @@ void check_channels(const Graph& graph, const std::vector<WarpProgram>& warps, s
     for (std::size_t w = 0; w < warps.size(); ++w) {
       while (pc[w] < warps[w].ops.size()) {
         const WarpOp& op = warps[w].ops[pc[w]];
-        if ((op.kind == WarpOp::Kind::Wait || op.kind == WarpOp::Kind::Fence) && count[op.channel] < op.phase) break;
+        if ((op.kind == WarpOp::Kind::Wait || op.kind == WarpOp::Kind::Fence) &&
+            count[op.channel] < op.phase)
+          break;
         if (op.kind == WarpOp::Kind::Signal) {
           const std::int64_t k = ++count[op.channel];
           if (k != op.phase)
-            problems.push_back("channel " + std::to_string(op.channel) + ": signal #" + std::to_string(k) + " comes from " +
-                               graph.nodes[op.node].id + ", whose waiter expects #" + std::to_string(op.phase));
+            problems.push_back("channel " + std::to_string(op.channel) + ": signal #" +
+                               std::to_string(k) + " comes from " + graph.nodes[op.node].id +
+                               ", whose waiter expects #" + std::to_string(op.phase));
         }
         ++pc[w];
         progressed = true;
@@ -84,11 +97,13 @@ void check_channels(const Graph& graph, const std::vector<WarpProgram>& warps, s
     }
   }
   for (std::size_t w = 0; w < warps.size(); ++w) {
-    if (pc[w] == warps[w].ops.size()) continue;
+    if (pc[w] == warps[w].ops.size())
+      continue;
     const WarpOp& op = warps[w].ops[pc[w]];
     problems.push_back("deadlock: warp " + std::to_string(warps[w].warp) + " waits on channel " +
-                       std::to_string(op.channel) + " for signal #" + std::to_string(op.phase) + " before " +
-                       graph.nodes[op.node].id + " (channel has " + std::to_string(count[op.channel]) + ")");
+                       std::to_string(op.channel) + " for signal #" + std::to_string(op.phase) +
+                       " before " + graph.nodes[op.node].id + " (channel has " +
+                       std::to_string(count[op.channel]) + ")");
   }
 }
 

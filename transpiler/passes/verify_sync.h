@@ -16,6 +16,7 @@
 namespace s2p::passes {
 
 // Human-readable violations; empty when the plan is sound.
-std::vector<std::string> verify_sync(const ir::Graph& graph, const std::vector<ir::WarpProgram>& warps);
+std::vector<std::string> verify_sync(const ir::Graph& graph,
+                                     const std::vector<ir::WarpProgram>& warps);
 
 } // namespace s2p::passes

@@ -43,13 +43,17 @@ namespace detail {
 inline std::int64_t fragment_begin(std::int64_t k, std::int64_t elements, std::int64_t tiles) {
   return k * elements / tiles;
 }
-inline std::int64_t modulo(std::int64_t a, std::int64_t n) { return ((a % n) + n) % n; }
+inline std::int64_t modulo(std::int64_t a, std::int64_t n) {
+  return ((a % n) + n) % n;
+}
 
 template <class T> void check_rows(const field<2, T>& per_tile, const char* what) {
   if (per_tile.extent()[0] < 1 || per_tile.extent()[1] < per_tile.extent()[0])
-    throw std::invalid_argument(std::string("s2p::") + what + ": need one row per tile and at least one element per tile in each row (" +
-                                std::to_string(per_tile.extent()[0]) + " rows of " +
-                                std::to_string(per_tile.extent()[1]) + ")");
+    throw std::invalid_argument(
+        std::string("s2p::") + what +
+        ": need one row per tile and at least one element per tile in each row (" +
+        std::to_string(per_tile.extent()[0]) + " rows of " + std::to_string(per_tile.extent()[1]) +
+        ")");
 }
 
 // One ring step: every tile i sends fragment `fragment(i)` of its row to tile i + 1 at once,
@@ -60,7 +64,8 @@ void ring_step(const field<2, T>& rows, FragmentOf fragment, Combine combine) {
   std::vector<std::vector<T>> sent(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t k = fragment(i);
-    for (std::int64_t x = fragment_begin(k, e, n); x < fragment_begin(k + 1, e, n); ++x) sent[static_cast<std::size_t>(i)].push_back(rows(i, x));
+    for (std::int64_t x = fragment_begin(k, e, n); x < fragment_begin(k + 1, e, n); ++x)
+      sent[static_cast<std::size_t>(i)].push_back(rows(i, x));
   }
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t k = fragment(i), to = (i + 1) % n;
@@ -76,15 +81,17 @@ template <class T, class Op> void reduce_scatter(const field<2, T>& per_tile, Op
   detail::check_rows(per_tile, "reduce_scatter");
   const std::int64_t n = per_tile.extent()[0];
   for (std::int64_t s = 0; s + 1 < n; ++s)
-    detail::ring_step(per_tile, [&](std::int64_t i) { return detail::modulo(i - s, n); }, op);
+    detail::ring_step(
+        per_tile, [&](std::int64_t i) { return detail::modulo(i - s, n); }, op);
 }
 
 template <class T> void all_gather(const field<2, T>& per_tile) {
   detail::check_rows(per_tile, "all_gather");
   const std::int64_t n = per_tile.extent()[0];
   for (std::int64_t s = 0; s + 1 < n; ++s)
-    detail::ring_step(per_tile, [&](std::int64_t i) { return detail::modulo(i + 1 - s, n); },
-                      [](T, T received) { return received; });
+    detail::ring_step(
+        per_tile, [&](std::int64_t i) { return detail::modulo(i + 1 - s, n); },
+        [](T, T received) { return received; });
 }
 
 template <class T, class Op> void all_reduce(const field<2, T>& per_tile, Op op) {

@@ -30,7 +30,8 @@ template <int N> struct index {
   constexpr index(std::initializer_list<std::int64_t> values) {
     std::size_t k = 0;
     for (auto x : values)
-      if (k < static_cast<std::size_t>(N)) v[k++] = x;
+      if (k < static_cast<std::size_t>(N))
+        v[k++] = x;
   }
   constexpr std::int64_t& operator[](int d) { return v[static_cast<std::size_t>(d)]; }
   constexpr std::int64_t operator[](int d) const { return v[static_cast<std::size_t>(d)]; }
@@ -38,11 +39,13 @@ template <int N> struct index {
   friend constexpr bool operator!=(const index& a, const index& b) { return a.v != b.v; }
   friend constexpr bool operator<(const index& a, const index& b) { return a.v < b.v; }
   friend constexpr index operator+(index a, const index& b) {
-    for (int d = 0; d < N; ++d) a[d] += b[d];
+    for (int d = 0; d < N; ++d)
+      a[d] += b[d];
     return a;
   }
   friend constexpr index operator-(index a, const index& b) {
-    for (int d = 0; d < N; ++d) a[d] -= b[d];
+    for (int d = 0; d < N; ++d)
+      a[d] -= b[d];
     return a;
   }
 };
@@ -54,20 +57,23 @@ template <int N> struct extent {
   constexpr extent(std::initializer_list<std::int64_t> values) {
     std::size_t k = 0;
     for (auto x : values)
-      if (k < static_cast<std::size_t>(N)) v[k++] = x;
+      if (k < static_cast<std::size_t>(N))
+        v[k++] = x;
   }
   constexpr std::int64_t& operator[](int d) { return v[static_cast<std::size_t>(d)]; }
   constexpr std::int64_t operator[](int d) const { return v[static_cast<std::size_t>(d)]; }
   constexpr std::int64_t size() const {
     std::int64_t n = 1;
-    for (auto x : v) n *= x;
+    for (auto x : v)
+      n *= x;
     return n;
   }
   // Component-wise 0 <= i < extent (the seed's `_Local_offset < _Local_bounds`, with the
   // lower bound the seed forgets).
   constexpr bool contains(const index<N>& i) const {
     for (int d = 0; d < N; ++d)
-      if (i[d] < 0 || i[d] >= v[static_cast<std::size_t>(d)]) return false;
+      if (i[d] < 0 || i[d] >= v[static_cast<std::size_t>(d)])
+        return false;
     return true;
   }
   friend constexpr bool operator==(const extent& a, const extent& b) { return a.v == b.v; }
@@ -86,7 +92,8 @@ template <int N> struct grid {
 // Row-major linear number of `i` in `e`.
 template <int N> constexpr std::int64_t linearize(const index<N>& i, const extent<N>& e) {
   std::int64_t k = 0;
-  for (int d = 0; d < N; ++d) k = k * e[d] + i[d];
+  for (int d = 0; d < N; ++d)
+    k = k * e[d] + i[d];
   return k;
 }
 template <int N> constexpr index<N> delinearize(std::int64_t k, const extent<N>& e) {
@@ -116,7 +123,8 @@ public:
   T* data() const { return data_; }
 
   T& operator[](const index<N>& i) const {
-    if (!extent_.contains(i)) throw std::out_of_range("s2p::field: index outside the field's extent");
+    if (!extent_.contains(i))
+      throw std::out_of_range("s2p::field: index outside the field's extent");
     return data_[offset_of(i)];
   }
   template <class... I> T& operator()(I... coords) const {
@@ -141,7 +149,8 @@ public:
   }
   std::int64_t offset_of(const index<N>& i) const {
     std::int64_t k = 0;
-    for (int d = 0; d < N; ++d) k += i[d] * stride_[static_cast<std::size_t>(d)];
+    for (int d = 0; d < N; ++d)
+      k += i[d] * stride_[static_cast<std::size_t>(d)];
     return k;
   }
 
@@ -170,11 +179,13 @@ public:
   };
 
   // Contiguous runs of segments (of `block` elements) to tiles, in `order`.
-  static resource_map block_block(extent<N> parent, extent<N> block, int tiles, axis order = axis::rows) {
+  static resource_map block_block(extent<N> parent, extent<N> block, int tiles,
+                                  axis order = axis::rows) {
     return resource_map(parent, regular_cuts(parent, block), tiles, order, protocol::runs);
   }
   // Segments dealt out to tiles in turn: segment s goes to tile s mod tiles.
-  static resource_map block_cyclic(extent<N> parent, extent<N> block, int tiles, axis order = axis::rows) {
+  static resource_map block_cyclic(extent<N> parent, extent<N> block, int tiles,
+                                   axis order = axis::rows) {
     return resource_map(parent, regular_cuts(parent, block), tiles, order, protocol::cyclic);
   }
   // Element granularity: contiguous runs of elements (row-block / column-block).
@@ -186,14 +197,16 @@ public:
     return block_cyclic(parent, unit(), tiles, order);
   }
   // Segments cut at explicit points per axis (unequal sizes), assigned cyclically.
-  static resource_map split_points(extent<N> parent, const std::array<std::vector<std::int64_t>, N>& splits,
+  static resource_map split_points(extent<N> parent,
+                                   const std::array<std::vector<std::int64_t>, N>& splits,
                                    int tiles, axis order = axis::rows) {
     std::array<std::vector<std::int64_t>, N> cuts;
     for (int d = 0; d < N; ++d) {
       cuts[static_cast<std::size_t>(d)].push_back(0);
       for (auto p : splits[static_cast<std::size_t>(d)]) {
         if (p <= cuts[static_cast<std::size_t>(d)].back() || p >= parent[d])
-          throw std::invalid_argument("s2p::resource_map: split points must increase strictly inside the extent");
+          throw std::invalid_argument(
+              "s2p::resource_map: split points must increase strictly inside the extent");
         cuts[static_cast<std::size_t>(d)].push_back(p);
       }
       cuts[static_cast<std::size_t>(d)].push_back(parent[d]);
@@ -206,10 +219,11 @@ public:
   // block_cyclic: each next segment to the tile furthest below its share).
   resource_map& weights(const std::vector<double>& w) {
     if (static_cast<int>(w.size()) != tiles_)
-      throw std::invalid_argument("s2p::resource_map: " + std::to_string(w.size()) + " weights for " +
-                                  std::to_string(tiles_) + " tiles");
+      throw std::invalid_argument("s2p::resource_map: " + std::to_string(w.size()) +
+                                  " weights for " + std::to_string(tiles_) + " tiles");
     for (double x : w)
-      if (!(x > 0)) throw std::invalid_argument("s2p::resource_map: weights must be positive");
+      if (!(x > 0))
+        throw std::invalid_argument("s2p::resource_map: weights must be positive");
     weights_ = w;
     assign();
     return *this;
@@ -217,7 +231,8 @@ public:
   // The granularity data moves at; must divide the segments (checked by validate()).
   resource_map& memory_blocks(extent<N> block) {
     memory_ = block;
-    if (!algorithmic_set_) algorithmic_ = block; // default: tasks as large as memory blocks
+    if (!algorithmic_set_)
+      algorithmic_ = block; // default: tasks as large as memory blocks
     validate();
     return *this;
   }
@@ -238,15 +253,21 @@ public:
 
   // The tile that owns element `i`: O(1) arithmetic for equal segments, a binary search per
   // axis for split points (seed section 2.6, with the floor the seed's ceiling meant).
-  int tile_of(const index<N>& i) const { return owner_[static_cast<std::size_t>(segment_number(i))]; }
+  int tile_of(const index<N>& i) const {
+    return owner_[static_cast<std::size_t>(segment_number(i))];
+  }
   // 0-based number of the segment holding `i`, in enumeration order.
   std::int64_t segment_number(const index<N>& i) const {
-    if (!parent_.contains(i)) throw std::out_of_range("s2p::resource_map: index outside the parent extent");
+    if (!parent_.contains(i))
+      throw std::out_of_range("s2p::resource_map: index outside the parent extent");
     index<N> s;
     for (int d = 0; d < N; ++d) {
       const auto& c = cuts_[static_cast<std::size_t>(d)];
-      if (equal_) s[d] = i[d] / (c[1] - c[0]);
-      else s[d] = static_cast<std::int64_t>(std::upper_bound(c.begin(), c.end(), i[d]) - c.begin()) - 1;
+      if (equal_)
+        s[d] = i[d] / (c[1] - c[0]);
+      else
+        s[d] =
+            static_cast<std::int64_t>(std::upper_bound(c.begin(), c.end(), i[d]) - c.begin()) - 1;
     }
     return enumerate(s);
   }
@@ -264,10 +285,13 @@ public:
   std::vector<segment> segments() const {
     std::vector<segment> out;
     for (std::int64_t n = 0; n < segment_count(); ++n)
-      out.push_back({static_cast<int>(n + 1), segment_grid(n), owner_[static_cast<std::size_t>(n)]});
+      out.push_back(
+          {static_cast<int>(n + 1), segment_grid(n), owner_[static_cast<std::size_t>(n)]});
     return out;
   }
-  int segment_tile(std::int64_t number) const { return owner_.at(static_cast<std::size_t>(number)); }
+  int segment_tile(std::int64_t number) const {
+    return owner_.at(static_cast<std::size_t>(number));
+  }
 
   // Blocks of a decomposition (memory or algorithmic): the rectangle of block `b`
   // (block coordinates), clipped to the parent.
@@ -281,7 +305,8 @@ public:
   }
   static extent<N> block_counts(const extent<N>& parent, const extent<N>& block) {
     extent<N> n;
-    for (int d = 0; d < N; ++d) n[d] = (parent[d] + block[d] - 1) / block[d];
+    for (int d = 0; d < N; ++d)
+      n[d] = (parent[d] + block[d] - 1) / block[d];
     return n;
   }
 
@@ -292,15 +317,17 @@ public:
       if (memory_[d] <= 0 || algorithmic_[d] <= 0)
         throw std::invalid_argument("s2p::resource_map: block extents must be positive");
       if (memory_[d] % algorithmic_[d] != 0)
-        throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) + ": algorithmic block " +
-                                    std::to_string(algorithmic_[d]) + " does not divide memory block " +
-                                    std::to_string(memory_[d]));
+        throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) +
+                                    ": algorithmic block " + std::to_string(algorithmic_[d]) +
+                                    " does not divide memory block " + std::to_string(memory_[d]));
       const auto& c = cuts_[static_cast<std::size_t>(d)];
       for (std::size_t k = 0; k + 1 < c.size(); ++k)
-        if (c[k] % memory_[d] != 0 || ((c[k + 1] - c[k]) % memory_[d] != 0 && c[k + 1] != parent_[d]))
-          throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) + ": memory block " +
-                                      std::to_string(memory_[d]) + " does not divide segment [" + std::to_string(c[k]) +
-                                      ", " + std::to_string(c[k + 1]) + ")");
+        if (c[k] % memory_[d] != 0 ||
+            ((c[k + 1] - c[k]) % memory_[d] != 0 && c[k + 1] != parent_[d]))
+          throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) +
+                                      ": memory block " + std::to_string(memory_[d]) +
+                                      " does not divide segment [" + std::to_string(c[k]) + ", " +
+                                      std::to_string(c[k + 1]) + ")");
     }
   }
 
@@ -309,51 +336,63 @@ private:
 
   static extent<N> unit() {
     extent<N> e;
-    for (int d = 0; d < N; ++d) e[d] = 1;
+    for (int d = 0; d < N; ++d)
+      e[d] = 1;
     return e;
   }
-  static std::array<std::vector<std::int64_t>, N> regular_cuts(const extent<N>& parent, const extent<N>& block) {
+  static std::array<std::vector<std::int64_t>, N> regular_cuts(const extent<N>& parent,
+                                                               const extent<N>& block) {
     std::array<std::vector<std::int64_t>, N> cuts;
     for (int d = 0; d < N; ++d) {
-      if (block[d] <= 0 || parent[d] <= 0) throw std::invalid_argument("s2p::resource_map: extents must be positive");
-      for (std::int64_t x = 0; x < parent[d]; x += block[d]) cuts[static_cast<std::size_t>(d)].push_back(x);
+      if (block[d] <= 0 || parent[d] <= 0)
+        throw std::invalid_argument("s2p::resource_map: extents must be positive");
+      for (std::int64_t x = 0; x < parent[d]; x += block[d])
+        cuts[static_cast<std::size_t>(d)].push_back(x);
       cuts[static_cast<std::size_t>(d)].push_back(parent[d]);
     }
     return cuts;
   }
 
-  resource_map(extent<N> parent, std::array<std::vector<std::int64_t>, N> cuts, int tiles, axis order, protocol p)
+  resource_map(extent<N> parent, std::array<std::vector<std::int64_t>, N> cuts, int tiles,
+               axis order, protocol p)
       : parent_(parent), cuts_(std::move(cuts)), tiles_(tiles), order_(order), protocol_(p) {
-    if (tiles <= 0) throw std::invalid_argument("s2p::resource_map: the tile count must be positive");
+    if (tiles <= 0)
+      throw std::invalid_argument("s2p::resource_map: the tile count must be positive");
     // Equal segments (the last per axis may be smaller): owners by division, else by search.
     equal_ = true;
     for (const auto& c : cuts_) {
       for (std::size_t k = 0; k + 2 < c.size(); ++k)
-        if (c[k + 1] - c[k] != c[1] - c[0]) equal_ = false;
-      if (c[c.size() - 1] - c[c.size() - 2] > c[1] - c[0]) equal_ = false;
+        if (c[k + 1] - c[k] != c[1] - c[0])
+          equal_ = false;
+      if (c[c.size() - 1] - c[c.size() - 2] > c[1] - c[0])
+        equal_ = false;
     }
     for (int d = 0; d < N; ++d) {
       memory_[d] = cuts_[static_cast<std::size_t>(d)][1] - cuts_[static_cast<std::size_t>(d)][0];
       algorithmic_[d] = memory_[d];
     }
     if (!equal_) { // unequal segments: blocks of one element unless set
-      for (int d = 0; d < N; ++d) memory_[d] = algorithmic_[d] = 1;
+      for (int d = 0; d < N; ++d)
+        memory_[d] = algorithmic_[d] = 1;
     }
     assign();
   }
 
   extent<N> segment_extent() const {
     extent<N> e;
-    for (int d = 0; d < N; ++d) e[d] = static_cast<std::int64_t>(cuts_[static_cast<std::size_t>(d)].size()) - 1;
+    for (int d = 0; d < N; ++d)
+      e[d] = static_cast<std::int64_t>(cuts_[static_cast<std::size_t>(d)].size()) - 1;
     return e;
   }
   std::int64_t enumerate(const index<N>& s) const {
     const extent<N> n = segment_extent();
     std::int64_t k = 0;
     if (order_ == axis::rows)
-      for (int d = 0; d < N; ++d) k = k * n[d] + s[d];
+      for (int d = 0; d < N; ++d)
+        k = k * n[d] + s[d];
     else
-      for (int d = N - 1; d >= 0; --d) k = k * n[d] + s[d];
+      for (int d = N - 1; d >= 0; --d)
+        k = k * n[d] + s[d];
     return k;
   }
   index<N> segment_coordinates(std::int64_t k) const {
@@ -376,7 +415,8 @@ private:
     const std::int64_t count = segment_extent().size();
     owner_.assign(static_cast<std::size_t>(count), 0);
     if (protocol_ == protocol::cyclic && weights_.empty()) {
-      for (std::int64_t s = 0; s < count; ++s) owner_[static_cast<std::size_t>(s)] = static_cast<int>(s % tiles_);
+      for (std::int64_t s = 0; s < count; ++s)
+        owner_[static_cast<std::size_t>(s)] = static_cast<int>(s % tiles_);
       return;
     }
     if (protocol_ == protocol::cyclic) { // weighted round robin, deterministic (ties: lower tile)
@@ -386,9 +426,11 @@ private:
         int best = 0;
         double best_deficit = -1e300;
         for (int t = 0; t < tiles_; ++t) {
-          const double deficit = weights_[static_cast<std::size_t>(t)] / total * static_cast<double>(s + 1) -
-                                 static_cast<double>(dealt[static_cast<std::size_t>(t)]);
-          if (deficit > best_deficit + 1e-12) best = t, best_deficit = deficit;
+          const double deficit =
+              weights_[static_cast<std::size_t>(t)] / total * static_cast<double>(s + 1) -
+              static_cast<double>(dealt[static_cast<std::size_t>(t)]);
+          if (deficit > best_deficit + 1e-12)
+            best = t, best_deficit = deficit;
         }
         owner_[static_cast<std::size_t>(s)] = best;
         ++dealt[static_cast<std::size_t>(best)];
@@ -397,14 +439,19 @@ private:
     }
     // Contiguous runs; tile t gets [floor(S * W_t / W), floor(S * W_{t+1} / W)) with W_t the
     // cumulative weight (equal weights: as even as possible, the larger runs last).
-    std::vector<double> w = weights_.empty() ? std::vector<double>(static_cast<std::size_t>(tiles_), 1.0) : weights_;
+    std::vector<double> w =
+        weights_.empty() ? std::vector<double>(static_cast<std::size_t>(tiles_), 1.0) : weights_;
     const double total = std::accumulate(w.begin(), w.end(), 0.0);
     double cumulative = 0;
     std::int64_t start = 0;
     for (int t = 0; t < tiles_; ++t) {
       cumulative += w[static_cast<std::size_t>(t)];
-      const std::int64_t end = t + 1 == tiles_ ? count : static_cast<std::int64_t>(static_cast<double>(count) * cumulative / total);
-      for (std::int64_t s = start; s < end; ++s) owner_[static_cast<std::size_t>(s)] = t;
+      const std::int64_t end =
+          t + 1 == tiles_
+              ? count
+              : static_cast<std::int64_t>(static_cast<double>(count) * cumulative / total);
+      for (std::int64_t s = start; s < end; ++s)
+        owner_[static_cast<std::size_t>(s)] = t;
       start = std::max(start, end);
     }
   }
@@ -429,7 +476,8 @@ template <int N, class T> class agile_field {
 public:
   agile_field(field<N, T> f, resource_map<N> map) : field_(f), map_(std::move(map)) {
     if (field_.extent() != map_.parent())
-      throw std::invalid_argument("s2p::agile: the resource map's parent extent differs from the field's extent");
+      throw std::invalid_argument(
+          "s2p::agile: the resource map's parent extent differs from the field's extent");
   }
   s2p::extent<N> extent() const { return field_.extent(); }
   T& operator[](const index<N>& i) const { return field_[i]; }
@@ -441,7 +489,8 @@ private:
   resource_map<N> map_;
 };
 
-template <int N, class T> agile_field<N, T> agile(const field<N, T>& f, const resource_map<N>& map) {
+template <int N, class T>
+agile_field<N, T> agile(const field<N, T>& f, const resource_map<N>& map) {
   return agile_field<N, T>(f, map);
 }
 
@@ -451,19 +500,25 @@ template <int N, class T> class tile_blocks {
 public:
   explicit tile_blocks(const agile_field<N, T>& a) : agile_(a) {}
   field<N, T> operator()(const index<N>& block) const {
-    return agile_.data().section(resource_map<N>::block_grid(agile_.extent(), agile_.map().algorithmic_block(), block));
+    return agile_.data().section(
+        resource_map<N>::block_grid(agile_.extent(), agile_.map().algorithmic_block(), block));
   }
-  s2p::extent<N> blocks() const { return resource_map<N>::block_counts(agile_.extent(), agile_.map().algorithmic_block()); }
+  s2p::extent<N> blocks() const {
+    return resource_map<N>::block_counts(agile_.extent(), agile_.map().algorithmic_block());
+  }
 
 private:
   const agile_field<N, T>& agile_;
 };
-template <int N, class T> tile_blocks<N, T> tiles(const agile_field<N, T>& a) { return tile_blocks<N, T>(a); }
+template <int N, class T> tile_blocks<N, T> tiles(const agile_field<N, T>& a) {
+  return tile_blocks<N, T>(a);
+}
 
 // Runs body(i) for every index of `e`, in row-major order (the sequential meaning; a
 // multi-tile kernel runs each output block on the tile that owns it).
 template <int N, class Body> void forall(const extent<N>& e, Body&& body) {
-  for (std::int64_t k = 0; k < e.size(); ++k) body(delinearize(k, e));
+  for (std::int64_t k = 0; k < e.size(); ++k)
+    body(delinearize(k, e));
 }
 
 } // namespace s2p

@@ -1,7 +1,7 @@
-// <seq2par/owner_copy.h> — seed 002's owner-copy protocol for `forall` over agile fields: every algorithmic block
-// of the output is computed on the tile that owns it; every input element it reads that
-// lives on another tile is brought there first, at memory-block granularity (touching one
-// element moves its whole memory block), and a block already moved to a tile is not moved
+// <seq2par/owner_copy.h> — seed 002's owner-copy protocol for `forall` over agile fields: every
+// algorithmic block of the output is computed on the tile that owns it; every input element it
+// reads that lives on another tile is brought there first, at memory-block granularity (touching
+// one element moves its whole memory block), and a block already moved to a tile is not moved
 // again. Inputs are read through index maps (identity, transpose, shifts), so the elements
 // an output block needs form a rectangle.
 //
@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <map>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace s2p {
@@ -29,7 +29,8 @@ template <int N> struct IndexMap {
 
   static IndexMap identity() {
     IndexMap m;
-    for (int d = 0; d < N; ++d) m.source_axis[static_cast<std::size_t>(d)] = d;
+    for (int d = 0; d < N; ++d)
+      m.source_axis[static_cast<std::size_t>(d)] = d;
     return m;
   }
   static IndexMap transpose() {
@@ -40,7 +41,8 @@ template <int N> struct IndexMap {
   }
   index<N> apply(const index<N>& i) const {
     index<N> out;
-    for (int d = 0; d < N; ++d) out[d] = i[source_axis[static_cast<std::size_t>(d)]] + offset[static_cast<std::size_t>(d)];
+    for (int d = 0; d < N; ++d)
+      out[d] = i[source_axis[static_cast<std::size_t>(d)]] + offset[static_cast<std::size_t>(d)];
     return out;
   }
   // The image of a rectangle (a rectangle: axes are only permuted and shifted).
@@ -76,14 +78,13 @@ struct Task {
 };
 
 struct OwnerCopyPlan {
-  std::vector<Task> tasks;                // in segment order, row-major inside a segment
-  std::vector<std::vector<Task>> queues;  // per tile, the same order (work-stealing queues)
-  std::vector<BlockMove> moves;           // each (field, memory block, destination) once
-  std::int64_t algorithmic_moves = 0;     // (task, remote input algorithmic block) pairs
-  std::int64_t bytes = 0;                 // bytes the moves carry
-  std::string error;                      // non-empty if an access leaves its field
+  std::vector<Task> tasks;               // in segment order, row-major inside a segment
+  std::vector<std::vector<Task>> queues; // per tile, the same order (work-stealing queues)
+  std::vector<BlockMove> moves;          // each (field, memory block, destination) once
+  std::int64_t algorithmic_moves = 0;    // (task, remote input algorithmic block) pairs
+  std::int64_t bytes = 0;                // bytes the moves carry
+  std::string error;                     // non-empty if an access leaves its field
 };
-
 
 // The bytes any owner-computes plan must move at memory-block granularity, found by
 // visiting every output element (an independent check of plan_owner_copy, for tests and
@@ -91,7 +92,9 @@ struct OwnerCopyPlan {
 
 namespace owner_copy_detail {
 
-template <int N> std::vector<std::int64_t> coords(const index<N>& i) { return {i.v.begin(), i.v.end()}; }
+template <int N> std::vector<std::int64_t> coords(const index<N>& i) {
+  return {i.v.begin(), i.v.end()};
+}
 
 // Calls fn(block coordinates) for every block of `block` size overlapping rectangle `r`.
 template <int N, class Fn> void for_each_block(const grid<N>& r, const extent<N>& block, Fn&& fn) {
@@ -104,15 +107,18 @@ template <int N, class Fn> void for_each_block(const grid<N>& r, const extent<N>
   while (true) {
     fn(b);
     int d = N - 1;
-    while (d >= 0 && b[d] == hi[d]) b[d] = lo[d], --d;
-    if (d < 0) return;
+    while (d >= 0 && b[d] == hi[d])
+      b[d] = lo[d], --d;
+    if (d < 0)
+      return;
     ++b[d];
   }
 }
 
 template <int N> bool inside(const grid<N>& r, const extent<N>& e) {
   for (int d = 0; d < N; ++d)
-    if (r.offset[d] < 0 || r.offset[d] + r.size[d] > e[d]) return false;
+    if (r.offset[d] < 0 || r.offset[d] + r.size[d] > e[d])
+      return false;
   return true;
 }
 
@@ -127,8 +133,10 @@ template <int N> std::vector<Task> output_tasks(const resource_map<N>& output) {
       count[d] = (segment.child.size[d] + algorithmic[d] - 1) / algorithmic[d];
     }
     extent<N> counts;
-    for (int d = 0; d < N; ++d) counts[d] = count[d];
-    for (std::int64_t k = 0; k < counts.size(); ++k) tasks.push_back({segment.tile, owner_copy_detail::coords(first + delinearize(k, counts))});
+    for (int d = 0; d < N; ++d)
+      counts[d] = count[d];
+    for (std::int64_t k = 0; k < counts.size(); ++k)
+      tasks.push_back({segment.tile, owner_copy_detail::coords(first + delinearize(k, counts))});
   }
   return tasks;
 }
@@ -136,7 +144,8 @@ template <int N> std::vector<Task> output_tasks(const resource_map<N>& output) {
 } // namespace owner_copy_detail
 
 template <int N>
-inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output, const std::vector<InputAccess<N>>& inputs) {
+inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output,
+                                     const std::vector<InputAccess<N>>& inputs) {
   OwnerCopyPlan plan;
   plan.tasks = owner_copy_detail::output_tasks(output);
   plan.queues.resize(static_cast<std::size_t>(output.tiles()));
@@ -145,7 +154,8 @@ inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output, const std::v
   for (const Task& task : plan.tasks) {
     plan.queues[static_cast<std::size_t>(task.tile)].push_back(task);
     index<N> b;
-    for (int d = 0; d < N; ++d) b[d] = task.block[static_cast<std::size_t>(d)];
+    for (int d = 0; d < N; ++d)
+      b[d] = task.block[static_cast<std::size_t>(d)];
     const grid<N> out_block = resource_map<N>::block_grid(output.parent(), algorithmic, b);
     for (const auto& input : inputs) {
       const grid<N> needed = input.index.apply(out_block);
@@ -154,15 +164,21 @@ inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output, const std::v
         return plan;
       }
       // Remote algorithmic blocks of the input this task reads.
-      owner_copy_detail::for_each_block(needed, input.map->algorithmic_block(), [&](const index<N>& ib) {
-        const grid<N> g = resource_map<N>::block_grid(input.map->parent(), input.map->algorithmic_block(), ib);
-        if (input.map->tile_of(g.offset) != task.tile) ++plan.algorithmic_moves;
-      });
+      owner_copy_detail::for_each_block(
+          needed, input.map->algorithmic_block(), [&](const index<N>& ib) {
+            const grid<N> g = resource_map<N>::block_grid(input.map->parent(),
+                                                          input.map->algorithmic_block(), ib);
+            if (input.map->tile_of(g.offset) != task.tile)
+              ++plan.algorithmic_moves;
+          });
       // Memory blocks, moved once per destination.
       owner_copy_detail::for_each_block(needed, input.map->memory_block(), [&](const index<N>& mb) {
-        const grid<N> g = resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
+        const grid<N> g =
+            resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
         const int owner = input.map->tile_of(g.offset);
-        if (owner == task.tile || !moved.insert({input.field, owner_copy_detail::coords(mb), task.tile}).second) return;
+        if (owner == task.tile ||
+            !moved.insert({input.field, owner_copy_detail::coords(mb), task.tile}).second)
+          return;
         const std::int64_t bytes = g.total_extent() * input.element_bytes;
         plan.moves.push_back({input.field, owner_copy_detail::coords(mb), owner, task.tile, bytes});
         plan.bytes += bytes;
@@ -173,7 +189,8 @@ inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output, const std::v
 }
 
 template <int N>
-inline std::int64_t minimum_block_bytes(const resource_map<N>& output, const std::vector<InputAccess<N>>& inputs) {
+inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
+                                        const std::vector<InputAccess<N>>& inputs) {
   std::set<std::tuple<std::size_t, std::vector<std::int64_t>, int>> needed;
   std::int64_t bytes = 0;
   const extent<N> e = output.parent();
@@ -182,16 +199,19 @@ inline std::int64_t minimum_block_bytes(const resource_map<N>& output, const std
     const int tile = output.tile_of(i);
     for (std::size_t a = 0; a < inputs.size(); ++a) {
       const index<N> j = inputs[a].index.apply(i);
-      if (inputs[a].map->tile_of(j) == tile) continue;
+      if (inputs[a].map->tile_of(j) == tile)
+        continue;
       index<N> mb;
-      for (int d = 0; d < N; ++d) mb[d] = j[d] / inputs[a].map->memory_block()[d];
+      for (int d = 0; d < N; ++d)
+        mb[d] = j[d] / inputs[a].map->memory_block()[d];
       if (needed.insert({a, owner_copy_detail::coords(mb), tile}).second)
-        bytes += resource_map<N>::block_grid(inputs[a].map->parent(), inputs[a].map->memory_block(), mb).total_extent() *
-                 inputs[a].element_bytes;
+        bytes +=
+            resource_map<N>::block_grid(inputs[a].map->parent(), inputs[a].map->memory_block(), mb)
+                .total_extent() *
+            inputs[a].element_bytes;
     }
   }
   return bytes;
 }
-
 
 } // namespace s2p

@@ -17,11 +17,11 @@
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
-#include <vector>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace s2p::rt {
 
@@ -32,16 +32,17 @@ struct site {
 };
 
 struct kernel_info {
-  const char* name;       // kernel function name
-  const char* source;     // input file the kernel came from
-  int warp_count;         // number of warp functions passed to launch()
-  const int* warp_ids;    // the user's warp number of each warp function
-  int channel_count;          // channels are numbered 1..channel_count
-  const char* channel_kinds; // channel c is channel_kinds[c - 1]: 'd' data, 'r' buffer reuse (resource),
-                             // 'f' the fence between regions (before and after loops kept as loops)
-  const site* sites;         // CDFG nodes (or loop-body calls), indexed by `site` arguments
+  const char* name;    // kernel function name
+  const char* source;  // input file the kernel came from
+  int warp_count;      // number of warp functions passed to launch()
+  const int* warp_ids; // the user's warp number of each warp function
+  int channel_count;   // channels are numbered 1..channel_count
+  const char*
+      channel_kinds; // channel c is channel_kinds[c - 1]: 'd' data, 'r' buffer reuse (resource),
+                     // 'f' the fence between regions (before and after loops kept as loops)
+  const site* sites; // CDFG nodes (or loop-body calls), indexed by `site` arguments
   int site_count;
-  long long pool_bytes;   // on-tile memory the kernel's pools need
+  long long pool_bytes; // on-tile memory the kernel's pools need
 };
 
 // Thrown by launch() when every live warp is blocked on a channel nobody can signal.
@@ -78,7 +79,8 @@ class buffer_queue {
 public:
   buffer_queue(int filled_channel, int freed_channel, int depth, int site = -1)
       : filled_(filled_channel), freed_(freed_channel), depth_(depth), site_(site) {
-    if (depth <= 0) throw std::invalid_argument("s2p::rt::buffer_queue: depth must be positive");
+    if (depth <= 0)
+      throw std::invalid_argument("s2p::rt::buffer_queue: depth must be positive");
   }
   // Producer: the slot to fill next, once its previous contents have been released.
   int dequeue_buffer(warp& producer) {
@@ -120,12 +122,13 @@ std::string backend_name();
 
 template <class... Warps> void launch(const kernel_info& info, Warps&&... warps) {
   static_assert(sizeof...(Warps) > 0, "a kernel needs at least one warp");
-  const warp_function table[] = {
-      warp_function{const_cast<void*>(static_cast<const void*>(&warps)), [](void* closure, warp& w) {
-                      (*static_cast<std::remove_reference_t<Warps>*>(closure))(w);
-                    }}...};
+  const warp_function table[] = {warp_function{
+      const_cast<void*>(static_cast<const void*>(&warps)), [](void* closure, warp& w) {
+        (*static_cast<std::remove_reference_t<Warps>*>(closure))(w);
+      }}...};
   if (info.warp_count != static_cast<int>(sizeof...(Warps)))
-    throw std::logic_error("s2p::rt::launch: kernel_info.warp_count does not match the warp functions");
+    throw std::logic_error(
+        "s2p::rt::launch: kernel_info.warp_count does not match the warp functions");
   run_kernel(info, table);
 }
 
@@ -160,21 +163,29 @@ bool has_fabric_simulator();
 void run_collective(const tile_kernel_info& info, const collective_args& args);
 
 template <class T> constexpr const char* element_type_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, double>) return "f64";
-  else if constexpr (std::is_integral_v<T> && sizeof(T) == 1) return std::is_signed_v<T> ? "i8" : "u8";
-  else if constexpr (std::is_integral_v<T> && sizeof(T) == 2) return std::is_signed_v<T> ? "i16" : "u16";
-  else if constexpr (std::is_integral_v<T> && sizeof(T) == 4) return std::is_signed_v<T> ? "i32" : "u32";
-  else if constexpr (std::is_integral_v<T> && sizeof(T) == 8) return std::is_signed_v<T> ? "i64" : "u64";
-  else static_assert(sizeof(T) == 0, "collectives need an arithmetic element type");
+  if constexpr (std::is_same_v<T, float>)
+    return "f32";
+  else if constexpr (std::is_same_v<T, double>)
+    return "f64";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 1)
+    return std::is_signed_v<T> ? "i8" : "u8";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 2)
+    return std::is_signed_v<T> ? "i16" : "u16";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 4)
+    return std::is_signed_v<T> ? "i32" : "u32";
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 8)
+    return std::is_signed_v<T> ? "i64" : "u64";
+  else
+    static_assert(sizeof(T) == 0, "collectives need an arithmetic element type");
 }
 
 template <class T, class Op>
 void collective(const tile_kernel_info& info, collective_kind kind, const field<2, T>& rows, Op) {
   if (rows.extent()[0] != info.tiles)
-    throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans " + std::to_string(info.tiles) +
-                                " tiles but its collective's field has " + std::to_string(rows.extent()[0]) +
-                                " rows (one per tile)");
+    throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans " +
+                                std::to_string(info.tiles) +
+                                " tiles but its collective's field has " +
+                                std::to_string(rows.extent()[0]) + " rows (one per tile)");
   const std::int64_t elements = rows.extent()[1];
   const bool contiguous = rows.offset_of({1, 0}) == elements && rows.offset_of({0, 1}) == 1;
   std::vector<T> copy;
@@ -182,7 +193,8 @@ void collective(const tile_kernel_info& info, collective_kind kind, const field<
   if (!contiguous) { // a transposed or sectioned view: work on a contiguous copy
     copy.resize(static_cast<std::size_t>(rows.size()));
     for (std::int64_t t = 0; t < info.tiles; ++t)
-      for (std::int64_t x = 0; x < elements; ++x) copy[static_cast<std::size_t>(t * elements + x)] = rows(t, x);
+      for (std::int64_t x = 0; x < elements; ++x)
+        copy[static_cast<std::size_t>(t * elements + x)] = rows(t, x);
     data = copy.data();
   }
   const collective_args args{kind,
@@ -194,12 +206,14 @@ void collective(const tile_kernel_info& info, collective_kind kind, const field<
                              [](void* mine, const void* received, std::size_t count) {
                                T* m = static_cast<T*>(mine);
                                const T* r = static_cast<const T*>(received);
-                               for (std::size_t i = 0; i < count; ++i) m[i] = Op{}(m[i], r[i]);
+                               for (std::size_t i = 0; i < count; ++i)
+                                 m[i] = Op{}(m[i], r[i]);
                              }};
   run_collective(info, args);
   if (!contiguous)
     for (std::int64_t t = 0; t < info.tiles; ++t)
-      for (std::int64_t x = 0; x < elements; ++x) rows(t, x) = copy[static_cast<std::size_t>(t * elements + x)];
+      for (std::int64_t x = 0; x < elements; ++x)
+        rows(t, x) = copy[static_cast<std::size_t>(t * elements + x)];
 }
 
 } // namespace s2p::rt

@@ -42,7 +42,9 @@
 namespace s2p {
 
 namespace detail {
-[[noreturn]] inline void fail(const std::string& what) { throw std::out_of_range("s2p: " + what); }
+[[noreturn]] inline void fail(const std::string& what) {
+  throw std::out_of_range("s2p: " + what);
+}
 } // namespace detail
 
 // A sub-tensor: a contiguous run of elements. Views never own memory.
@@ -59,7 +61,9 @@ public:
   constexpr T* begin() const { return data_; }
   constexpr T* end() const { return data_ + size_; }
   T& operator[](std::size_t i) const {
-    if (i >= size_) detail::fail("view index " + std::to_string(i) + " out of range [0," + std::to_string(size_) + ")");
+    if (i >= size_)
+      detail::fail("view index " + std::to_string(i) + " out of range [0," + std::to_string(size_) +
+                   ")");
     return data_[i];
   }
 
@@ -108,7 +112,8 @@ public:
 template <class T, std::size_t... Dims> class pool_tensor;
 
 template <class T, std::size_t... Dims> class pool_tensor {
-  static_assert(sizeof...(Dims) >= 2, "tensor<Count..., Size>: give the grid shape and the sub-tensor size");
+  static_assert(sizeof...(Dims) >= 2,
+                "tensor<Count..., Size>: give the grid shape and the sub-tensor size");
   static constexpr std::size_t dims[] = {Dims...};
   static constexpr std::size_t rank = sizeof...(Dims) - 1;
 
@@ -116,7 +121,8 @@ public:
   static constexpr std::size_t sub_size = dims[rank];
   static constexpr std::size_t count() {
     std::size_t n = 1;
-    for (std::size_t d = 0; d < rank; ++d) n *= dims[d];
+    for (std::size_t d = 0; d < rank; ++d)
+      n *= dims[d];
     return n;
   }
 
@@ -129,7 +135,8 @@ public:
     std::size_t linear = 0;
     for (std::size_t d = 0; d < rank; ++d) {
       if (signed_c[d] < 0 || c[d] >= dims[d])
-        detail::fail("coordinate " + std::to_string(signed_c[d]) + " out of range [0," + std::to_string(dims[d]) + ")");
+        detail::fail("coordinate " + std::to_string(signed_c[d]) + " out of range [0," +
+                     std::to_string(dims[d]) + ")");
       linear = linear * dims[d] + c[d];
     }
     return view<T>(base_ + linear * sub_size, sub_size);
@@ -152,12 +159,14 @@ public:
   static constexpr std::size_t size() { return N; }
   T* data() { return storage_.get(); }
 
-  // Count... sub-tensors of Size elements each, starting at `offset`: [offset, offset + count*Size).
+  // Count... sub-tensors of Size elements each, starting at `offset`: [offset, offset +
+  // count*Size).
   template <std::size_t... Shape> pool_tensor<T, Shape...> tensor(std::size_t offset) {
-    const std::size_t end = offset + pool_tensor<T, Shape...>::count() * pool_tensor<T, Shape...>::sub_size;
+    const std::size_t end =
+        offset + pool_tensor<T, Shape...>::count() * pool_tensor<T, Shape...>::sub_size;
     if (end > N)
-      detail::fail("tensor [" + std::to_string(offset) + "," + std::to_string(end) + ") overflows a pool of " +
-                   std::to_string(N) + " elements");
+      detail::fail("tensor [" + std::to_string(offset) + "," + std::to_string(end) +
+                   ") overflows a pool of " + std::to_string(N) + " elements");
     return pool_tensor<T, Shape...>(storage_.get() + offset);
   }
 
@@ -169,10 +178,12 @@ private:
 // Carries data dependencies only (no pool resource).
 template <class T> class tensor_ref {
 public:
-  tensor_ref(T* base, std::size_t count, std::size_t size) : base_(base), count_(count), size_(size) {}
+  tensor_ref(T* base, std::size_t count, std::size_t size)
+      : base_(base), count_(count), size_(size) {}
   view<T> operator[](long long i) const {
     if (i < 0 || static_cast<std::size_t>(i) >= count_)
-      detail::fail("tensor_ref index " + std::to_string(i) + " out of range [0," + std::to_string(count_) + ")");
+      detail::fail("tensor_ref index " + std::to_string(i) + " out of range [0," +
+                   std::to_string(count_) + ")");
     return view<T>(base_ + static_cast<std::size_t>(i) * size_, size_);
   }
   std::size_t count() const { return count_; }
@@ -192,7 +203,9 @@ inline thread_local int current_tile = 0; // set by the runtime around each tile
 
 // The tile a multi-tile kernel's image runs on (0 in the sequential run, which plays every
 // tile's part itself).
-inline int tile_index() { return detail::current_tile; }
+inline int tile_index() {
+  return detail::current_tile;
+}
 
 } // namespace s2p
 

@@ -20,8 +20,12 @@ namespace s2p::rt {
 
 namespace {
 
-std::int64_t fragment_begin(std::int64_t k, std::int64_t elements, std::int64_t tiles) { return k * elements / tiles; }
-std::int64_t modulo(std::int64_t a, std::int64_t n) { return ((a % n) + n) % n; }
+std::int64_t fragment_begin(std::int64_t k, std::int64_t elements, std::int64_t tiles) {
+  return k * elements / tiles;
+}
+std::int64_t modulo(std::int64_t a, std::int64_t n) {
+  return ((a % n) + n) % n;
+}
 
 // Each tile a host thread; per step: post the outgoing fragment, barrier, combine (or store)
 // the predecessor's fragment, barrier.
@@ -34,32 +38,44 @@ void run_on_threads(const tile_kernel_info& info, const collective_args& args) {
   auto phase = [&](std::int64_t tile, std::int64_t steps, auto fragment_of, bool combine) {
     for (std::int64_t s = 0; s < steps; ++s) {
       const std::int64_t k = fragment_of(tile, s);
-      const std::int64_t begin = fragment_begin(k, e, n), count = fragment_begin(k + 1, e, n) - begin;
+      const std::int64_t begin = fragment_begin(k, e, n),
+                         count = fragment_begin(k + 1, e, n) - begin;
       auto& box = mailbox[static_cast<std::size_t>(tile)];
       box.resize(static_cast<std::size_t>(count) * esize);
-      std::memcpy(box.data(), rows + (tile * e + begin) * static_cast<std::int64_t>(esize), box.size());
+      std::memcpy(box.data(), rows + (tile * e + begin) * static_cast<std::int64_t>(esize),
+                  box.size());
       sync.arrive_and_wait();
       const std::int64_t from = modulo(tile - 1, n);
       const std::int64_t kf = fragment_of(from, s);
-      const std::int64_t fbegin = fragment_begin(kf, e, n), fcount = fragment_begin(kf + 1, e, n) - fbegin;
+      const std::int64_t fbegin = fragment_begin(kf, e, n),
+                         fcount = fragment_begin(kf + 1, e, n) - fbegin;
       std::byte* mine = rows + (tile * e + fbegin) * static_cast<std::int64_t>(esize);
       const auto& received = mailbox[static_cast<std::size_t>(from)];
-      if (combine) args.combine(mine, received.data(), static_cast<std::size_t>(fcount));
-      else std::memcpy(mine, received.data(), received.size());
+      if (combine)
+        args.combine(mine, received.data(), static_cast<std::size_t>(fcount));
+      else
+        std::memcpy(mine, received.data(), received.size());
       sync.arrive_and_wait();
     }
   };
-  auto reduce_scatter_fragment = [n](std::int64_t i, std::int64_t s) { return modulo(i - s, n); };
-  auto all_gather_fragment = [n](std::int64_t i, std::int64_t s) { return modulo(i + 1 - s, n); };
+  auto reduce_scatter_fragment = [n](std::int64_t i, std::int64_t s) {
+    return modulo(i - s, n);
+  };
+  auto all_gather_fragment = [n](std::int64_t i, std::int64_t s) {
+    return modulo(i + 1 - s, n);
+  };
   std::vector<std::thread> threads;
   for (std::int64_t tile = 0; tile < n; ++tile) {
     threads.emplace_back([&, tile] {
       s2p::detail::current_tile = static_cast<int>(tile);
-      if (args.kind != collective_kind::all_gather) phase(tile, n - 1, reduce_scatter_fragment, true);
-      if (args.kind != collective_kind::reduce_scatter) phase(tile, n - 1, all_gather_fragment, false);
+      if (args.kind != collective_kind::all_gather)
+        phase(tile, n - 1, reduce_scatter_fragment, true);
+      if (args.kind != collective_kind::reduce_scatter)
+        phase(tile, n - 1, all_gather_fragment, false);
     });
   }
-  for (auto& t : threads) t.join();
+  for (auto& t : threads)
+    t.join();
 }
 
 #if S2P_HAVE_FABRIC_SIM
@@ -71,17 +87,20 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
   ring.tiles = static_cast<std::uint32_t>(info.tiles);
   ring.bytes = static_cast<std::uint64_t>(args.elements_per_tile) * args.element_bytes;
   ring.type = *sim::element_type_from_string(args.element_type);
-  if (args.kind != collective_kind::all_gather) ring.op = *sim::combine_op_from_string(args.op);
+  if (args.kind != collective_kind::all_gather)
+    ring.op = *sim::combine_op_from_string(args.op);
   ring.kernel = info.name;
   sim::Fabric fabric = sim::default_fabric();
   auto json = sim::make_ring_schedule(ring, fabric);
-  if (ring.bytes > fabric.tile.sram_bytes) json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
+  if (ring.bytes > fabric.tile.sram_bytes)
+    json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
   write_schedule_copy(info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
   fabric = sim::default_fabric_for(schedule);
   sim::SimulationOptions options;
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
-  const std::size_t row_bytes = static_cast<std::size_t>(args.elements_per_tile) * args.element_bytes;
+  const std::size_t row_bytes =
+      static_cast<std::size_t>(args.elements_per_tile) * args.element_bytes;
   auto* rows = static_cast<std::byte*>(args.rows);
   for (int tile = 0; tile < info.tiles; ++tile) {
     auto buffer = simulation.buffer(static_cast<sim::TileId>(tile), "data");
@@ -99,10 +118,13 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
 
 } // namespace
 
-bool has_fabric_simulator() { return S2P_HAVE_FABRIC_SIM != 0; }
+bool has_fabric_simulator() {
+  return S2P_HAVE_FABRIC_SIM != 0;
+}
 
 void run_collective(const tile_kernel_info& info, const collective_args& args) {
-  if (info.tiles == 1) return; // one tile: nothing to combine or gather
+  if (info.tiles == 1)
+    return; // one tile: nothing to combine or gather
   dispatch_multi_tile(
       info, [&] { run_on_threads(info, args); },
       [&] {

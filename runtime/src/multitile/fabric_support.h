@@ -17,23 +17,30 @@ namespace s2p::rt {
 
 // Runs `on_threads()` or `on_fabric()` as S2P_BACKEND says.
 template <class Threads, class Fabric>
-void dispatch_multi_tile(const tile_kernel_info& info, Threads&& on_threads, [[maybe_unused]] Fabric&& on_fabric) {
-  if (info.tiles < 1) throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
-  if (backend_name() == "threads") return on_threads();
+void dispatch_multi_tile(const tile_kernel_info& info, Threads&& on_threads,
+                         [[maybe_unused]] Fabric&& on_fabric) {
+  if (info.tiles < 1)
+    throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
+  if (backend_name() == "threads")
+    return on_threads();
 #if S2P_HAVE_FABRIC_SIM
   on_fabric();
 #else
-  throw std::runtime_error(std::string("seq2par: kernel '") + info.name +
-                           "': this runtime was built without the fabric simulator; run with S2P_BACKEND=threads");
+  throw std::runtime_error(
+      std::string("seq2par: kernel '") + info.name +
+      "': this runtime was built without the fabric simulator; run with S2P_BACKEND=threads");
 #endif
 }
 
 #if S2P_HAVE_FABRIC_SIM
 inline void throw_on_errors(const sim::Simulation& simulation, const char* kernel) {
-  if (!simulation.diagnostics().has_errors()) return;
+  if (!simulation.diagnostics().has_errors())
+    return;
   std::string messages;
-  for (const auto& d : simulation.diagnostics().items()) messages += "\n  " + d.message;
-  throw std::runtime_error(std::string("seq2par: kernel '") + kernel + "' on the fabric simulator:" + messages);
+  for (const auto& d : simulation.diagnostics().items())
+    messages += "\n  " + d.message;
+  throw std::runtime_error(std::string("seq2par: kernel '") + kernel +
+                           "' on the fabric simulator:" + messages);
 }
 #endif
 

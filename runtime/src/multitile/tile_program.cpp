@@ -24,9 +24,11 @@ void run_on_threads(const tile_kernel_info& info, const tile_program& program) {
   const std::size_t tiles = static_cast<std::size_t>(info.tiles);
   std::vector<std::vector<std::vector<std::byte>>> memory(tiles);
   for (std::size_t t = 0; t < tiles; ++t)
-    for (const auto& f : program.fields) memory[t].emplace_back(static_cast<std::size_t>(f.bytes_per_tile[t]));
+    for (const auto& f : program.fields)
+      memory[t].emplace_back(static_cast<std::size_t>(f.bytes_per_tile[t]));
   std::vector<std::vector<const tile_move*>> incoming(tiles);
-  for (const auto& m : program.moves) incoming[static_cast<std::size_t>(m.to_tile)].push_back(&m);
+  for (const auto& m : program.moves)
+    incoming[static_cast<std::size_t>(m.to_tile)].push_back(&m);
   std::barrier sync(static_cast<std::ptrdiff_t>(tiles));
   std::vector<std::exception_ptr> errors(tiles);
   std::vector<std::thread> threads;
@@ -39,7 +41,8 @@ void run_on_threads(const tile_kernel_info& info, const tile_program& program) {
       };
       // Every tile reaches every barrier, even after an error, so nobody waits forever.
       auto guarded = [&](auto&& step) {
-        if (errors[t]) return;
+        if (errors[t])
+          return;
         try {
           step();
         } catch (...) {
@@ -50,34 +53,46 @@ void run_on_threads(const tile_kernel_info& info, const tile_program& program) {
       sync.arrive_and_wait();
       guarded([&] {
         for (const tile_move* m : incoming[t])
-          std::memcpy(memory[t][static_cast<std::size_t>(m->field)].data() + m->to_offset,
-                      memory[static_cast<std::size_t>(m->from_tile)][static_cast<std::size_t>(m->field)].data() + m->from_offset,
-                      static_cast<std::size_t>(m->bytes));
+          std::memcpy(
+              memory[t][static_cast<std::size_t>(m->field)].data() + m->to_offset,
+              memory[static_cast<std::size_t>(m->from_tile)][static_cast<std::size_t>(m->field)]
+                      .data() +
+                  m->from_offset,
+              static_cast<std::size_t>(m->bytes));
       });
       sync.arrive_and_wait();
       guarded([&] { program.compute(static_cast<int>(t), mine); });
       guarded([&] { program.store(static_cast<int>(t), mine); });
     });
   }
-  for (auto& thread : threads) thread.join();
+  for (auto& thread : threads)
+    thread.join();
   for (const auto& error : errors)
-    if (error) std::rethrow_exception(error);
+    if (error)
+      std::rethrow_exception(error);
 }
 
 #if S2P_HAVE_FABRIC_SIM
-nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info, const tile_program& program) {
-  std::vector<std::int64_t> bytes_in(static_cast<std::size_t>(info.tiles), 0), bytes_out(static_cast<std::size_t>(info.tiles), 0);
+nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
+                                          const tile_program& program) {
+  std::vector<std::int64_t> bytes_in(static_cast<std::size_t>(info.tiles), 0),
+      bytes_out(static_cast<std::size_t>(info.tiles), 0);
   for (const auto& m : program.moves) {
     bytes_in[static_cast<std::size_t>(m.to_tile)] += m.bytes;
     bytes_out[static_cast<std::size_t>(m.from_tile)] += m.bytes;
   }
   nlohmann::ordered_json tiles = nlohmann::ordered_json::array();
   for (int t = 0; t < info.tiles; ++t)
-    tiles.push_back({{"tile", t}, {"bytes_in", bytes_in[static_cast<std::size_t>(t)]}, {"bytes_out", bytes_out[static_cast<std::size_t>(t)]}});
-  nlohmann::ordered_json summary{{"moves", program.moves.size()}, {"planned_bytes", program.planned_bytes}};
+    tiles.push_back({{"tile", t},
+                     {"bytes_in", bytes_in[static_cast<std::size_t>(t)]},
+                     {"bytes_out", bytes_out[static_cast<std::size_t>(t)]}});
+  nlohmann::ordered_json summary{{"moves", program.moves.size()},
+                                 {"planned_bytes", program.planned_bytes}};
   if (program.minimum_bytes >= 0) {
     summary["minimum_bytes"] = program.minimum_bytes;
-    summary["ratio"] = program.minimum_bytes > 0 ? static_cast<double>(program.planned_bytes) / static_cast<double>(program.minimum_bytes) : 1.0;
+    summary["ratio"] = program.minimum_bytes > 0 ? static_cast<double>(program.planned_bytes) /
+                                                       static_cast<double>(program.minimum_bytes)
+                                                 : 1.0;
   }
   summary["per_tile"] = tiles;
   return summary;
@@ -85,44 +100,66 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info, const ti
 
 // The program as a seq2par.schedule/1: superstep 1 exchanges the moves, superstep 2 runs the
 // `forall` codelet on every tile.
-nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_program& program, const sim::Fabric& fabric) {
+nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_program& program,
+                                   const sim::Fabric& fabric) {
   nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
   for (const auto& f : program.fields) {
-    const std::int64_t most = std::max<std::int64_t>(1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
-    buffers.push_back({{"name", f.name}, {"type", f.element_type}, {"bytes", most}, {"init", "zero"}, {"category", "data"}});
+    const std::int64_t most = std::max<std::int64_t>(
+        1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
+    buffers.push_back({{"name", f.name},
+                       {"type", f.element_type},
+                       {"bytes", most},
+                       {"init", "zero"},
+                       {"category", "data"}});
   }
   // Send cycles: each tile sends one stream at a time and receives one at a time.
-  std::vector<std::int64_t> send_free(static_cast<std::size_t>(info.tiles), 0), receive_free(static_cast<std::size_t>(info.tiles), 0);
+  std::vector<std::int64_t> send_free(static_cast<std::size_t>(info.tiles), 0),
+      receive_free(static_cast<std::size_t>(info.tiles), 0);
   nlohmann::ordered_json exchange = nlohmann::ordered_json::array();
   const std::int64_t rate = fabric.exchange.send_bytes_per_cycle;
   for (std::size_t k = 0; k < program.moves.size(); ++k) {
     const tile_move& m = program.moves[k];
-    const auto latency = static_cast<std::int64_t>(fabric.on_chip_latency(static_cast<std::uint32_t>(m.from_tile),
-                                                                          static_cast<std::uint32_t>(m.to_tile)));
+    const auto latency = static_cast<std::int64_t>(fabric.on_chip_latency(
+        static_cast<std::uint32_t>(m.from_tile), static_cast<std::uint32_t>(m.to_tile)));
     const std::int64_t duration = (m.bytes + rate - 1) / rate;
-    const std::int64_t start = std::max(send_free[static_cast<std::size_t>(m.from_tile)],
-                                        receive_free[static_cast<std::size_t>(m.to_tile)] - latency);
+    const std::int64_t start =
+        std::max(send_free[static_cast<std::size_t>(m.from_tile)],
+                 receive_free[static_cast<std::size_t>(m.to_tile)] - latency);
     send_free[static_cast<std::size_t>(m.from_tile)] = start + duration;
     receive_free[static_cast<std::size_t>(m.to_tile)] = start + latency + duration;
     const std::string name = "move " + std::to_string(k);
     const std::string& buffer = program.fields[static_cast<std::size_t>(m.field)].name;
-    exchange.push_back({{"kind", "send"}, {"name", name}, {"tiles", {m.from_tile}}, {"buffer", buffer},
-                        {"offset", m.from_offset}, {"bytes", m.bytes}, {"to", m.to_tile}, {"cycle", start}});
-    exchange.push_back({{"kind", "recv"}, {"name", name}, {"tiles", {m.to_tile}}, {"from", m.from_tile},
-                        {"buffer", buffer}, {"offset", m.to_offset}, {"bytes", m.bytes}});
+    exchange.push_back({{"kind", "send"},
+                        {"name", name},
+                        {"tiles", {m.from_tile}},
+                        {"buffer", buffer},
+                        {"offset", m.from_offset},
+                        {"bytes", m.bytes},
+                        {"to", m.to_tile},
+                        {"cycle", start}});
+    exchange.push_back({{"kind", "recv"},
+                        {"name", name},
+                        {"tiles", {m.to_tile}},
+                        {"from", m.from_tile},
+                        {"buffer", buffer},
+                        {"offset", m.to_offset},
+                        {"bytes", m.bytes}});
   }
   // Like `s2p-sim gen`: when the fields do not fit a default tile, the schedule says how much
   // tile memory it was made for, and the report names that fabric.
   std::int64_t per_tile = 0;
-  for (const auto& b : buffers) per_tile += b["bytes"].get<std::int64_t>();
+  for (const auto& b : buffers)
+    per_tile += b["bytes"].get<std::int64_t>();
   nlohmann::ordered_json fabric_summary{{"chips", 1}, {"tiles_per_chip", info.tiles}};
   if (per_tile > static_cast<std::int64_t>(fabric.tile.sram_bytes)) {
     const auto bank = static_cast<std::int64_t>(fabric.tile.bank_bytes);
     fabric_summary["tile_sram_bytes"] = (per_tile + bank - 1) / bank * bank;
   }
   nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
-  if (!exchange.empty()) supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
-  supersteps.push_back({{"name", "forall"}, {"compute", {{{"name", "forall"}, {"codelet", "forall"}, {"cycles", 0}}}}});
+  if (!exchange.empty())
+    supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
+  supersteps.push_back({{"name", "forall"},
+                        {"compute", {{{"name", "forall"}, {"codelet", "forall"}, {"cycles", 0}}}}});
   return {{"format", "seq2par.schedule/1"},
           {"kernel", info.name},
           {"generator", "seq2par runtime: owner-copy forall"},
@@ -140,15 +177,18 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
   fabric = sim::default_fabric_for(schedule);
   sim::SimulationOptions options;
   if (schedule.tile_sram_bytes)
-    options.fabric_source = "built-in default with " + std::to_string(*schedule.tile_sram_bytes) + "-byte tiles (the fields' size)";
+    options.fabric_source = "built-in default with " + std::to_string(*schedule.tile_sram_bytes) +
+                            "-byte tiles (the fields' size)";
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
   auto memory_of = [&](int tile) {
     return tile_memory([&simulation, &program, tile](int field) {
-      auto bytes = simulation.buffer(static_cast<sim::TileId>(tile), program.fields[static_cast<std::size_t>(field)].name);
+      auto bytes = simulation.buffer(static_cast<sim::TileId>(tile),
+                                     program.fields[static_cast<std::size_t>(field)].name);
       return tile_bytes{bytes.data(), bytes.size()};
     });
   };
-  for (int t = 0; t < info.tiles; ++t) program.load(t, memory_of(t));
+  for (int t = 0; t < info.tiles; ++t)
+    program.load(t, memory_of(t));
   simulation.on_compute("forall", [&](sim::TileContext& context) -> sim::Cycles {
     s2p::detail::current_tile = static_cast<int>(context.tile);
     const tile_memory memory = [&context, &program](int field) {
@@ -159,7 +199,8 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
   });
   simulation.run();
   throw_on_errors(simulation, info.name);
-  for (int t = 0; t < info.tiles; ++t) program.store(t, memory_of(t));
+  for (int t = 0; t < info.tiles; ++t)
+    program.store(t, memory_of(t));
   auto report = simulation.report_json();
   report["owner_copy"] = owner_copy_summary(info, program);
   record_fabric_launch(info.name, info.source, report);

@@ -28,9 +28,11 @@ class Collector {
 public:
   ~Collector() { flush(); }
 
-  void add(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params) {
+  void add(const kernel_info& info, const sim::tile::TileThreads& model,
+           const sim::tile::TileParams& params) {
     std::lock_guard lock(mutex_);
-    nlohmann::ordered_json launch{{"kernel", info.name}, {"source", info.source}, {"start_cycle", elapsed_}};
+    nlohmann::ordered_json launch{
+        {"kernel", info.name}, {"source", info.source}, {"start_cycle", elapsed_}};
     launch.update(model.report());
     auto& totals = kernels_[info.name];
     totals.source = info.source;
@@ -39,43 +41,66 @@ public:
     totals.bound += model.lower_bound();
     totals.warps = info.warp_count;
     totals.last = launch;
-    if (launches_.size() < kMaxReportedLaunches) launches_.push_back(launch);
-    else ++dropped_;
+    if (launches_.size() < kMaxReportedLaunches)
+      launches_.push_back(launch);
+    else
+      ++dropped_;
     params_ = params.to_json();
-    if (std::getenv("S2P_TRACE")) append_trace(info, model);
+    if (std::getenv("S2P_TRACE"))
+      append_trace(info, model);
     elapsed_ += model.makespan();
   }
 
   void add_fabric(const char* kernel, const char* source, const nlohmann::ordered_json& report) {
     std::lock_guard lock(mutex_);
-    nlohmann::ordered_json launch{{"kernel", kernel}, {"source", source}, {"backend", "fabric simulator"}, {"start_cycle", elapsed_}};
-    for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "ring_bound", "owner_copy", "status"})
-      if (report.contains(key)) launch[key] = report[key];
+    nlohmann::ordered_json launch{{"kernel", kernel},
+                                  {"source", source},
+                                  {"backend", "fabric simulator"},
+                                  {"start_cycle", elapsed_}};
+    for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "ring_bound",
+                            "owner_copy", "status"})
+      if (report.contains(key))
+        launch[key] = report[key];
     const std::int64_t cycles = report.value("total_cycles", std::int64_t{0});
     auto& totals = kernels_[kernel];
     totals.source = source;
     ++totals.launches;
     totals.makespan += cycles;
     totals.last = launch;
-    if (launches_.size() < kMaxReportedLaunches) launches_.push_back(launch);
-    else ++dropped_;
+    if (launches_.size() < kMaxReportedLaunches)
+      launches_.push_back(launch);
+    else
+      ++dropped_;
     elapsed_ += cycles;
   }
 
 private:
   void append_trace(const kernel_info& info, const sim::tile::TileThreads& model) {
     const int pid = 1;
-    if (trace_.empty()) trace_.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", "tile 0 (sim)"}}}});
+    if (trace_.empty())
+      trace_.push_back({{"name", "process_name"},
+                        {"ph", "M"},
+                        {"pid", pid},
+                        {"args", {{"name", "tile 0 (sim)"}}}});
     for (int w = 0; w < info.warp_count; ++w) {
       const int id = info.warp_ids ? info.warp_ids[w] : w;
       if (named_threads_.insert(id).second)
-        trace_.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", id},
+        trace_.push_back({{"name", "thread_name"},
+                          {"ph", "M"},
+                          {"pid", pid},
+                          {"tid", id},
                           {"args", {{"name", "warp " + std::to_string(id)}}}});
     }
     for (const auto& e : model.trace()) {
       const int id = info.warp_ids ? info.warp_ids[e.warp] : e.warp;
-      trace_.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"pid", pid}, {"tid", id},
-                        {"ts", elapsed_ + e.start}, {"dur", e.duration}, {"args", {{"kernel", info.name}}}});
+      trace_.push_back({{"name", e.name},
+                        {"cat", e.category},
+                        {"ph", "X"},
+                        {"pid", pid},
+                        {"tid", id},
+                        {"ts", elapsed_ + e.start},
+                        {"dur", e.duration},
+                        {"args", {{"kernel", info.name}}}});
     }
     truncated_ |= model.trace_truncated();
   }
@@ -83,14 +108,20 @@ private:
   nlohmann::ordered_json report_locked() const {
     nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
     for (const auto& [name, t] : kernels_)
-      kernels.push_back({{"kernel", name},
-                         {"source", t.source},
-                         {"launches", t.launches},
-                         {"total_makespan", t.makespan},
-                         {"total_lower_bound", t.bound},
-                         {"ratio", t.bound > 0 ? static_cast<double>(t.makespan) / static_cast<double>(t.bound) : 1.0}});
-    return {{"format", "seq2par.sim-report/1"}, {"backend", "sim"},     {"tile", params_},
-            {"time_unit", "cycles"},               {"kernels", kernels}, {"launches", launches_},
+      kernels.push_back(
+          {{"kernel", name},
+           {"source", t.source},
+           {"launches", t.launches},
+           {"total_makespan", t.makespan},
+           {"total_lower_bound", t.bound},
+           {"ratio",
+            t.bound > 0 ? static_cast<double>(t.makespan) / static_cast<double>(t.bound) : 1.0}});
+    return {{"format", "seq2par.sim-report/1"},
+            {"backend", "sim"},
+            {"tile", params_},
+            {"time_unit", "cycles"},
+            {"kernels", kernels},
+            {"launches", launches_},
             {"launches_not_listed", dropped_}};
   }
 
@@ -103,50 +134,68 @@ public:
 private:
   void flush() {
     std::lock_guard lock(mutex_);
-    if (launches_.empty()) return;
-    if (const char* path = std::getenv("S2P_REPORT"); path && *path) std::ofstream(path) << report_locked().dump(1) << "\n";
+    if (launches_.empty())
+      return;
+    if (const char* path = std::getenv("S2P_REPORT"); path && *path)
+      std::ofstream(path) << report_locked().dump(1) << "\n";
     if (const char* path = std::getenv("S2P_TRACE"); path && *path) {
-      nlohmann::ordered_json trace{{"traceEvents", trace_}, {"displayTimeUnit", "ns"},
-                                   {"otherData", {{"time_unit", "1 us in the viewer = 1 simulated cycle"},
-                                                  {"truncated", truncated_}}}};
+      nlohmann::ordered_json trace{
+          {"traceEvents", trace_},
+          {"displayTimeUnit", "ns"},
+          {"otherData",
+           {{"time_unit", "1 us in the viewer = 1 simulated cycle"}, {"truncated", truncated_}}}};
       std::ofstream(path) << trace.dump() << "\n";
     }
-    if (const char* summary = std::getenv("S2P_SUMMARY"); summary && *summary && std::string(summary) != "0") print_summary();
+    if (const char* summary = std::getenv("S2P_SUMMARY");
+        summary && *summary && std::string(summary) != "0")
+      print_summary();
   }
 
   void print_summary() const {
     for (const auto& [name, t] : kernels_) {
       const auto& last = t.last;
       if (!last.contains("warps")) {
-        std::fprintf(stderr, "seq2par sim: kernel '%s' (%s): %lld launch%s on the fabric simulator, last %lld cycles\n",
-                     name.c_str(), t.source.c_str(), static_cast<long long>(t.launches), t.launches == 1 ? "" : "es",
-                     last.value("total_cycles", 0LL));
+        std::fprintf(stderr,
+                     "seq2par sim: kernel '%s' (%s): %lld launch%s on the fabric simulator, last "
+                     "%lld cycles\n",
+                     name.c_str(), t.source.c_str(), static_cast<long long>(t.launches),
+                     t.launches == 1 ? "" : "es", last.value("total_cycles", 0LL));
         if (last.contains("ring_bound") && last["ring_bound"].is_object())
-          std::fprintf(stderr, "  ring collective: %lld cycles against the ring bound %lld (ratio %.4f)\n",
-                       last.value("total_cycles", 0LL), last["ring_bound"].value("bound_cycles", 0LL),
-                       last["ring_bound"].value("ratio", 0.0));
+          std::fprintf(
+              stderr, "  ring collective: %lld cycles against the ring bound %lld (ratio %.4f)\n",
+              last.value("total_cycles", 0LL), last["ring_bound"].value("bound_cycles", 0LL),
+              last["ring_bound"].value("ratio", 0.0));
         if (last.contains("owner_copy")) {
           const auto& oc = last["owner_copy"];
-          std::fprintf(stderr, "  owner-copy: %lld memory-block moves, %lld bytes planned, minimum %lld\n",
-                       oc.value("moves", 0LL), oc.value("planned_bytes", 0LL), oc.value("minimum_bytes", -1LL));
+          std::fprintf(stderr,
+                       "  owner-copy: %lld memory-block moves, %lld bytes planned, minimum %lld\n",
+                       oc.value("moves", 0LL), oc.value("planned_bytes", 0LL),
+                       oc.value("minimum_bytes", -1LL));
           for (const auto& tile : oc["per_tile"])
-            std::fprintf(stderr, "    tile %d: %lld bytes in, %lld bytes out\n", tile["tile"].get<int>(),
-                         tile["bytes_in"].get<long long>(), tile["bytes_out"].get<long long>());
+            std::fprintf(stderr, "    tile %d: %lld bytes in, %lld bytes out\n",
+                         tile["tile"].get<int>(), tile["bytes_in"].get<long long>(),
+                         tile["bytes_out"].get<long long>());
         }
         continue;
       }
-      std::fprintf(stderr, "seq2par sim: kernel '%s' (%s): %lld launch%s, last makespan %lld cycles, lower bound %lld (ratio %.3f)\n",
-                   name.c_str(), t.source.c_str(), static_cast<long long>(t.launches), t.launches == 1 ? "" : "es",
-                   last["makespan"].get<long long>(), last["lower_bound"]["value"].get<long long>(), last["ratio"].get<double>());
+      std::fprintf(stderr,
+                   "seq2par sim: kernel '%s' (%s): %lld launch%s, last makespan %lld cycles, lower "
+                   "bound %lld (ratio %.3f)\n",
+                   name.c_str(), t.source.c_str(), static_cast<long long>(t.launches),
+                   t.launches == 1 ? "" : "es", last["makespan"].get<long long>(),
+                   last["lower_bound"]["value"].get<long long>(), last["ratio"].get<double>());
       for (const auto& w : last["warps"]) {
         std::string waits;
         for (const auto& wait : w["waits"])
           if (wait["cycles"].get<long long>() > 0)
-            waits += (waits.empty() ? "" : ", ") + std::string("ch") + std::to_string(wait["channel"].get<int>()) + " " +
-                   wait["kind"].get<std::string>() + " " + std::to_string(wait["cycles"].get<long long>());
-        std::fprintf(stderr, "  warp %d: busy %lld (%.1f%%), waiting %lld%s%s%s\n", w["warp"].get<int>(),
-                     w["busy_cycles"].get<long long>(), 100.0 * w["utilization"].get<double>(),
-                     w["waiting_cycles"].get<long long>(), waits.empty() ? "" : " [", waits.c_str(), waits.empty() ? "" : "]");
+            waits += (waits.empty() ? "" : ", ") + std::string("ch") +
+                     std::to_string(wait["channel"].get<int>()) + " " +
+                     wait["kind"].get<std::string>() + " " +
+                     std::to_string(wait["cycles"].get<long long>());
+        std::fprintf(stderr, "  warp %d: busy %lld (%.1f%%), waiting %lld%s%s%s\n",
+                     w["warp"].get<int>(), w["busy_cycles"].get<long long>(),
+                     100.0 * w["utilization"].get<double>(), w["waiting_cycles"].get<long long>(),
+                     waits.empty() ? "" : " [", waits.c_str(), waits.empty() ? "" : "]");
       }
     }
   }
@@ -169,20 +218,25 @@ Collector& collector() {
 
 } // namespace
 
-void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model, const sim::tile::TileParams& params) {
+void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model,
+                       const sim::tile::TileParams& params) {
   collector().add(info, model, params);
 }
 
 void write_schedule_copy(const char* kernel, const nlohmann::ordered_json& schedule) {
   const char* dir = std::getenv("S2P_SCHEDULE_DIR");
-  if (!dir || !*dir) return;
+  if (!dir || !*dir)
+    return;
   std::ofstream(std::string(dir) + "/" + kernel + ".schedule.json") << schedule.dump(1) << "\n";
 }
 
-void record_fabric_launch(const char* kernel, const char* source, const nlohmann::ordered_json& fabric_report) {
+void record_fabric_launch(const char* kernel, const char* source,
+                          const nlohmann::ordered_json& fabric_report) {
   collector().add_fabric(kernel, source, fabric_report);
 }
 
-std::string sim_report_json() { return collector().report_json(); }
+std::string sim_report_json() {
+  return collector().report_json();
+}
 
 } // namespace s2p::rt

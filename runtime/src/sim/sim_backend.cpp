@@ -22,24 +22,29 @@ namespace {
 struct kernel_aborted {};
 
 std::vector<sim::tile::ChannelKind> channel_kinds(const kernel_info& info) {
-  std::vector<sim::tile::ChannelKind> kinds(info.channel_count + 1, sim::tile::ChannelKind::Resource);
+  std::vector<sim::tile::ChannelKind> kinds(info.channel_count + 1,
+                                            sim::tile::ChannelKind::Resource);
   for (int c = 1; c <= info.channel_count && info.channel_kinds && info.channel_kinds[c - 1]; ++c) {
-    if (info.channel_kinds[c - 1] == 'd') kinds[c] = sim::tile::ChannelKind::Data;
-    if (info.channel_kinds[c - 1] == 'f') kinds[c] = sim::tile::ChannelKind::Fence;
+    if (info.channel_kinds[c - 1] == 'd')
+      kinds[c] = sim::tile::ChannelKind::Data;
+    if (info.channel_kinds[c - 1] == 'f')
+      kinds[c] = sim::tile::ChannelKind::Fence;
   }
   return kinds;
 }
 
 std::vector<int> warp_ids(const kernel_info& info) {
   std::vector<int> ids;
-  for (int w = 0; w < info.warp_count; ++w) ids.push_back(info.warp_ids ? info.warp_ids[w] : w);
+  for (int w = 0; w < info.warp_count; ++w)
+    ids.push_back(info.warp_ids ? info.warp_ids[w] : w);
   return ids;
 }
 
 class sim_kernel {
 public:
   sim_kernel(const kernel_info& info, const sim::tile::TileParams& params)
-      : info_(info), model_(params, warp_ids(info), channel_kinds(info), std::getenv("S2P_TRACE") != nullptr),
+      : info_(info),
+        model_(params, warp_ids(info), channel_kinds(info), std::getenv("S2P_TRACE") != nullptr),
         states_(info.warp_count) {}
 
   void run(const warp_function* warps);
@@ -53,7 +58,8 @@ private:
   void check_channel(int channel) const {
     if (channel < 1 || channel > info_.channel_count)
       throw std::logic_error("s2p runtime: channel " + std::to_string(channel) + " outside 1.." +
-                             std::to_string(info_.channel_count) + " in kernel '" + info_.name + "'");
+                             std::to_string(info_.channel_count) + " in kernel '" + info_.name +
+                             "'");
   }
   std::string label(int site) const {
     return site >= 0 && site < info_.site_count && info_.sites ? info_.sites[site].label : "call";
@@ -61,7 +67,8 @@ private:
   // Gives the baton to the runnable warp with the earliest clock; detects deadlock.
   void hand_off_locked();
   void abort_locked(std::exception_ptr error) {
-    if (!error_) error_ = std::move(error);
+    if (!error_)
+      error_ = std::move(error);
     aborted_ = true;
     wake_.notify_all();
   }
@@ -80,7 +87,9 @@ private:
 class sim_warp final : public warp {
 public:
   sim_warp(sim_kernel& kernel, int index, int id) : kernel_(kernel), index_(index), id_(id) {}
-  void wait(int channel, std::int64_t phase, int site) override { kernel_.wait(index_, channel, phase, site); }
+  void wait(int channel, std::int64_t phase, int site) override {
+    kernel_.wait(index_, channel, phase, site);
+  }
   void signal(int channel) override { kernel_.signal(index_, channel); }
   void step(int site, std::int64_t cycles) override { kernel_.step(index_, site, cycles); }
   int id() const override { return id_; }
@@ -94,22 +103,27 @@ private:
 void sim_kernel::hand_off_locked() {
   int next = -1;
   for (int w = 0; w < info_.warp_count; ++w) {
-    if (states_[w].status != warp_status::running) continue;
-    if (next < 0 || model_.clock(w) < model_.clock(next)) next = w;
+    if (states_[w].status != warp_status::running)
+      continue;
+    if (next < 0 || model_.clock(w) < model_.clock(next))
+      next = w;
   }
   running_ = next;
   if (next < 0 && !aborted_) {
     bool blocked = false;
-    for (const auto& s : states_) blocked |= s.status == warp_status::blocked;
+    for (const auto& s : states_)
+      blocked |= s.status == warp_status::blocked;
     if (blocked) {
       std::vector<warp_snapshot> snapshots;
       for (int w = 0; w < info_.warp_count; ++w) {
         const auto& s = states_[w];
-        snapshots.push_back({info_.warp_ids ? info_.warp_ids[w] : w, s.status, s.last_site.load(), s.channel, s.phase,
+        snapshots.push_back({info_.warp_ids ? info_.warp_ids[w] : w, s.status, s.last_site.load(),
+                             s.channel, s.phase,
                              s.status == warp_status::blocked ? model_.signals(s.channel) : 0});
       }
       abort_locked(std::make_exception_ptr(deadlock_error(describe_warps(
-          info_, snapshots, "sim", "deadlock: every unfinished warp waits on a channel that no warp can signal"))));
+          info_, snapshots, "sim",
+          "deadlock: every unfinished warp waits on a channel that no warp can signal"))));
     }
   }
   wake_.notify_all();
@@ -121,8 +135,10 @@ void sim_kernel::wait(int w, int channel, std::int64_t phase, int site) {
   auto& state = states_[w];
   state.last_site.store(site);
   while (true) {
-    if (aborted_) throw kernel_aborted{};
-    if (model_.try_wait(w, channel, phase)) return;
+    if (aborted_)
+      throw kernel_aborted{};
+    if (model_.try_wait(w, channel, phase))
+      return;
     state.status = warp_status::blocked;
     state.channel = channel;
     state.phase = phase;
@@ -136,7 +152,8 @@ void sim_kernel::signal(int w, int channel) {
   std::lock_guard lock(mutex_);
   model_.signal(w, channel);
   for (auto& s : states_)
-    if (s.status == warp_status::blocked && s.channel == channel && model_.signals(channel) >= s.phase)
+    if (s.status == warp_status::blocked && s.channel == channel &&
+        model_.signals(channel) >= s.phase)
       s.status = warp_status::running; // runnable again; it resumes when it gets the baton
 }
 
@@ -165,31 +182,40 @@ void sim_kernel::warp_main(int w, const warp_function& fn) {
   }
   std::lock_guard lock(mutex_);
   states_[w].status = warp_status::finished;
-  if (error) abort_locked(std::move(error));
-  if (running_ == w) hand_off_locked();
+  if (error)
+    abort_locked(std::move(error));
+  if (running_ == w)
+    hand_off_locked();
 }
 
 void sim_kernel::run(const warp_function* warps) {
   {
     std::lock_guard lock(mutex_);
-    for (auto& s : states_) s.status = warp_status::running;
+    for (auto& s : states_)
+      s.status = warp_status::running;
     hand_off_locked();
   }
   std::vector<std::thread> threads;
   threads.reserve(info_.warp_count);
-  for (int w = 0; w < info_.warp_count; ++w) threads.emplace_back([this, w, warps] { warp_main(w, warps[w]); });
-  for (auto& t : threads) t.join();
-  if (error_) std::rethrow_exception(error_);
+  for (int w = 0; w < info_.warp_count; ++w)
+    threads.emplace_back([this, w, warps] { warp_main(w, warps[w]); });
+  for (auto& t : threads)
+    t.join();
+  if (error_)
+    std::rethrow_exception(error_);
 }
 
 } // namespace
 
 void run_on_sim(const kernel_info& info, const warp_function* warps) {
-  if (info.warp_count <= 0) return;
+  if (info.warp_count <= 0)
+    return;
   const sim::tile::TileParams params = tile_params_from_environment();
   if (info.pool_bytes > params.sram_bytes)
-    throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "' needs " + std::to_string(info.pool_bytes) +
-                             " bytes of pool memory but a tile has " + std::to_string(params.sram_bytes) + " bytes of SRAM");
+    throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "' needs " +
+                             std::to_string(info.pool_bytes) +
+                             " bytes of pool memory but a tile has " +
+                             std::to_string(params.sram_bytes) + " bytes of SRAM");
   std::unique_ptr<sim_kernel> kernel;
   try {
     kernel = std::make_unique<sim_kernel>(info, params);

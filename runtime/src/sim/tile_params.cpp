@@ -10,11 +10,13 @@ namespace {
 
 void override_from(const char* variable, std::int64_t& field, std::int64_t minimum) {
   const char* text = std::getenv(variable);
-  if (!text || !*text) return;
+  if (!text || !*text)
+    return;
   char* end = nullptr;
   const long long value = std::strtoll(text, &end, 10);
   if (*end != '\0' || value < minimum)
-    throw std::invalid_argument(std::string(variable) + "='" + text + "' must be an integer >= " + std::to_string(minimum));
+    throw std::invalid_argument(std::string(variable) + "='" + text +
+                                "' must be an integer >= " + std::to_string(minimum));
   field = value;
 }
 

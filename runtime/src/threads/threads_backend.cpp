@@ -42,8 +42,12 @@ class threads_kernel {
 public:
   threads_kernel(const kernel_info& info)
       : info_(info), channels_(info.channel_count + 1), states_(info.warp_count),
-        spin_budget_(static_cast<unsigned>(info.warp_count) <= std::max(1u, std::thread::hardware_concurrency()) ? 4096 : 0) {
-    for (auto& state : states_) state.status = warp_status::running;
+        spin_budget_(static_cast<unsigned>(info.warp_count) <=
+                             std::max(1u, std::thread::hardware_concurrency())
+                         ? 4096
+                         : 0) {
+    for (auto& state : states_)
+      state.status = warp_status::running;
     live_ = info.warp_count;
   }
 
@@ -61,7 +65,8 @@ private:
   void check_channel(int channel) const {
     if (channel < 1 || channel > info_.channel_count)
       throw std::logic_error("s2p runtime: channel " + std::to_string(channel) + " outside 1.." +
-                             std::to_string(info_.channel_count) + " in kernel '" + info_.name + "'");
+                             std::to_string(info_.channel_count) + " in kernel '" + info_.name +
+                             "'");
   }
   void warp_main(int warp_index, const warp_function& fn);
   void finish_warp(int warp_index, std::exception_ptr error);
@@ -87,8 +92,11 @@ private:
 
 class thread_warp final : public warp {
 public:
-  thread_warp(threads_kernel& kernel, int index, int id) : kernel_(kernel), index_(index), id_(id) {}
-  void wait(int channel, std::int64_t phase, int site) override { kernel_.wait(index_, channel, phase, site); }
+  thread_warp(threads_kernel& kernel, int index, int id)
+      : kernel_(kernel), index_(index), id_(id) {}
+  void wait(int channel, std::int64_t phase, int site) override {
+    kernel_.wait(index_, channel, phase, site);
+  }
   void signal(int channel) override { kernel_.signal(channel); }
   void step(int site, std::int64_t) override { kernel_.step(index_, site); }
   int id() const override { return id_; }
@@ -102,12 +110,14 @@ private:
 void threads_kernel::wait(int warp_index, int channel, std::int64_t phase, int site) {
   check_channel(channel);
   auto& counter = channels_[channel].signals;
-  if (counter.load(std::memory_order_acquire) >= phase) return;
+  if (counter.load(std::memory_order_acquire) >= phase)
+    return;
   // Spin briefly only when every warp has a core of its own; otherwise spinning takes the
   // core away from the warp that would signal.
   for (int spin = 0; spin < spin_budget_; ++spin) {
     S2P_CPU_RELAX();
-    if (counter.load(std::memory_order_acquire) >= phase) return;
+    if (counter.load(std::memory_order_acquire) >= phase)
+      return;
   }
   std::unique_lock lock(mutex_);
   auto& state = states_[warp_index];
@@ -118,12 +128,14 @@ void threads_kernel::wait(int warp_index, int channel, std::int64_t phase, int s
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
   while (!aborted_ && counter.load(std::memory_order_seq_cst) < phase) {
     check_deadlock_locked();
-    if (aborted_) break;
+    if (aborted_)
+      break;
     wake_.wait(lock);
   }
   sleepers_.fetch_sub(1, std::memory_order_seq_cst);
   state.status = warp_status::running;
-  if (aborted_ && counter.load(std::memory_order_acquire) < phase) throw kernel_aborted{};
+  if (aborted_ && counter.load(std::memory_order_acquire) < phase)
+    throw kernel_aborted{};
   progress_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -141,7 +153,8 @@ std::vector<warp_snapshot> threads_kernel::snapshot_locked() const {
   std::vector<warp_snapshot> warps;
   for (int i = 0; i < info_.warp_count; ++i) {
     const auto& state = states_[i];
-    warp_snapshot snap{info_.warp_ids ? info_.warp_ids[i] : i, state.status, state.last_site.load(), 0, 0, 0};
+    warp_snapshot snap{
+        info_.warp_ids ? info_.warp_ids[i] : i, state.status, state.last_site.load(), 0, 0, 0};
     if (state.status == warp_status::blocked) {
       snap.channel = state.channel;
       snap.phase = state.phase;
@@ -154,19 +167,26 @@ std::vector<warp_snapshot> threads_kernel::snapshot_locked() const {
 
 // Called with the mutex held, by a warp about to sleep or by a warp that finished.
 void threads_kernel::check_deadlock_locked() {
-  if (aborted_) return;
+  if (aborted_)
+    return;
   for (const auto& state : states_) {
-    if (state.status == warp_status::running) return;
-    if (state.status == warp_status::blocked && channels_[state.channel].signals.load() >= state.phase) return;
+    if (state.status == warp_status::running)
+      return;
+    if (state.status == warp_status::blocked &&
+        channels_[state.channel].signals.load() >= state.phase)
+      return;
   }
-  if (live_ == 0) return;
-  const std::string report = describe_warps(info_, snapshot_locked(), "threads",
-                                            "every unfinished warp waits on a channel that no running warp can signal");
+  if (live_ == 0)
+    return;
+  const std::string report =
+      describe_warps(info_, snapshot_locked(), "threads",
+                     "every unfinished warp waits on a channel that no running warp can signal");
   abort_locked(std::make_exception_ptr(deadlock_error(report)));
 }
 
 void threads_kernel::abort_locked(std::exception_ptr error) {
-  if (!first_error_) first_error_ = std::move(error);
+  if (!first_error_)
+    first_error_ = std::move(error);
   aborted_ = true;
   wake_.notify_all();
 }
@@ -175,7 +195,8 @@ void threads_kernel::finish_warp(int warp_index, std::exception_ptr error) {
   std::lock_guard lock(mutex_);
   states_[warp_index].status = warp_status::finished;
   --live_;
-  if (error) abort_locked(std::move(error));
+  if (error)
+    abort_locked(std::move(error));
   check_deadlock_locked();
   all_done_.notify_all();
 }
@@ -195,11 +216,13 @@ void threads_kernel::warp_main(int warp_index, const warp_function& fn) {
 
 int watchdog_seconds() {
   const char* text = std::getenv("S2P_WATCHDOG_SECONDS");
-  if (!text || !*text) return 120;
+  if (!text || !*text)
+    return 120;
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
   if (*end != '\0' || value < 0)
-    throw std::invalid_argument(std::string("S2P_WATCHDOG_SECONDS='") + text + "' is not a number of seconds");
+    throw std::invalid_argument(std::string("S2P_WATCHDOG_SECONDS='") + text +
+                                "' is not a number of seconds");
   return static_cast<int>(value);
 }
 
@@ -231,16 +254,20 @@ void threads_kernel::watch() {
 void threads_kernel::run(const warp_function* warps) {
   std::vector<std::thread> threads;
   threads.reserve(info_.warp_count);
-  for (int i = 0; i < info_.warp_count; ++i) threads.emplace_back([this, i, warps] { warp_main(i, warps[i]); });
+  for (int i = 0; i < info_.warp_count; ++i)
+    threads.emplace_back([this, i, warps] { warp_main(i, warps[i]); });
   watch();
-  for (auto& thread : threads) thread.join();
-  if (first_error_) std::rethrow_exception(first_error_);
+  for (auto& thread : threads)
+    thread.join();
+  if (first_error_)
+    std::rethrow_exception(first_error_);
 }
 
 } // namespace
 
 void run_on_threads(const kernel_info& info, const warp_function* warps) {
-  if (info.warp_count <= 0) return;
+  if (info.warp_count <= 0)
+    return;
   threads_kernel kernel(info);
   kernel.run(warps);
 }

@@ -5,13 +5,16 @@
 #include <cstdio>
 
 S2P_INTRINSIC void load(s2p::in<float> src, s2p::out<float> dst) {
-  for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = src[k];
+  for (std::size_t k = 0; k < dst.size(); ++k)
+    dst[k] = src[k];
 }
 S2P_INTRINSIC void axpy(s2p::in<float> x, s2p::inout<float> y, float a) {
-  for (std::size_t k = 0; k < y.size(); ++k) y[k] = a * x[k] + y[k];
+  for (std::size_t k = 0; k < y.size(); ++k)
+    y[k] = a * x[k] + y[k];
 }
 S2P_INTRINSIC void store(s2p::in<float> src, s2p::out<float> dst) {
-  for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = src[k];
+  for (std::size_t k = 0; k < dst.size(); ++k)
+    dst[k] = src[k];
 }
 
 S2P_KERNEL void saxpy(s2p::tensor_ref<float> x, s2p::tensor_ref<float> y, float a) {
@@ -34,6 +37,8 @@ int main() {
   }
   saxpy({x, kTiles, kTile}, {y, kTiles, kTile}, 2.5f);
   double sum = 0;
-  for (float v : y) sum += v;
-  std::printf("sum %a first %a last %a\n", sum, static_cast<double>(y[0]), static_cast<double>(y[kTiles * kTile - 1]));
+  for (float v : y)
+    sum += v;
+  std::printf("sum %a first %a last %a\n", sum, static_cast<double>(y[0]),
+              static_cast<double>(y[kTiles * kTile - 1]));
 }
