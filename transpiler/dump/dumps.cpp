@@ -64,8 +64,6 @@ std::string branch_kind(const ScheduleNode& node) {
     return "function " + node.name;
   case ScheduleNode::Kind::Call:
     return "call " + node.call.callee;
-  case ScheduleNode::Kind::Let:
-    return "let " + node.name;
   default:
     return "block";
   }
@@ -81,8 +79,6 @@ const char* kind_name(ScheduleNode::Kind kind) {
     return "function";
   case ScheduleNode::Kind::Block:
     return "block";
-  case ScheduleNode::Kind::Let:
-    return "let";
   case ScheduleNode::Kind::Call:
     return "call";
   }
@@ -98,9 +94,6 @@ json tree_json(const Kernel& kernel, const ScheduleNode& node) {
     out["init"] = node.init.to_cpp();
     out["bound"] = node.bound.to_cpp();
     out["step"] = node.step;
-    break;
-  case ScheduleNode::Kind::Let:
-    out["value"] = node.value.to_cpp();
     break;
   case ScheduleNode::Kind::Call: {
     out["callee"] = node.call.callee;
@@ -160,8 +153,6 @@ json schedule_tree_json(const Kernel& kernel) {
   json kinds = json::array();
   int branches = 0;
   for (const auto& child : kernel.root.children) {
-    if (child.kind == ScheduleNode::Kind::Let)
-      continue;
     ++branches;
     kinds.push_back(branch_kind(child));
   }

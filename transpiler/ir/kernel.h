@@ -89,10 +89,10 @@ struct CallSite {
 
 // The schedule tree: root = kernel; one branch per top-level stage.
 struct ScheduleNode {
-  enum class Kind { Kernel, Loop, Function, Block, Let, Call };
+  enum class Kind { Kernel, Loop, Function, Block, Call };
   Kind kind = Kind::Block;
   SourceLocation loc;
-  std::string name; // loop variable, function name, let name, kernel name
+  std::string name; // loop variable, function name, kernel name
 
   // Loop: for (name = init; step > 0 ? name < bound : name > bound; name += step)
   std::string var_type = "int"; // the induction variable's declared type
@@ -100,7 +100,6 @@ struct ScheduleNode {
   Expr bound;
   std::int64_t step = 1;
 
-  Expr value;    // Let: name = value
   CallSite call; // Call
   std::vector<ScheduleNode> children;
 };

@@ -82,12 +82,6 @@ private:
       env.truncate(scope);
       break;
     }
-    case ScheduleNode::Kind::Let: {
-      auto value = evaluate(node.value, env, node.loc, "'" + node.name + "'");
-      if (value)
-        env.bind(node.name, *value);
-      break;
-    }
     case ScheduleNode::Kind::Loop:
       walk_loop(node, env);
       break;
