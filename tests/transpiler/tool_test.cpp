@@ -122,6 +122,40 @@ TEST_F(Tool, OutputIsDeterministic) {
     EXPECT_EQ(read(entry.path()), read(dir / "b" / entry.path().filename())) << entry.path();
 }
 
+TEST_F(Tool, ParallelJobsWriteWhatOneJobWrites) {
+  // Distinct files so a mix-up between workers would show in the output names and bodies.
+  std::string inputs;
+  for (const std::string name : {"a", "b", "c", "d", "e"}) {
+    fs::copy_file(dir / "fig3-pipeline.cpp", dir / (name + ".cpp"));
+    inputs += name + ".cpp ";
+  }
+  const auto one = run(inputs + "--out-dir one --dump=channels", dir);
+  const auto three = run(inputs + "--out-dir three --dump=channels -j 3", dir);
+  const auto per_core = run(inputs + "--out-dir per_core -j 0", dir);
+  EXPECT_EQ(per_core.status, 0) << per_core.output;
+  ASSERT_EQ(one.status, 0) << one.output;
+  ASSERT_EQ(three.status, 0) << three.output;
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "one")) {
+    ++files;
+    EXPECT_EQ(read(entry.path()), read(dir / "three" / entry.path().filename())) << entry.path();
+  }
+  EXPECT_EQ(files, 15u); // a .par.cpp and the channels dump (JSON, DOT) per input
+  EXPECT_NE(three.output.find("[5/5]"), std::string::npos) << three.output;
+}
+
+TEST_F(Tool, ParallelJobsStillWriteNothingWhenOneFileFails) {
+  fs::copy_file(dir / "fig3-pipeline.cpp", dir / "good.cpp");
+  std::ofstream(dir / "bad.cpp") << "#include <seq2par/seq2par.h>\n"
+                                    "S2P_INTRINSIC void f(s2p::out<int> x);\n"
+                                    "S2P_KERNEL void k(s2p::tensor_ref<int> r) { int n = 0; n = 1; f(r[n]); }\n";
+  const auto r = run("good.cpp bad.cpp fig3-pipeline.cpp --out-dir out -j 2", dir);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("bad.cpp:3:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nothing was written"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
 TEST_F(Tool, RunsFromAnyWorkingDirectoryWithAbsolutePaths) {
   const auto r = run("'" + (dir / "fig3-pipeline.cpp").string() + "' --out-dir '" +
                          (dir / "out").string() + "' --in-root '" + dir.string() + "'",
@@ -159,6 +193,9 @@ TEST_F(Tool, UsageErrorsExitWithTwo) {
   const auto bad_dump = run("fig3-pipeline.cpp --dump=everything", dir);
   EXPECT_EQ(bad_dump.status, 2);
   EXPECT_NE(bad_dump.output.find("unknown --dump 'everything'"), std::string::npos);
+  const auto bad_jobs = run("fig3-pipeline.cpp -j -3", dir);
+  EXPECT_EQ(bad_jobs.status, 2);
+  EXPECT_NE(bad_jobs.output.find("--jobs must be 0"), std::string::npos) << bad_jobs.output;
 }
 
 TEST_F(Tool, HelpVersionAndBuildFlags) {

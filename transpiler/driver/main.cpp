@@ -5,6 +5,7 @@
 // Exit codes: 0 success, 1 errors in the input (Clang-style diagnostics), 2 usage or I/O
 // errors. Nothing is written unless every input succeeded.
 #include "driver/output_files.h"
+#include "driver/run_tools.h"
 #include "driver/tool_paths.h"
 #include "dump/dumps.h"
 #include "frontend/transpile_action.h"
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -73,6 +75,9 @@ cl::opt<bool>
 cl::opt<bool> print_ldflags("ldflags",
                             cl::desc("Print the flags needed to link generated code, then exit"),
                             cl::cat(category));
+cl::opt<int> jobs("jobs", cl::desc("Transpile this many files at once; 0 means one per core (default: 1)"), cl::value_desc("n"), cl::init(1),
+                  cl::cat(category));
+cl::alias jobs_short("j", cl::desc("Alias for --jobs"), cl::aliasopt(jobs), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Only print diagnostics"), cl::cat(category));
 
 constexpr int kExitInputError = 1;
@@ -175,6 +180,11 @@ int main(int argc, const char** argv) {
   const auto dump_kinds = parse_dumps(dumps_ok);
   if (!dumps_ok)
     return kExitUsageError;
+  if (jobs < 0) {
+    llvm::errs() << "seq2par: error: --jobs must be 0 (one per core) or more, got " << jobs << "\n";
+    return kExitUsageError;
+  }
+  const int job_count = jobs == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) : jobs.getValue();
 
   std::vector<std::string> sources = parsed->getSourcePathList();
   if (sources.empty())
@@ -197,13 +207,12 @@ int main(int argc, const char** argv) {
     return kExitUsageError;
   }
 
-  clang::tooling::ClangTool tool(parsed->getCompilations(), sources);
-  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      {"-resource-dir", paths.clang_resource_dir}, clang::tooling::ArgumentInsertPosition::BEGIN));
-  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      {"-isystem", paths.include_dir, "-Wno-unknown-warning-option",
-       "-Wno-unused-command-line-argument"},
-      clang::tooling::ArgumentInsertPosition::END));
+  const std::vector<clang::tooling::ArgumentsAdjuster> adjusters = {
+      clang::tooling::getInsertArgumentAdjuster({"-resource-dir", paths.clang_resource_dir},
+                                                clang::tooling::ArgumentInsertPosition::BEGIN),
+      clang::tooling::getInsertArgumentAdjuster(
+          {"-isystem", paths.include_dir, "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"},
+          clang::tooling::ArgumentInsertPosition::END)};
 
   const std::string root = absolute(in_root);
   s2p::frontend::TranspileOptions options;
@@ -214,16 +223,16 @@ int main(int argc, const char** argv) {
   options.dumps = dump_kinds;
   options.style = style;
   options.pipeline.verify = !no_verify;
-  s2p::frontend::TranspileActionFactory factory(
-      options, [&](const std::string& file) { return relative_to_root(absolute(file), root); });
-  const int tool_status = tool.run(&factory);
+  const auto run = s2p::driver::run_tools(
+      parsed->getCompilations(), sources, adjusters, options,
+      [&](const std::string& file) { return relative_to_root(absolute(file), root); }, job_count, !quiet && sources.size() > 1);
 
   // Collect outputs; any failed input means nothing is written.
   std::vector<s2p::driver::OutputFile> outputs;
   std::vector<std::string> summaries;
   std::set<std::string> seen;
   int failed = 0, skipped = 0;
-  for (const auto& result : factory.results()) {
+  for (const auto& result : run.files) {
     if (!seen.insert(result.input).second)
       continue;
     if (!result.ok) {
@@ -251,7 +260,7 @@ int main(int argc, const char** argv) {
         outputs.push_back({output_path(result.display_name, "." + suffix), content});
     }
   }
-  if (failed > 0 || tool_status != 0 || factory.results().empty()) {
+  if (failed > 0 || run.tool_failed || run.files.empty()) {
     llvm::errs() << "seq2par: " << (failed ? failed : 1) << " file" << (failed > 1 ? "s" : "")
                  << " with errors; nothing was written\n";
     return kExitInputError;

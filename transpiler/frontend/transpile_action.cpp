@@ -198,8 +198,8 @@ class TranspileAction : public clang::ASTFrontendAction {
 public:
   TranspileAction(const TranspileOptions& options,
                   const TranspileActionFactory::DisplayName& display_name,
-                  std::deque<FileResult>& results)
-      : options_(options), display_name_(display_name), results_(results) {}
+                  const TranspileActionFactory::FileStarted& started, std::deque<FileResult>& results)
+      : options_(options), display_name_(display_name), started_(started), results_(results) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
     ci.getPreprocessor().AddPragmaHandler(
@@ -212,6 +212,7 @@ public:
     FileResult result;
     result.input = file.str();
     result.display_name = display_name_(result.input);
+    if (started_) started_(result.display_name);
     results_.push_back(std::move(result));
     return std::make_unique<TranspileConsumer>(options_, pragmas_, results_.back());
   }
@@ -219,17 +220,19 @@ public:
 private:
   const TranspileOptions& options_;
   const TranspileActionFactory::DisplayName& display_name_;
+  const TranspileActionFactory::FileStarted& started_;
   std::deque<FileResult>& results_;
   WarpPragmaTable pragmas_;
 };
 
 } // namespace
 
-TranspileActionFactory::TranspileActionFactory(TranspileOptions options, DisplayName display_name)
-    : options_(std::move(options)), display_name_(std::move(display_name)) {}
+TranspileActionFactory::TranspileActionFactory(TranspileOptions options, DisplayName display_name,
+                                               FileStarted started)
+    : options_(std::move(options)), display_name_(std::move(display_name)), started_(std::move(started)) {}
 
 std::unique_ptr<clang::FrontendAction> TranspileActionFactory::create() {
-  return std::make_unique<TranspileAction>(options_, display_name_, results_);
+  return std::make_unique<TranspileAction>(options_, display_name_, started_, results_);
 }
 
 } // namespace s2p::frontend

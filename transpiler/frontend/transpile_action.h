@@ -47,13 +47,15 @@ struct FileResult {
 class TranspileActionFactory : public clang::tooling::FrontendActionFactory {
 public:
   using DisplayName = std::function<std::string(const std::string& absolute_path)>;
-  TranspileActionFactory(TranspileOptions options, DisplayName display_name);
+  using FileStarted = std::function<void(const std::string& display_name)>;
+  TranspileActionFactory(TranspileOptions options, DisplayName display_name, FileStarted started = {});
   std::unique_ptr<clang::FrontendAction> create() override;
   const std::deque<FileResult>& results() const { return results_; }
 
 private:
   TranspileOptions options_;
   DisplayName display_name_;
+  FileStarted started_;
   std::deque<FileResult> results_; // stable references while an action fills one in
 };
 
