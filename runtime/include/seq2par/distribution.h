@@ -18,6 +18,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace s2p {
@@ -117,6 +118,12 @@ public:
       stride *= e[d];
     }
   }
+  // A read-only view of a field: field<N, const T> from field<N, T>.
+  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
+  field(const field<N, U>& writable)
+      : data_(writable.data()), extent_(writable.extent()), stride_(writable.strides()) {}
+  const std::array<std::int64_t, N>& strides() const { return stride_; }
+
   const extent<N>& extent_of() const { return extent_; }
   s2p::extent<N> extent() const { return extent_; }
   std::int64_t size() const { return extent_.size(); }
@@ -506,6 +513,7 @@ public:
   s2p::extent<N> blocks() const {
     return resource_map<N>::block_counts(agile_.extent(), agile_.map().algorithmic_block());
   }
+  const agile_field<N, T>& agile() const { return agile_; }
 
 private:
   const agile_field<N, T>& agile_;

@@ -5,6 +5,11 @@
 // again. Inputs are read through index maps (identity, transpose, shifts), so the elements
 // an output block needs form a rectangle.
 //
+// Two views (seed 002 sections 2.6-2.7): in the full global view a map takes output element
+// indices to input element indices; in the local-global view (`tiles(x)(b)`) it takes output
+// algorithmic-block coordinates to input algorithmic-block coordinates, and the task reads
+// that whole input block.
+//
 // The plan becomes the exchange phase of the kernel's schedule and each tile's task list
 // (also the work-stealing queues: a tile pops its own queue from the top and steals from
 // the bottom of others').
@@ -57,11 +62,14 @@ template <int N> struct IndexMap {
   }
 };
 
+enum class access_view { global, local_global };
+
 template <int N> struct InputAccess {
   std::string field;
   const resource_map<N>* map = nullptr;
   IndexMap<N> index = IndexMap<N>::identity();
   std::int64_t element_bytes = 8;
+  access_view view = access_view::global; // local_global: `index` maps block coordinates
 };
 
 struct BlockMove {
@@ -115,6 +123,13 @@ template <int N, class Fn> void for_each_block(const grid<N>& r, const extent<N>
   }
 }
 
+template <int N> std::string describe(const index<N>& i) {
+  std::string text = "(";
+  for (int d = 0; d < N; ++d)
+    text += (d ? ", " : "") + std::to_string(i[d]);
+  return text + ")";
+}
+
 template <int N> bool inside(const grid<N>& r, const extent<N>& e) {
   for (int d = 0; d < N; ++d)
     if (r.offset[d] < 0 || r.offset[d] + r.size[d] > e[d])
@@ -141,6 +156,24 @@ template <int N> std::vector<Task> output_tasks(const resource_map<N>& output) {
   return tasks;
 }
 
+// The input elements output algorithmic block `b` (grid `out_block`) reads through `input`,
+// false when the access leaves the input.
+template <int N>
+bool needed_region(const InputAccess<N>& input, const index<N>& b, const grid<N>& out_block,
+                   grid<N>& needed) {
+  if (input.view == access_view::global) {
+    needed = input.index.apply(out_block);
+    return inside(needed, input.map->parent());
+  }
+  const index<N> ib = input.index.apply(b);
+  const extent<N> counts =
+      resource_map<N>::block_counts(input.map->parent(), input.map->algorithmic_block());
+  if (!counts.contains(ib))
+    return false;
+  needed = resource_map<N>::block_grid(input.map->parent(), input.map->algorithmic_block(), ib);
+  return true;
+}
+
 } // namespace owner_copy_detail
 
 template <int N>
@@ -158,9 +191,13 @@ inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output,
       b[d] = task.block[static_cast<std::size_t>(d)];
     const grid<N> out_block = resource_map<N>::block_grid(output.parent(), algorithmic, b);
     for (const auto& input : inputs) {
-      const grid<N> needed = input.index.apply(out_block);
-      if (!owner_copy_detail::inside(needed, input.map->parent())) {
-        plan.error = "forall reads '" + input.field + "' outside its extent";
+      grid<N> needed;
+      if (!owner_copy_detail::needed_region(input, b, out_block, needed)) {
+        plan.error = input.view == access_view::global
+                         ? "forall reads '" + input.field + "' outside its extent"
+                         : "forall reads a block of '" + input.field +
+                               "' outside its algorithmic blocks (output block " +
+                               owner_copy_detail::describe(b) + ")";
         return plan;
       }
       // Remote algorithmic blocks of the input this task reads.
@@ -193,22 +230,40 @@ inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
                                         const std::vector<InputAccess<N>>& inputs) {
   std::set<std::tuple<std::size_t, std::vector<std::int64_t>, int>> needed;
   std::int64_t bytes = 0;
+  auto touch = [&](std::size_t a, const index<N>& j, int tile) {
+    if (inputs[a].map->tile_of(j) == tile)
+      return;
+    index<N> mb;
+    for (int d = 0; d < N; ++d)
+      mb[d] = j[d] / inputs[a].map->memory_block()[d];
+    if (needed.insert({a, owner_copy_detail::coords(mb), tile}).second)
+      bytes +=
+          resource_map<N>::block_grid(inputs[a].map->parent(), inputs[a].map->memory_block(), mb)
+              .total_extent() *
+          inputs[a].element_bytes;
+  };
   const extent<N> e = output.parent();
   for (std::int64_t k = 0; k < e.size(); ++k) {
     const index<N> i = delinearize(k, e);
     const int tile = output.tile_of(i);
     for (std::size_t a = 0; a < inputs.size(); ++a) {
-      const index<N> j = inputs[a].index.apply(i);
-      if (inputs[a].map->tile_of(j) == tile)
+      if (inputs[a].view == access_view::global) {
+        touch(a, inputs[a].index.apply(i), tile);
         continue;
-      index<N> mb;
-      for (int d = 0; d < N; ++d)
-        mb[d] = j[d] / inputs[a].map->memory_block()[d];
-      if (needed.insert({a, owner_copy_detail::coords(mb), tile}).second)
-        bytes +=
-            resource_map<N>::block_grid(inputs[a].map->parent(), inputs[a].map->memory_block(), mb)
-                .total_extent() *
-            inputs[a].element_bytes;
+      }
+      // Local-global view: the first element of each output block reads its whole input block.
+      index<N> b;
+      bool first = true;
+      for (int d = 0; d < N; ++d) {
+        b[d] = i[d] / output.algorithmic_block()[d];
+        first = first && i[d] % output.algorithmic_block()[d] == 0;
+      }
+      if (!first)
+        continue;
+      const grid<N> g = resource_map<N>::block_grid(
+          inputs[a].map->parent(), inputs[a].map->algorithmic_block(), inputs[a].index.apply(b));
+      for (std::int64_t m = 0; m < g.total_extent(); ++m)
+        touch(a, g.offset + delinearize(m, g.size), tile);
     }
   }
   return bytes;

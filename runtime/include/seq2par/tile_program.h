@@ -127,47 +127,112 @@ private:
   std::vector<std::int64_t> elements_;
 };
 
-// A tile's view of one field: global index -> its local copy. Only blocks the plan put on
-// the tile are there; anything else is a planning bug and throws.
+// The compute model's cost of one owner lookup (finding which local block holds an index:
+// a hash probe). Explicit, like the fabric's other cost parameters; elements cost a cycle.
+inline constexpr std::int64_t owner_lookup_cycles = 16;
+
+// The full global view of one field on a tile: global index -> its local copy. Like seed
+// 002 section 2.6 it keeps the current memory block and only looks the owner up again when
+// an index leaves it. Only blocks the plan put on the tile are there; anything else is a
+// planning bug and throws.
 template <int N, class T> class tile_view {
 public:
   tile_view(T* base, const block_layout<N>& layout, int tile)
       : base_(base), layout_(&layout), table_(&layout.table(tile)) {}
 
   T& operator[](const index<N>& i) const {
-    index<N> b, local;
-    for (int d = 0; d < N; ++d) {
+    if (!current_.size.contains(i - current_.offset))
+      find(i);
+    return current_base_[current_field_.offset_of(i - current_.offset)];
+  }
+  std::int64_t lookups() const { return lookups_; }
+
+private:
+  void find(const index<N>& i) const {
+    ++lookups_;
+    index<N> b;
+    for (int d = 0; d < N; ++d)
       b[d] = i[d] / layout_->block()[d];
-      local[d] = i[d] - b[d] * layout_->block()[d];
-    }
     const auto found = layout_->parent().contains(i) ? table_->find(linearize(b, layout_->counts()))
                                                      : table_->end();
     if (found == table_->end())
       throw std::logic_error("s2p runtime: a forall read an element its tile was not given "
                              "(owner-copy plan incomplete)");
-    return base_[found->second + linearize(local, layout_->block_grid(b).size)];
+    current_ = layout_->block_grid(b);
+    current_base_ = base_ + found->second;
+    current_field_ = field<N, T>(current_base_, current_.size);
   }
+
+  T* base_;
+  const block_layout<N>* layout_;
+  const std::unordered_map<std::int64_t, std::int64_t>* table_;
+  mutable grid<N> current_{}; // empty until the first lookup
+  mutable T* current_base_ = nullptr;
+  mutable field<N, T> current_field_;
+  mutable std::int64_t lookups_ = 0;
+};
+
+// The local-global view on a tile (seed 002 section 2.7): Xt(b) is algorithmic block b of X
+// as a field over the tile's local copy. The owner lookup happens once per tile access;
+// element accesses inside are plain strided indexing. Input blocks come back read-only.
+template <int N, class T> class tile_blocks_view {
+public:
+  tile_blocks_view(T* base, const block_layout<N>& layout, int tile, extent<N> algorithmic)
+      : base_(base), layout_(&layout), table_(&layout.table(tile)), algorithmic_(algorithmic) {}
+
+  field<N, T> operator()(const index<N>& block) const {
+    ++lookups_;
+    const grid<N> g = resource_map<N>::block_grid(layout_->parent(), algorithmic_, block);
+    index<N> b;
+    for (int d = 0; d < N; ++d)
+      b[d] = g.offset[d] / layout_->block()[d];
+    const bool valid = blocks().contains(block);
+    const auto found = valid ? table_->find(linearize(b, layout_->counts())) : table_->end();
+    if (found == table_->end())
+      throw std::logic_error(valid ? "s2p runtime: a forall used a block its tile was not given "
+                                     "(owner-copy plan incomplete)"
+                                   : "s2p: a tile access names a block outside the field");
+    elements_ += g.total_extent();
+    const grid<N> memory = layout_->block_grid(b);
+    return field<N, T>(base_ + found->second, memory.size)
+        .section(grid<N>{g.size, g.offset - memory.offset});
+  }
+  s2p::extent<N> blocks() const {
+    return resource_map<N>::block_counts(layout_->parent(), algorithmic_);
+  }
+  std::int64_t lookups() const { return lookups_; }
+  std::int64_t elements() const { return elements_; }
 
 private:
   T* base_;
   const block_layout<N>* layout_;
   const std::unordered_map<std::int64_t, std::int64_t>* table_;
+  extent<N> algorithmic_;
+  mutable std::int64_t lookups_ = 0;
+  mutable std::int64_t elements_ = 0;
 };
 
 // --- forall ---------------------------------------------------------------------------------
 
 template <class T> constexpr const char* element_type_name();
 
-// An agile field a forall reads, with the index maps it is read through.
+// An agile field a forall reads, with the index maps it is read through: element maps in
+// the global view, block maps in the local-global view.
 template <int N, class T> struct forall_input {
   const agile_field<N, T>* field;
   const char* name;
   std::vector<IndexMap<N>> maps;
+  access_view view = access_view::global;
 };
 template <int N, class T>
 forall_input<N, T> reads(const agile_field<N, T>& field, const char* name,
                          std::vector<IndexMap<N>> maps) {
-  return {&field, name, std::move(maps)};
+  return {&field, name, std::move(maps), access_view::global};
+}
+template <int N, class T>
+forall_input<N, T> tile_reads(const tile_blocks<N, T>& blocks, const char* name,
+                              std::vector<IndexMap<N>> maps) {
+  return {&blocks.agile(), name, std::move(maps), access_view::local_global};
 }
 
 namespace forall_detail {
@@ -195,10 +260,25 @@ template <int N, class T> struct binding {
   std::string name;
 };
 
-template <int N, class Out, class Body, class... In, std::size_t... I>
-void run(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
-         const char* out_name, Body body, std::index_sequence<I...>,
-         const forall_input<N, In>&... inputs) {
+template <int N, class Out, class... In> struct planned_forall {
+  tile_program program;
+  std::shared_ptr<const OwnerCopyPlan> plan;
+  std::shared_ptr<std::tuple<binding<N, Out>, binding<N, In>...>> bindings;
+};
+
+template <int N> index<N> block_index(const std::vector<std::int64_t>& coords) {
+  index<N> b;
+  for (int d = 0; d < N; ++d)
+    b[d] = coords[static_cast<std::size_t>(d)];
+  return b;
+}
+
+// The owner-copy plan, each field's tile buffers (owned blocks, then the blocks moved in)
+// and the program's moves, load and store; the caller adds the compute.
+template <int N, class Out, class... In, std::size_t... I>
+planned_forall<N, Out, In...> plan(int tiles, const agile_field<N, Out>& out, const char* out_name,
+                                   std::index_sequence<I...>,
+                                   const forall_input<N, In>&... inputs) {
   constexpr std::size_t fields = 1 + sizeof...(In);
   if (out.map().tiles() != tiles)
     throw std::invalid_argument("seq2par: the output of a forall is distributed over " +
@@ -209,24 +289,24 @@ void run(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out
       throw std::invalid_argument(
           "seq2par: a forall reads a field that shares memory with the field it writes");
 
-  // The owner-copy plan.
   std::vector<InputAccess<N>> accesses;
   (
       [&] {
         for (const auto& m : inputs.maps)
-          accesses.push_back(
-              {inputs.name, &inputs.field->map(), m, static_cast<std::int64_t>(sizeof(In))});
+          accesses.push_back({inputs.name, &inputs.field->map(), m,
+                              static_cast<std::int64_t>(sizeof(In)), inputs.view});
       }(),
       ...);
-  auto plan = std::make_shared<const OwnerCopyPlan>(plan_owner_copy<N>(out.map(), accesses));
-  if (!plan->error.empty())
-    throw std::invalid_argument("seq2par: " + plan->error);
+  planned_forall<N, Out, In...> result;
+  result.plan = std::make_shared<const OwnerCopyPlan>(plan_owner_copy<N>(out.map(), accesses));
+  if (!result.plan->error.empty())
+    throw std::invalid_argument("seq2par: " + result.plan->error);
 
-  // Each field's tile buffers: owned blocks, then the blocks moved in.
-  auto bindings = std::make_shared<std::tuple<binding<N, Out>, binding<N, In>...>>(
+  result.bindings = std::make_shared<std::tuple<binding<N, Out>, binding<N, In>...>>(
       binding<N, Out>(out, tiles, out_name), binding<N, In>(*inputs.field, tiles, inputs.name)...);
-  const std::array<block_layout<N>*, fields> layouts{&std::get<0>(*bindings).layout,
-                                                     &std::get<I + 1>(*bindings).layout...};
+  auto& bindings = *result.bindings;
+  const std::array<block_layout<N>*, fields> layouts{&std::get<0>(bindings).layout,
+                                                     &std::get<I + 1>(bindings).layout...};
   const std::array<std::string, fields> names{out_name, inputs.name...};
   const std::array<std::size_t, fields> sizes{sizeof(Out), sizeof(In)...};
   const std::array<const char*, fields> types{element_type_name<Out>(), element_type_name<In>()...};
@@ -234,43 +314,48 @@ void run(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out
     return static_cast<std::size_t>(std::find(names.begin() + 1, names.end(), name) -
                                     names.begin());
   };
-  auto block_of = [](const BlockMove& move) {
-    index<N> b;
-    for (int d = 0; d < N; ++d)
-      b[d] = move.block[static_cast<std::size_t>(d)];
-    return b;
-  };
-  for (const auto& move : plan->moves)
-    layouts[field_of(move.field)]->add(move.to_tile, block_of(move));
+  const OwnerCopyPlan& owner_copy = *result.plan;
+  for (const auto& move : owner_copy.moves)
+    layouts[field_of(move.field)]->add(move.to_tile, block_index<N>(move.block));
 
-  tile_program program;
+  tile_program& program = result.program;
   for (std::size_t f = 0; f < fields; ++f) {
     tile_field tf{names[f], types[f], {}};
     for (int t = 0; t < tiles; ++t)
       tf.bytes_per_tile.push_back(layouts[f]->elements(t) * static_cast<std::int64_t>(sizes[f]));
     program.fields.push_back(std::move(tf));
   }
-  for (const auto& move : plan->moves) {
+  for (const auto& move : owner_copy.moves) {
     const std::size_t f = field_of(move.field);
     const auto esize = static_cast<std::int64_t>(sizes[f]);
+    const index<N> b = block_index<N>(move.block);
     program.moves.push_back({static_cast<int>(f), move.from_tile, move.to_tile,
-                             layouts[f]->offset(move.from_tile, block_of(move)) * esize,
-                             layouts[f]->offset(move.to_tile, block_of(move)) * esize, move.bytes});
+                             layouts[f]->offset(move.from_tile, b) * esize,
+                             layouts[f]->offset(move.to_tile, b) * esize, move.bytes});
   }
-  program.planned_bytes = plan->bytes;
+  program.planned_bytes = owner_copy.bytes;
   if (out.extent().size() <= (std::int64_t{1} << 22))
     program.minimum_bytes = minimum_block_bytes<N>(out.map(), accesses);
 
-  program.load = [bindings](int tile, const tile_memory& memory) {
-    std::get<0>(*bindings).copy(tile, memory(0).data, true);
-    (std::get<I + 1>(*bindings).copy(tile, memory(static_cast<int>(I + 1)).data, true), ...);
+  auto shared = result.bindings;
+  program.load = [shared](int tile, const tile_memory& memory) {
+    std::get<0>(*shared).copy(tile, memory(0).data, true);
+    (std::get<I + 1>(*shared).copy(tile, memory(static_cast<int>(I + 1)).data, true), ...);
   };
-  program.store = [bindings](int tile, const tile_memory& memory) {
-    std::get<0>(*bindings).copy(tile, memory(0).data, false); // only the output goes back
+  program.store = [shared](int tile, const tile_memory& memory) {
+    std::get<0>(*shared).copy(tile, memory(0).data, false); // only the output goes back
   };
+  return result;
+}
+
+template <int N, class Out, class Body, class... In, std::size_t... I>
+void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
+                const char* out_name, Body body, std::index_sequence<I...> seq,
+                const forall_input<N, In>&... inputs) {
+  auto planned = plan(tiles, out, out_name, seq, inputs...);
   const extent<N> parent = out.map().parent(), algorithmic = out.map().algorithmic_block();
-  program.compute = [bindings, plan, body, parent,
-                     algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
+  planned.program.compute = [bindings = planned.bindings, plan = planned.plan, body, parent,
+                             algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
     const tile_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
                                    std::get<0>(*bindings).layout, tile);
     const std::tuple<tile_view<N, In>...> views{
@@ -278,28 +363,62 @@ void run(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out
                          std::get<I + 1>(*bindings).layout, tile)...};
     std::int64_t elements = 0;
     for (const Task& task : plan->queues[static_cast<std::size_t>(tile)]) {
-      index<N> blk;
-      for (int d = 0; d < N; ++d)
-        blk[d] = task.block[static_cast<std::size_t>(d)];
-      const grid<N> g = resource_map<N>::block_grid(parent, algorithmic, blk);
+      const grid<N> g = resource_map<N>::block_grid(parent, algorithmic, block_index<N>(task.block));
       for (std::int64_t k = 0; k < g.total_extent(); ++k)
         body(g.offset + delinearize(k, g.size), output, std::get<I>(views)...);
       elements += g.total_extent();
     }
-    return elements * static_cast<std::int64_t>(1 + sizeof...(In)); // one cycle per element touched
+    // A cycle per element touched, and the owner lookups when an index leaves the current block.
+    const std::int64_t lookups = (output.lookups() + ... + std::get<I>(views).lookups());
+    return elements * static_cast<std::int64_t>(1 + sizeof...(In)) + lookups * owner_lookup_cycles;
   };
-  run_tile_program(info, program);
+  run_tile_program(info, planned.program);
+}
+
+template <int N, class Out, class Body, class... In, std::size_t... I>
+void run_local_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
+                      const char* out_name, Body body, std::index_sequence<I...> seq,
+                      const forall_input<N, In>&... inputs) {
+  auto planned = plan(tiles, out, out_name, seq, inputs...);
+  const std::array<extent<N>, sizeof...(In)> algorithmic{inputs.field->map().algorithmic_block()...};
+  const extent<N> out_algorithmic = out.map().algorithmic_block();
+  planned.program.compute = [bindings = planned.bindings, plan = planned.plan, body, algorithmic,
+                             out_algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
+    const tile_blocks_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
+                                          std::get<0>(*bindings).layout, tile, out_algorithmic);
+    const std::tuple<tile_blocks_view<N, const In>...> views{tile_blocks_view<N, const In>(
+        reinterpret_cast<const In*>(memory(static_cast<int>(I + 1)).data),
+        std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
+    for (const Task& task : plan->queues[static_cast<std::size_t>(tile)])
+      body(block_index<N>(task.block), output, std::get<I>(views)...);
+    // A cycle per element of every block the tasks accessed, and a lookup per tile access.
+    const std::int64_t elements = (output.elements() + ... + std::get<I>(views).elements());
+    const std::int64_t lookups = (output.lookups() + ... + std::get<I>(views).lookups());
+    return elements + lookups * owner_lookup_cycles;
+  };
+  run_tile_program(info, planned.program);
 }
 
 } // namespace forall_detail
 
-// Runs `body(i, out_view, in_views...)` for every index of `out`, each output algorithmic
-// block on the tile that owns it, after moving the input blocks it needs there.
+// Full global view: runs `body(i, out_view, in_views...)` for every index of `out`, each
+// output algorithmic block on the tile that owns it, after moving the input blocks it needs
+// there.
 template <int N, class Out, class Body, class... In>
 void forall(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
             const char* out_name, Body body, const forall_input<N, In>&... inputs) {
-  forall_detail::run(info, tiles, out, out_name, std::move(body), std::index_sequence_for<In...>{},
-                     inputs...);
+  forall_detail::run_global(info, tiles, out, out_name, std::move(body),
+                            std::index_sequence_for<In...>{}, inputs...);
+}
+
+// Local-global view: runs `body(b, out_tiles, in_tiles...)` for every algorithmic block `b`
+// of `out` on the tile that owns it; `out_tiles(b)` and `in_tiles(m)` are the blocks as
+// fields over the tile's local copies (inputs read-only), moved there before the tasks run.
+template <int N, class Out, class Body, class... In>
+void forall_tiles(const tile_kernel_info& info, int tiles, const tile_blocks<N, Out>& out,
+                  const char* out_name, Body body, const forall_input<N, In>&... inputs) {
+  forall_detail::run_local_global(info, tiles, out.agile(), out_name, std::move(body),
+                                  std::index_sequence_for<In...>{}, inputs...);
 }
 
 } // namespace s2p::rt

@@ -1,0 +1,175 @@
+// Private to the front end: the state and steps of one kernel's extraction, shared by
+// kernel_extractor.cpp (warp-split kernels) and multi_tile_extractor.cpp (S2P_TILES kernels).
+#pragma once
+
+#include "frontend/ast_queries.h"
+#include "frontend/kernel_extractor.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace s2p::frontend {
+
+// What a name in the kernel (or an inlined helper) stands for.
+struct Binding {
+  enum class Kind {
+    Pool,   // an s2p::pool: index into Kernel::pools
+    Tensor, // a pool tensor or tensor_ref: index into Kernel::tensors
+    Int,    // an integer: `value` in terms of loop variables and kernel symbols
+    Text,   // a helper parameter: replaced by its argument's text
+    Opaque, // a kernel-scope variable of another type, used verbatim
+  };
+  Kind kind = Kind::Opaque;
+  int index = -1;
+  ir::Expr value;
+  std::string text;
+  bool kernel_scope = false; // visible, by its own name, where the generated code runs
+};
+
+class KernelExtractor::Impl {
+public:
+  Impl(clang::ASTContext& ctx, WarpPragmaTable& pragmas, const std::string& display_file)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), pragmas_(pragmas), display_file_(display_file) {}
+
+  std::optional<ir::Kernel> run(const clang::FunctionDecl& kernel);
+
+private:
+  // S2P_TILES kernels (seeds 002, 004): collectives and foralls over agile fields.
+  std::optional<ir::Kernel> run_multi_tile(const clang::FunctionDecl& kernel,
+                                           const clang::CompoundStmt& body);
+  std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);
+  std::optional<ir::TileStep> forall_step(const clang::CallExpr& call);
+  std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index,
+                                                  const clang::ParmVarDecl* i, int rank);
+  std::map<const clang::ValueDecl*, int>
+      agile_fields_; // agile variables of a multi-tile kernel -> rank
+  // --- locations and text ---
+  ir::SourceLocation loc(clang::SourceLocation where) const {
+    ir::SourceLocation out;
+    const clang::SourceLocation file_loc = sm_.getFileLoc(where);
+    const clang::PresumedLoc presumed = sm_.getPresumedLoc(file_loc);
+    out.file = display_file_;
+    if (presumed.isValid()) {
+      out.line = presumed.getLine();
+      out.column = presumed.getColumn();
+    }
+    out.opaque = file_loc.getRawEncoding();
+    return out;
+  }
+  // [begin, end) file offsets of a statement's tokens.
+  std::optional<std::pair<unsigned, unsigned>> span(clang::SourceRange range) const {
+    const clang::SourceLocation begin = sm_.getFileLoc(range.getBegin());
+    const clang::SourceLocation last = sm_.getFileLoc(range.getEnd());
+    const clang::SourceLocation end =
+        clang::Lexer::getLocForEndOfToken(last, 0, sm_, ctx_.getLangOpts());
+    if (begin.isInvalid() || end.isInvalid() || sm_.getFileID(begin) != sm_.getFileID(end))
+      return std::nullopt;
+    const unsigned b = sm_.getFileOffset(begin), e = sm_.getFileOffset(end);
+    if (e < b)
+      return std::nullopt;
+    return std::make_pair(b, e);
+  }
+  std::string text(clang::SourceRange range) const {
+    auto s = span(range);
+    if (!s)
+      return "";
+    const clang::FileID file = sm_.getFileID(sm_.getFileLoc(range.getBegin()));
+    return sm_.getBufferData(file).substr(s->first, s->second - s->first).str();
+  }
+
+  void error(clang::SourceLocation where, const std::string& message) {
+    report_error(ctx_, where, message);
+    failed_ = true;
+  }
+
+  // --- scopes ---
+  const Binding* lookup(const clang::ValueDecl* decl) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto found = it->find(decl);
+      if (found != it->end())
+        return &found->second;
+    }
+    return nullptr;
+  }
+  void bind(const clang::ValueDecl* decl, Binding binding) {
+    scopes_.back()[decl] = std::move(binding);
+  }
+  bool at_kernel_top() const { return helpers_.empty() && loop_depth_ == 0 && block_depth_ == 0; }
+  std::string unique_name(const std::string& wanted) {
+    std::string name = wanted;
+    for (int n = 2; kernel_names_.count(name); ++n)
+      name = wanted + "_" + std::to_string(n);
+    kernel_names_.insert(name);
+    return name;
+  }
+  std::string loop_variable_name(const std::string& wanted) {
+    std::string name = wanted;
+    for (int n = 2; live_loop_names_.count(name) || kernel_names_.count(name); ++n)
+      name = wanted + "_" + std::to_string(n);
+    return name;
+  }
+
+  // --- the walk ---
+  void visit_body(const clang::CompoundStmt& body, ir::ScheduleNode& parent, int warp,
+                  bool function_body = false);
+  void visit_statement(const clang::Stmt* stmt, ir::ScheduleNode& parent, int warp,
+                       bool last_in_function);
+  void visit_declaration(const clang::DeclStmt& stmt, ir::ScheduleNode& parent);
+  void visit_variable(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
+  void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
+                         bool& preamble_added);
+  void visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent, int warp);
+  void visit_call(const clang::CallExpr& call, ir::ScheduleNode& parent, int warp);
+  void visit_intrinsic_call(const clang::CallExpr& call, const clang::FunctionDecl& callee,
+                            ir::ScheduleNode& parent, int warp);
+  void inline_helper(const clang::CallExpr& call, const clang::FunctionDecl& helper,
+                     ir::ScheduleNode& parent, int warp);
+  int take_pragma(clang::SourceLocation after, clang::SourceLocation before);
+  void check_body_rules(const clang::Stmt& body);
+
+  // --- expressions ---
+  std::optional<ir::Expr> to_ir(const clang::Expr* e, const char* what);
+  std::optional<ir::Access> to_access(const clang::Expr* arg, ir::AccessMode mode,
+                                      const clang::FunctionDecl& callee, unsigned index);
+  void collect_holes(const clang::Expr* e, unsigned call_begin, ir::CallSite& call);
+  bool mentions_local_binding(const clang::Expr* e) const;
+  // Does unqualified lookup from the kernel's namespace find this namespace-scope name?
+  bool visible_from_kernel(const clang::Decl* decl) const {
+    const clang::DeclContext* ctx = decl->getDeclContext();
+    while (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx)) {
+      if (!ns->isAnonymousNamespace() && !ns->isInline())
+        break;
+      ctx = ctx->getParent();
+    }
+    return ctx->Encloses(kernel_decl_->getDeclContext());
+  }
+  bool mentions(const clang::Expr* e, Binding::Kind kind) const;
+
+  clang::ASTContext& ctx_;
+  const clang::SourceManager& sm_;
+  WarpPragmaTable& pragmas_;
+  const std::string& display_file_;
+
+  ir::Kernel kernel_;
+  const clang::FunctionDecl* kernel_decl_ = nullptr;
+  std::vector<std::unordered_map<const clang::ValueDecl*, Binding>> scopes_;
+  std::vector<const clang::FunctionDecl*> helpers_; // inlining stack
+  std::set<const clang::FunctionDecl*> checked_helpers_;
+  std::set<std::string> kernel_names_;
+  std::multiset<std::string> live_loop_names_;
+  int loop_depth_ = 0;
+  int block_depth_ = 0;
+  bool failed_ = false;
+};
+
+} // namespace s2p::frontend
