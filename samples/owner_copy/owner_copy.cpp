@@ -5,7 +5,12 @@
 //
 // add_transpose is the seed's C = A + B^T example at 1/64 of its size with the same block
 // structure: 96 x 96 doubles, 32 x 32 compute-node segments dealt block-cyclically to 4
-// tiles, 32 x 16 memory blocks (the move granularity), 16 x 16 algorithmic blocks.
+// tiles, 32 x 16 memory blocks (the move granularity), 16 x 16 algorithmic blocks. Its
+// S2P_MOVE_MEMORY(C, B) is the seed's [[move_memory(C, B)]]: B's blocks move once, at the
+// start of C's tasks.
+// add_transpose_blocks is the same computation in the local-global view (seed 002 section
+// 2.7): the forall runs over C's algorithmic blocks, each tile access Xt(b) is where data
+// moves, and elements inside a block are read without owner lookups.
 // scaled_sum is an elementwise kernel over a weighted block-cyclic map: the first tile is
 // twice as fast, so it is dealt two of every four blocks.
 #include <seq2par/seq2par.h>
@@ -14,8 +19,9 @@
 
 #include <vector>
 
-S2P_KERNEL S2P_TILES(4) void add_transpose(s2p::field<2, double>& C, const s2p::field<2, double>& A,
-                                           const s2p::field<2, double>& B) {
+S2P_KERNEL S2P_TILES(4) S2P_MOVE_MEMORY(C, B) void add_transpose(s2p::field<2, double>& C,
+                                                                const s2p::field<2, double>& A,
+                                                                const s2p::field<2, double>& B) {
   auto map = s2p::resource_map<2>::block_cyclic(C.extent(), {32, 32}, 4)
                  .memory_blocks({32, 16})
                  .algorithmic_blocks({16, 16});
@@ -23,6 +29,26 @@ S2P_KERNEL S2P_TILES(4) void add_transpose(s2p::field<2, double>& C, const s2p::
   auto Ad = s2p::agile(A, map);
   auto Bd = s2p::agile(B, map);
   s2p::forall(Cd.extent(), [&](s2p::index<2> i) { Cd[i] = Ad[i] + Bd[{i[1], i[0]}]; });
+}
+
+S2P_KERNEL S2P_TILES(4) void add_transpose_blocks(s2p::field<2, double>& C,
+                                                  const s2p::field<2, double>& A,
+                                                  const s2p::field<2, double>& B) {
+  auto map = s2p::resource_map<2>::block_cyclic(C.extent(), {32, 32}, 4)
+                 .memory_blocks({32, 16})
+                 .algorithmic_blocks({16, 16});
+  auto Cd = s2p::agile(C, map);
+  auto Ad = s2p::agile(A, map);
+  auto Bd = s2p::agile(B, map);
+  auto Ct = s2p::tiles(Cd);
+  auto At = s2p::tiles(Ad);
+  auto Bt = s2p::tiles(Bd);
+  s2p::forall(Ct.blocks(), [&](s2p::index<2> b) {
+    const auto c = Ct(b);
+    const auto a = At(b);
+    const auto bt = Bt({b[1], b[0]}); // block (b1, b0) of B, read transposed
+    s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a[j] + bt[{j[1], j[0]}]; });
+  });
 }
 
 S2P_KERNEL S2P_TILES(3) void scaled_sum(s2p::field<1, float>& z, const s2p::field<1, float>& x,
@@ -49,6 +75,12 @@ int main() {
   add_transpose(C, s2p::field<2, double>(a.data(), {96, 96}),
                 s2p::field<2, double>(b.data(), {96, 96}));
   sample::print_array("C", c.data(), c.size());
+
+  std::vector<double> c_blocks(96 * 96, 0.0);
+  s2p::field<2, double> C_blocks(c_blocks.data(), {96, 96});
+  add_transpose_blocks(C_blocks, s2p::field<2, double>(a.data(), {96, 96}),
+                       s2p::field<2, double>(b.data(), {96, 96}));
+  sample::print_array("C (local-global view)", c_blocks.data(), c_blocks.size());
 
   std::vector<float> x(1000), y(1001), z(1000, 0.0f);
   for (std::size_t k = 0; k < x.size(); ++k)

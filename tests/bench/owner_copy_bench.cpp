@@ -2,17 +2,22 @@
 //  1. planned bytes / minimum bytes (element-by-element scan) for the seed's 6144^2 cases
 //     and for 100 random maps and access patterns; bar <= 1.1 (planning is exact: 1.0);
 //  2. simulated cycles of C = A + B^T at 6144^2 with the seed's two memory-block sizes
-//     (1024 x 1024 and 2048 x 1024), real data moved through the fabric simulator.
+//     (1024 x 1024 and 2048 x 1024), real data moved through the fabric simulator, in the
+//     full global view and the local-global view;
+//  3. host time of the two views on the threads backend (ratio, info).
 // Prints a table; writes JSON to the path given as argv[1].
 #include <seq2par/runtime.h>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -69,7 +74,14 @@ Case random_case(std::mt19937& rng, int k) {
           s2p::minimum_block_bytes<2>(map, inputs)};
 }
 
-std::int64_t simulated_cycles(std::int64_t n, s2p::extent<2> memory, double& host_seconds) {
+struct Run {
+  std::int64_t cycles = 0; // sim only
+  double host_seconds = 0;
+};
+
+// C = A + B^T on 4 tiles, written in the full global view (Cd[i] = Ad[i] + Bd[{i1, i0}]) or
+// the local-global view (block by block through s2p::tiles), on the current backend.
+Run add_transpose(std::int64_t n, s2p::extent<2> memory, s2p::access_view view) {
   std::vector<double> a(static_cast<std::size_t>(n * n)), b(a.size()), c(a.size());
   for (std::size_t k = 0; k < a.size(); ++k)
     a[k] = static_cast<double>(k % 1000), b[k] = static_cast<double>(k % 777);
@@ -77,26 +89,46 @@ std::int64_t simulated_cycles(std::int64_t n, s2p::extent<2> memory, double& hos
   const auto Cd = s2p::agile(s2p::field<2, double>(c.data(), {n, n}), map);
   const auto Ad = s2p::agile(s2p::field<2, double>(a.data(), {n, n}), map);
   const auto Bd = s2p::agile(s2p::field<2, double>(b.data(), {n, n}), map);
-  const std::string name =
-      "add_transpose_" + std::to_string(memory[0]) + "x" + std::to_string(memory[1]);
+  const auto Ct = s2p::tiles(Cd), At = s2p::tiles(Ad), Bt = s2p::tiles(Bd);
+  const std::string name = "add_transpose_" + std::to_string(memory[0]) + "x" +
+                           std::to_string(memory[1]) +
+                           (view == s2p::access_view::global ? "_global" : "_local_global");
   const s2p::rt::tile_kernel_info info{name.c_str(), "owner_copy_bench.cpp", 4};
   const auto start = std::chrono::steady_clock::now();
-  s2p::rt::forall(
-      info, 4, Cd, "Cd",
-      [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
-        Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
-      },
-      s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
-      s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
-  host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (view == s2p::access_view::global)
+    s2p::rt::forall(
+        info, 4, Cd, "Cd",
+        [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) { Cd[i] = Ad[i] + Bd[{i[1], i[0]}]; },
+        s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
+        s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
+  else
+    s2p::rt::forall_tiles(
+        info, 4, Ct, "Ct",
+        [](s2p::index<2> blk, auto& Ct, auto& At, auto& Bt) {
+          const auto c = Ct(blk);
+          const auto a = At(blk);
+          const auto bt = Bt({blk[1], blk[0]});
+          s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a[j] + bt[{j[1], j[0]}]; });
+        },
+        s2p::rt::tile_reads(At, "At", {s2p::IndexMap<2>::identity()}),
+        s2p::rt::tile_reads(Bt, "Bt", {s2p::IndexMap<2>::transpose()}));
+  Run run;
+  run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (std::int64_t k = 0; k < n * n; k += 9973)
     if (c[static_cast<std::size_t>(k)] !=
         a[static_cast<std::size_t>(k)] + b[static_cast<std::size_t>((k % n) * n + k / n)]) {
       std::fprintf(stderr, "wrong result at %lld\n", static_cast<long long>(k));
       std::exit(1);
     }
-  const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());
-  return report["launches"].back()["total_cycles"].get<std::int64_t>();
+  if (std::string(std::getenv("S2P_BACKEND")) == "sim") {
+    const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());
+    run.cycles = report["launches"].back()["total_cycles"].get<std::int64_t>();
+  }
+  return run;
+}
+
+const char* view_name(s2p::access_view view) {
+  return view == s2p::access_view::global ? "global" : "local-global";
 }
 
 } // namespace
@@ -134,18 +166,39 @@ int main(int argc, char** argv) {
   std::printf(
       "\nsimulated C = A + B^T, %lld^2 doubles, 4 tiles (real data through the fabric simulator)\n",
       static_cast<long long>(n));
-  std::printf("%-20s %14s %10s\n", "memory block", "cycles", "host s");
+  std::printf("%-20s %-14s %14s %10s\n", "memory block", "view", "cycles", "host s");
   json sims = json::array();
-  for (const s2p::extent<2> memory : {s2p::extent<2>{n / 6, n / 6}, s2p::extent<2>{n / 3, n / 6}}) {
-    double seconds = 0;
-    const std::int64_t cycles = simulated_cycles(n, memory, seconds);
-    std::printf("%-20s %14lld %10.2f\n",
-                (std::to_string(memory[0]) + " x " + std::to_string(memory[1])).c_str(),
-                static_cast<long long>(cycles), seconds);
-    sims.push_back(
-        {{"memory_block", {memory[0], memory[1]}}, {"cycles", cycles}, {"host_seconds", seconds}});
-  }
+  const auto views = {s2p::access_view::global, s2p::access_view::local_global};
+  for (const s2p::extent<2> memory : {s2p::extent<2>{n / 6, n / 6}, s2p::extent<2>{n / 3, n / 6}})
+    for (const auto view : views) {
+      const Run run = add_transpose(n, memory, view);
+      std::printf("%-20s %-14s %14lld %10.2f\n",
+                  (std::to_string(memory[0]) + " x " + std::to_string(memory[1])).c_str(),
+                  view_name(view), static_cast<long long>(run.cycles), run.host_seconds);
+      sims.push_back({{"memory_block", {memory[0], memory[1]}},
+                      {"view", view_name(view)},
+                      {"cycles", run.cycles},
+                      {"host_seconds", run.host_seconds}});
+    }
   out["simulated"] = sims;
+
+  // Host time on the threads backend, the two views run alternately, median of 5: the
+  // local-global view looks owners up once per block instead of per element.
+  setenv("S2P_BACKEND", "threads", 1);
+  std::vector<double> global_s, local_s;
+  for (int round = 0; round < 5; ++round) {
+    global_s.push_back(add_transpose(n, {n / 3, n / 6}, s2p::access_view::global).host_seconds);
+    local_s.push_back(add_transpose(n, {n / 3, n / 6}, s2p::access_view::local_global).host_seconds);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const double g = median(global_s), l = median(local_s);
+  std::printf("\nthreads backend, C = A + B^T %lld^2, host s (median of 5): global view %.3f, "
+              "local-global view %.3f, ratio global / local-global %.2f\n",
+              static_cast<long long>(n), g, l, g / l);
+  out["threads_views"] = {{"global_s", g}, {"local_global_s", l}, {"ratio", g / l}};
   if (argc > 1)
     std::ofstream(argv[1]) << out.dump(1) << "\n";
   return worst <= 1.1 ? 0 : 1;

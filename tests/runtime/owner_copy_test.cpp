@@ -42,11 +42,16 @@ TEST(OwnerCopy, AddingFieldsWithTheSameMapMovesNothing) {
   EXPECT_EQ(plan.bytes, 0);
 }
 
-TEST(OwnerCopy, TransposeMovesExactlyTheSeedsBlocks) {
+// Seed 002 examples 2 and 4: the full global view (Cd[i] = Ad[i] + Bd[{i[1], i[0]}]) and
+// the local-global view (At(b), Bt({b[1], b[0]})) need the same blocks.
+class Transpose : public ::testing::TestWithParam<s2p::access_view> {};
+
+TEST_P(Transpose, MovesExactlyTheSeedsBlocks) {
   const json g = golden()["C_equals_A_plus_Bt"];
   const auto map = large_map();
   const auto plan = s2p::plan_owner_copy<2>(
-      map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}});
+      map, {{"A", &map, IndexMap<2>::identity(), 8, GetParam()},
+            {"B", &map, IndexMap<2>::transpose(), 8, GetParam()}});
   ASSERT_TRUE(plan.error.empty());
   EXPECT_EQ(plan.algorithmic_moves, g["algorithmic_block_moves_total"].get<std::int64_t>());
   EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()),
@@ -81,6 +86,14 @@ TEST(OwnerCopy, TransposeMovesExactlyTheSeedsBlocks) {
   }
   EXPECT_EQ(expected_memory_blocks.size(), 2u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Views, Transpose,
+                         ::testing::Values(s2p::access_view::global,
+                                           s2p::access_view::local_global),
+                         [](const auto& info) {
+                           return info.param == s2p::access_view::global ? "GlobalView"
+                                                                         : "LocalGlobalView";
+                         });
 
 TEST(OwnerCopy, WorkStealingQueuesHoldEachTilesOwnBlocks) {
   const json g = golden();

@@ -59,11 +59,17 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
     if (step.kind == TileStep::Kind::Forall) {
-      out << "s2p::rt::forall(s2p_kernel, " << multi.tiles << ", " << step.output << ", \""
-          << step.output << "\", // line " << step.loc.line << ": owner-copy forall\n"
-          << step.body;
+      out << (step.local_global ? "s2p::rt::forall_tiles(" : "s2p::rt::forall(") << "s2p_kernel, "
+          << multi.tiles << ", " << step.output << ", \"" << step.output << "\", // line "
+          << step.loc.line << ": owner-copy forall"
+          << (step.local_global ? ", local-global view (moves at tile access)" : "") << "\n";
+      for (const auto& field : step.moved_at_start)
+        out << "// S2P_MOVE_MEMORY: the blocks of " << field
+            << " these tasks read move once, before they start\n";
+      out << step.body;
       for (const auto& read : step.reads) {
-        out << ",\ns2p::rt::reads(" << read.field << ", \"" << read.field << "\", {";
+        out << ",\ns2p::rt::" << (step.local_global ? "tile_reads(" : "reads(") << read.field
+            << ", \"" << read.field << "\", {";
         for (std::size_t m = 0; m < read.maps.size(); ++m) {
           out << (m ? ", " : "") << "s2p::IndexMap<" << step.rank << ">{{";
           for (std::size_t d = 0; d < read.maps[m].axis.size(); ++d)

@@ -877,6 +877,11 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
     return std::nullopt;
   if (has_annotation(&kernel, "s2p.tiles"))
     return run_multi_tile(kernel, *body);
+  if (has_annotation(&kernel, "s2p.move_memory")) {
+    error(kernel.getLocation(), "S2P_MOVE_MEMORY applies to multi-tile kernels (S2P_TILES(n)), "
+                                "whose foralls move blocks between tiles");
+    return std::nullopt;
+  }
   check_body_rules(*body);
 
   scopes_.emplace_back();

@@ -49,10 +49,19 @@ private:
                                            const clang::CompoundStmt& body);
   std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);
   std::optional<ir::TileStep> forall_step(const clang::CallExpr& call);
+  std::optional<ir::TileStep> tile_forall_step(const clang::CallExpr& call,
+                                               const clang::LambdaExpr& lambda,
+                                               const clang::ValueDecl& output);
   std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index,
                                                   const clang::ParmVarDecl* i, int rank);
   std::map<const clang::ValueDecl*, int>
       agile_fields_; // agile variables of a multi-tile kernel -> rank
+  std::map<const clang::ValueDecl*, int>
+      tile_blocks_; // `auto Xt = s2p::tiles(Xd)` variables -> rank
+  // Agile and tile-view variables -> the kernel parameter whose data they distribute.
+  std::map<std::string, std::string> source_parameter_;
+  void note_source_parameter(const clang::VarDecl& var);
+  void apply_move_memory(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   // --- locations and text ---
   ir::SourceLocation loc(clang::SourceLocation where) const {
     ir::SourceLocation out;

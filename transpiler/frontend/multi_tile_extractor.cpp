@@ -129,6 +129,13 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
           "s2p::forall takes an extent and a lambda with one s2p::index<N> parameter");
     return std::nullopt;
   }
+  // s2p::forall(Xt.blocks(), ...): the local-global view.
+  if (const auto* blocks = llvm::dyn_cast<clang::CXXMemberCallExpr>(strip(call.getArg(0)))) {
+    const clang::ValueDecl* domain = referenced_decl(blocks->getImplicitObjectArgument());
+    if (blocks->getMethodDecl() && blocks->getMethodDecl()->getName() == "blocks" && domain &&
+        tile_blocks_.count(domain))
+      return tile_forall_step(call, *lambda, *domain);
+  }
   const clang::ParmVarDecl* i = op->getParamDecl(0);
   step.rank = static_cast<int>(integer_template_args(i->getType()).front());
   // Every subscript of an agile field inside the body: what it reads and writes.
@@ -222,6 +229,301 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
   return step;
 }
 
+namespace {
+
+// Is `type` an s2p::field whose elements can be written (field<N, T>, T not const)?
+bool writable_field(clang::QualType type) {
+  type = type.getNonReferenceType().getCanonicalType();
+  if (s2p_template_name(type) != "field")
+    return false;
+  const auto* spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  for (const auto& arg : spec->getTemplateArgs().asArray())
+    if (arg.getKind() == clang::TemplateArgument::Type)
+      return !arg.getAsType().isConstQualified();
+  return false;
+}
+
+// The variable or tile access an element expression is rooted in: `a` in a[j], c(j)[k].
+const clang::Expr* access_root(const clang::Expr* e) {
+  e = strip(e);
+  while (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+    if (op->getOperator() != clang::OO_Subscript && op->getOperator() != clang::OO_Call)
+      break;
+    const clang::Expr* base = strip(op->getArg(0));
+    if (llvm::isa<clang::DeclRefExpr>(base))
+      return base;
+    e = base;
+  }
+  return e;
+}
+
+} // namespace
+
+// s2p::forall(Ct.blocks(), [&](s2p::index<N> b) { auto c = Ct(b); auto a = At(b); ... }):
+// the tasks are the output's algorithmic blocks; every tile access Xt(m(b)) is planned
+// (owner-copy of the memory blocks holding it), element accesses inside are not.
+std::optional<ir::TileStep>
+KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang::LambdaExpr& lambda,
+                                        const clang::ValueDecl& output) {
+  ir::TileStep step;
+  step.kind = ir::TileStep::Kind::Forall;
+  step.local_global = true;
+  step.loc = loc(call.getBeginLoc());
+  step.text = text(call.getSourceRange());
+  const clang::ParmVarDecl* b = lambda.getCallOperator()->getParamDecl(0);
+  step.rank = static_cast<int>(integer_template_args(b->getType()).front());
+  if (tile_blocks_.at(&output) != step.rank) {
+    error(b->getBeginLoc(), "the block index must have the rank of '" + output.getNameAsString() +
+                                "' (" + std::to_string(tile_blocks_.at(&output)) + ")");
+    return std::nullopt;
+  }
+  step.output = output.getNameAsString();
+
+  struct Access {
+    const clang::ValueDecl* blocks;
+    ir::TileStep::IndexMap map;
+    const clang::Expr* call;
+  };
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    Impl* self;
+    const clang::ParmVarDecl* b;
+    int rank;
+    const clang::ValueDecl* output;
+    std::vector<Access> accesses;
+    std::set<const clang::DeclRefExpr*> allowed; // tile views used as Xt(m) or Xt.blocks()
+    std::set<const clang::ValueDecl*> input_views; // variables holding an input block
+    bool ok = true;
+
+    void fail(clang::SourceLocation where, const std::string& message) {
+      self->error(where, message);
+      ok = false;
+    }
+    const Access* tile_access(const clang::Expr* e) const {
+      e = strip(e);
+      for (const auto& a : accesses)
+        if (a.call == e)
+          return &a;
+      return nullptr;
+    }
+    bool input_block(const clang::Expr* e) const {
+      const clang::Expr* root = access_root(e);
+      if (const Access* a = tile_access(root))
+        return a->blocks != output;
+      return input_views.count(referenced_decl(root)) > 0;
+    }
+    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
+      if (op->getOperator() != clang::OO_Call)
+        return true;
+      const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(op->getArg(0)));
+      if (!ref || !self->tile_blocks_.count(ref->getDecl()))
+        return true;
+      allowed.insert(ref);
+      auto map = op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank) : std::nullopt;
+      if (!map) {
+        fail(op->getBeginLoc(), "a tile access '" + ref->getDecl()->getNameAsString() +
+                                    "(...)' takes the block index, or one built from it with each "
+                                    "coordinate b[k] plus a constant (like {b[1], b[0]})");
+        return true;
+      }
+      accesses.push_back({ref->getDecl(), *map, op});
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* member) {
+      if (const auto* ref =
+              llvm::dyn_cast<clang::DeclRefExpr>(strip(member->getImplicitObjectArgument()));
+          ref && self->tile_blocks_.count(ref->getDecl()) && member->getMethodDecl() &&
+          member->getMethodDecl()->getName() == "blocks")
+        allowed.insert(ref);
+      return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      const clang::ValueDecl* decl = ref->getDecl();
+      if (self->agile_fields_.count(decl))
+        fail(ref->getBeginLoc(),
+             "'" + decl->getNameAsString() +
+                 "' is an agile field: inside a forall over tile blocks, read data through "
+                 "s2p::tiles(...) views (the global view X[i] needs its own forall)");
+      else if (llvm::isa<clang::ParmVarDecl>(decl) && decl->getDeclContext() != b->getDeclContext() &&
+               s2p_template_name(decl->getType()) == "field")
+        fail(ref->getBeginLoc(), "'" + decl->getNameAsString() +
+                                     "' is the whole field, which no tile holds: read it through "
+                                     "an s2p::tiles(...) view of an agile field");
+      else if (self->tile_blocks_.count(decl) && !allowed.count(ref))
+        fail(ref->getBeginLoc(), "a tile view may only be called with a block index ('" +
+                                     decl->getNameAsString() + "(b)') or asked for '" +
+                                     decl->getNameAsString() + ".blocks()'");
+      return true;
+    }
+    bool VisitDeclStmt(clang::DeclStmt* decl) {
+      // Declarations are visited before their initializers: find the tile accesses here.
+      for (const clang::Decl* d : decl->decls()) {
+        const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+        if (!var || !var->hasInit())
+          continue;
+        TraverseStmt(const_cast<clang::Expr*>(var->getInit()));
+        const Access* a = tile_access(var->getInit());
+        if (!a || a->blocks == output)
+          continue;
+        input_views.insert(var);
+        const bool deduced = var->getTypeSourceInfo()->getType()->getContainedAutoType() != nullptr;
+        if (!deduced && writable_field(var->getType()))
+          fail(var->getLocation(), "'" + var->getNameAsString() +
+                                       "' holds a block of '" + a->blocks->getNameAsString() +
+                                       "', which is read-only on a tile: declare it 'auto' or "
+                                       "'s2p::field<N, const T>'");
+        else if (deduced && !decl->isSingleDecl())
+          fail(var->getLocation(),
+               "declare '" + var->getNameAsString() +
+                   "' on its own: a block of an input is read-only on a tile "
+                   "(s2p::field<N, const T>), so it cannot share an 'auto' declaration");
+      }
+      return true;
+    }
+    bool TraverseDeclStmt(clang::DeclStmt* decl) {
+      WalkUpFromDeclStmt(decl); // visits the initializers itself, in order
+      return true;
+    }
+    void check_write(const clang::Expr* target, clang::SourceLocation where) {
+      if (input_block(target))
+        fail(where, "this writes to a block read through s2p::tiles(...); only the forall's "
+                    "output block '" +
+                        output->getNameAsString() + "(b)' may be written");
+    }
+    bool VisitBinaryOperator(clang::BinaryOperator* op) {
+      if (op->isAssignmentOp())
+        check_write(op->getLHS(), op->getOperatorLoc());
+      return true;
+    }
+    bool VisitUnaryOperator(clang::UnaryOperator* op) {
+      if (op->isIncrementDecrementOp())
+        check_write(op->getSubExpr(), op->getOperatorLoc());
+      return true;
+    }
+  } finder;
+  finder.self = this;
+  finder.b = b;
+  finder.rank = step.rank;
+  finder.output = &output;
+  finder.TraverseStmt(lambda.getBody());
+  if (!finder.ok)
+    return std::nullopt;
+
+  ir::TileStep::IndexMap identity;
+  for (int d = 0; d < step.rank; ++d)
+    identity.axis.push_back(d), identity.offset.push_back(0);
+  bool output_used = false;
+  for (const auto& a : finder.accesses) {
+    if (a.blocks == &output) {
+      output_used = true;
+      if (!(a.map == identity)) {
+        error(a.call->getBeginLoc(), "a forall over '" + step.output +
+                                         ".blocks()' computes block b of '" + step.output +
+                                         "' on the tile that owns it; it may access '" +
+                                         step.output + "' only at b");
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (tile_blocks_.at(a.blocks) != step.rank) {
+      error(a.call->getBeginLoc(), "'" + a.blocks->getNameAsString() + "' has rank " +
+                                       std::to_string(tile_blocks_.at(a.blocks)) +
+                                       "; the forall's blocks have rank " +
+                                       std::to_string(step.rank));
+      return std::nullopt;
+    }
+    auto it = std::find_if(step.reads.begin(), step.reads.end(), [&](const auto& r) {
+      return r.field == a.blocks->getNameAsString();
+    });
+    if (it == step.reads.end())
+      it = step.reads.insert(step.reads.end(), {a.blocks->getNameAsString(), {}});
+    if (std::find(it->maps.begin(), it->maps.end(), a.map) == it->maps.end())
+      it->maps.push_back(a.map);
+  }
+  if (!output_used) {
+    error(call.getBeginLoc(), "this forall over '" + step.output + ".blocks()' never accesses its "
+                              "output block '" + step.output + "(b)'");
+    return std::nullopt;
+  }
+  std::string params = text(b->getSourceRange()) + ", auto& " + step.output;
+  for (const auto& r : step.reads)
+    params += ", auto& " + r.field;
+  step.body = "[&](" + params + ") " + text(lambda.getBody()->getSourceRange());
+  return step;
+}
+
+// `auto Xd = s2p::agile(X, map)` and `auto Xt = s2p::tiles(Xd)` both distribute X.
+void KernelExtractor::Impl::note_source_parameter(const clang::VarDecl& var) {
+  const auto* call = var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;
+  if (!call || call->getNumArgs() == 0)
+    return;
+  const clang::ValueDecl* source = referenced_decl(call->getArg(0));
+  if (!source)
+    return;
+  const std::string name = source->getNameAsString();
+  const auto known = source_parameter_.find(name);
+  if (llvm::isa<clang::ParmVarDecl>(source))
+    source_parameter_[var.getNameAsString()] = name;
+  else if (known != source_parameter_.end())
+    source_parameter_[var.getNameAsString()] = known->second;
+}
+
+// S2P_MOVE_MEMORY(C, B): some forall writes (a distribution of) parameter C and reads B.
+// The owner-copy plan already moves every block a task needs once, before the tasks run;
+// the annotation records that the author relies on it, and seq2par holds them to it.
+void KernelExtractor::Impl::apply_move_memory(const clang::FunctionDecl& kernel,
+                                              ir::MultiTile& multi) {
+  for (const clang::Decl* redecl : kernel.redecls())
+    for (const auto* attr : redecl->specific_attrs<clang::AnnotateAttr>()) {
+      if (attr->getAnnotation() != "s2p.move_memory")
+        continue;
+      const auto* text = attr->args_size() == 1 ? llvm::dyn_cast<clang::StringLiteral>(
+                                                      (*attr->args_begin())->IgnoreParenImpCasts())
+                                                : nullptr;
+      std::vector<std::string> names;
+      if (text) {
+        llvm::SmallVector<llvm::StringRef, 2> parts;
+        text->getString().split(parts, ',');
+        for (const auto part : parts)
+          names.push_back(part.trim().str());
+      }
+      auto is_field_parameter = [&](const std::string& name) {
+        return std::any_of(kernel.param_begin(), kernel.param_end(), [&](const clang::ParmVarDecl* p) {
+          return p->getNameAsString() == name && s2p_template_name(p->getType()) == "field";
+        });
+      };
+      if (names.size() != 2) {
+        error(attr->getLocation(), "S2P_MOVE_MEMORY(C, B) names two s2p::field parameters of the "
+                                   "kernel: the field a forall writes and one it reads");
+        continue;
+      }
+      const auto unknown = std::find_if_not(names.begin(), names.end(), is_field_parameter);
+      if (unknown != names.end()) {
+        error(attr->getLocation(), "S2P_MOVE_MEMORY(" + names[0] + ", " + names[1] + "): '" +
+                                       *unknown + "' is not an s2p::field parameter of the kernel");
+        continue;
+      }
+      auto source = [&](const std::string& variable) {
+        const auto found = source_parameter_.find(variable);
+        return found == source_parameter_.end() ? std::string() : found->second;
+      };
+      bool applied = false;
+      for (auto& step : multi.steps) {
+        if (step.kind != ir::TileStep::Kind::Forall || source(step.output) != names[0])
+          continue;
+        for (const auto& read : step.reads)
+          if (source(read.field) == names[1]) {
+            step.moved_at_start.push_back(read.field);
+            applied = true;
+          }
+      }
+      if (!applied)
+        error(attr->getLocation(), "S2P_MOVE_MEMORY(" + names[0] + ", " + names[1] +
+                                       "): no forall in this kernel writes '" + names[0] +
+                                       "' and reads '" + names[1] + "'");
+    }
+}
+
 std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::FunctionDecl& kernel,
                                                                 const clang::CompoundStmt& body) {
   ir::MultiTile multi;
@@ -244,10 +546,16 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
     if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(stmt)) {
       // Runs once, as in the sequential program: resource maps, agile fields, sizes.
       kernel_.preamble.push_back(text(decl->getSourceRange()));
-      for (const clang::Decl* d : decl->decls())
-        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
-            var && s2p_template_name(var->getType()) == "agile_field")
+      for (const clang::Decl* d : decl->decls()) {
+        const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+        const std::string kind = var ? s2p_template_name(var->getType()) : "";
+        if (kind == "agile_field")
           agile_fields_[var] = static_cast<int>(integer_template_args(var->getType()).front());
+        else if (kind == "tile_blocks")
+          tile_blocks_[var] = static_cast<int>(integer_template_args(var->getType()).front());
+        if (kind == "agile_field" || kind == "tile_blocks")
+          note_source_parameter(*var);
+      }
       continue;
     }
     const auto* e = llvm::dyn_cast<clang::Expr>(stmt);
@@ -263,6 +571,8 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
   }
   if (multi.steps.empty() && !failed_)
     error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
+  if (!failed_)
+    apply_move_memory(kernel, multi);
   if (failed_)
     return std::nullopt;
   kernel_.multi_tile = std::move(multi);

@@ -117,7 +117,9 @@ struct TileStep {
 
   // Forall (owner-copy): the agile field written (identity index), the agile fields read
   // with their index maps (in[d] = i[axis[d]] + offset[d]), and the body as a lambda over
-  // (index, output view, input views...).
+  // (index, output view, input views...). In the local-global view (seed 002 section 2.7)
+  // the forall runs over the output's algorithmic blocks, `output` and `reads` name
+  // s2p::tiles(...) variables and the maps take block coordinates to block coordinates.
   struct IndexMap {
     std::vector<int> axis;
     std::vector<std::int64_t> offset;
@@ -128,6 +130,8 @@ struct TileStep {
     std::vector<IndexMap> maps;
   };
   int rank = 0;
+  bool local_global = false;
+  std::vector<std::string> moved_at_start; // fields named by S2P_MOVE_MEMORY(out, in)
   std::string output;
   std::vector<Read> reads;
   std::string body; // "[&](s2p::index<2> i, auto& Cd, auto& Ad) { ... }"

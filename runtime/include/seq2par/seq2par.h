@@ -29,11 +29,16 @@
 #define S2P_COST(...) [[clang::annotate("s2p.cost", S2P_DETAIL_STRINGIFY(__VA_ARGS__))]]
 // Number of tiles a multi-tile kernel spans.
 #define S2P_TILES(n) [[clang::annotate("s2p.tiles", n)]]
+// Seed 002's [[move_memory(C, B)]] on a multi-tile kernel: the blocks of B that C's tasks
+// need move to C's owners once, at task start. seq2par checks that a forall of the kernel
+// writes C and reads B.
+#define S2P_MOVE_MEMORY(...) [[clang::annotate("s2p.move_memory", S2P_DETAIL_STRINGIFY(__VA_ARGS__))]]
 #else
 #define S2P_KERNEL
 #define S2P_INTRINSIC
 #define S2P_COST(...)
 #define S2P_TILES(n)
+#define S2P_MOVE_MEMORY(...)
 #endif
 
 // Macro form of `#pragma s2p warp(N)`: applies to the next statement.

@@ -1,0 +1,14 @@
+#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(s2p::field<2, double>& C, const s2p::field<2, double>& A) {
+  auto map = s2p::resource_map<2>::block_cyclic(C.extent(), {8, 8}, 4).algorithmic_blocks({4, 4});
+  auto Cd = s2p::agile(C, map);
+  auto Ad = s2p::agile(A, map);
+  auto Ct = s2p::tiles(Cd);
+  auto At = s2p::tiles(Ad);
+  s2p::forall(Ct.blocks(), [&](s2p::index<2> b) {
+    const auto c = Ct(b);
+    const auto a = At(b);
+    s2p::forall(c.extent(), [&](s2p::index<2> j) { a[j] = c[j]; });
+  });
+}
+// EXPECT: 11:57: error: this writes to a block read through s2p::tiles(...); only the forall's output block 'Ct(b)' may be written
