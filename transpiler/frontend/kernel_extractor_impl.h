@@ -61,6 +61,8 @@ private:
   // Agile and tile-view variables -> the kernel parameter whose data they distribute.
   std::map<std::string, std::string> source_parameter_;
   void note_source_parameter(const clang::VarDecl& var);
+  void check_resource_map(const clang::VarDecl& var, int kernel_tiles);
+  std::map<std::string, int> map_tiles_; // resource maps with a constant tile count
   void apply_move_memory(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   // --- locations and text ---
   ir::SourceLocation loc(clang::SourceLocation where) const {

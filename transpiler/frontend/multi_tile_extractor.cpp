@@ -263,9 +263,8 @@ const clang::Expr* access_root(const clang::Expr* e) {
 // s2p::forall(Ct.blocks(), [&](s2p::index<N> b) { auto c = Ct(b); auto a = At(b); ... }):
 // the tasks are the output's algorithmic blocks; every tile access Xt(m(b)) is planned
 // (owner-copy of the memory blocks holding it), element accesses inside are not.
-std::optional<ir::TileStep>
-KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang::LambdaExpr& lambda,
-                                        const clang::ValueDecl& output) {
+std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
+    const clang::CallExpr& call, const clang::LambdaExpr& lambda, const clang::ValueDecl& output) {
   ir::TileStep step;
   step.kind = ir::TileStep::Kind::Forall;
   step.local_global = true;
@@ -291,7 +290,7 @@ KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang
     int rank;
     const clang::ValueDecl* output;
     std::vector<Access> accesses;
-    std::set<const clang::DeclRefExpr*> allowed; // tile views used as Xt(m) or Xt.blocks()
+    std::set<const clang::DeclRefExpr*> allowed;   // tile views used as Xt(m) or Xt.blocks()
     std::set<const clang::ValueDecl*> input_views; // variables holding an input block
     bool ok = true;
 
@@ -344,7 +343,8 @@ KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang
              "'" + decl->getNameAsString() +
                  "' is an agile field: inside a forall over tile blocks, read data through "
                  "s2p::tiles(...) views (the global view X[i] needs its own forall)");
-      else if (llvm::isa<clang::ParmVarDecl>(decl) && decl->getDeclContext() != b->getDeclContext() &&
+      else if (llvm::isa<clang::ParmVarDecl>(decl) &&
+               decl->getDeclContext() != b->getDeclContext() &&
                s2p_template_name(decl->getType()) == "field")
         fail(ref->getBeginLoc(), "'" + decl->getNameAsString() +
                                      "' is the whole field, which no tile holds: read it through "
@@ -368,8 +368,8 @@ KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang
         input_views.insert(var);
         const bool deduced = var->getTypeSourceInfo()->getType()->getContainedAutoType() != nullptr;
         if (!deduced && writable_field(var->getType()))
-          fail(var->getLocation(), "'" + var->getNameAsString() +
-                                       "' holds a block of '" + a->blocks->getNameAsString() +
+          fail(var->getLocation(), "'" + var->getNameAsString() + "' holds a block of '" +
+                                       a->blocks->getNameAsString() +
                                        "', which is read-only on a tile: declare it 'auto' or "
                                        "'s2p::field<N, const T>'");
         else if (deduced && !decl->isSingleDecl())
@@ -417,10 +417,9 @@ KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang
     if (a.blocks == &output) {
       output_used = true;
       if (!(a.map == identity)) {
-        error(a.call->getBeginLoc(), "a forall over '" + step.output +
-                                         ".blocks()' computes block b of '" + step.output +
-                                         "' on the tile that owns it; it may access '" +
-                                         step.output + "' only at b");
+        error(a.call->getBeginLoc(),
+              "a forall over '" + step.output + ".blocks()' computes block b of '" + step.output +
+                  "' on the tile that owns it; it may access '" + step.output + "' only at b");
         return std::nullopt;
       }
       continue;
@@ -432,17 +431,18 @@ KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang
                                        std::to_string(step.rank));
       return std::nullopt;
     }
-    auto it = std::find_if(step.reads.begin(), step.reads.end(), [&](const auto& r) {
-      return r.field == a.blocks->getNameAsString();
-    });
+    auto it = std::find_if(step.reads.begin(), step.reads.end(),
+                           [&](const auto& r) { return r.field == a.blocks->getNameAsString(); });
     if (it == step.reads.end())
       it = step.reads.insert(step.reads.end(), {a.blocks->getNameAsString(), {}});
     if (std::find(it->maps.begin(), it->maps.end(), a.map) == it->maps.end())
       it->maps.push_back(a.map);
   }
   if (!output_used) {
-    error(call.getBeginLoc(), "this forall over '" + step.output + ".blocks()' never accesses its "
-                              "output block '" + step.output + "(b)'");
+    error(call.getBeginLoc(), "this forall over '" + step.output +
+                                  ".blocks()' never accesses its "
+                                  "output block '" +
+                                  step.output + "(b)'");
     return std::nullopt;
   }
   std::string params = text(b->getSourceRange()) + ", auto& " + step.output;
@@ -452,9 +452,135 @@ KernelExtractor::Impl::tile_forall_step(const clang::CallExpr& call, const clang
   return step;
 }
 
+namespace {
+
+// The braced list an argument was written as ({2.0, 1.0}), through the constructor of the
+// parameter type (extent, std::vector with its defaulted allocator) and initializer_list.
+const clang::InitListExpr* braced_list(const clang::Expr* e) {
+  e = strip(e);
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+      construct && construct->getNumArgs() >= 1)
+    e = strip(construct->getArg(0));
+  if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e))
+    e = strip(std_list->getSubExpr());
+  return llvm::dyn_cast<clang::InitListExpr>(e);
+}
+
+// The integers of a constant extent argument ({32, 16}), or nothing if any is not constant.
+std::optional<std::vector<std::int64_t>> constant_extent(const clang::Expr* e,
+                                                         const clang::ASTContext& ctx) {
+  const clang::InitListExpr* list = braced_list(e);
+  if (!list)
+    return std::nullopt;
+  std::vector<std::int64_t> values;
+  for (const clang::Expr* init : list->inits()) {
+    clang::Expr::EvalResult value;
+    if (!init->EvaluateAsInt(value, ctx))
+      return std::nullopt;
+    values.push_back(value.Val.getInt().getExtValue());
+  }
+  return values;
+}
+
+} // namespace
+
+// A resource map whose sizes are constants is checked here, as the runtime would check it
+// (resource_map::validate), so the mistake is a diagnostic instead of a run-time error:
+// positive blocks, algorithmic blocks dividing memory blocks dividing segments, one weight
+// per tile, no more tiles than the kernel spans.
+void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int kernel_tiles) {
+  if (!var.hasInit())
+    return;
+  std::optional<std::vector<std::int64_t>> segment, memory, algorithmic;
+  const clang::Expr *memory_arg = nullptr, *algorithmic_arg = nullptr;
+  const clang::Expr* e = strip(var.getInit());
+  // Walk the chain .weights(...).memory_blocks(...).algorithmic_blocks(...) down to the
+  // protocol call.
+  std::size_t weights = 0;
+  const clang::Expr* weights_arg = nullptr;
+  while (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+    const std::string name =
+        member->getMethodDecl() ? member->getMethodDecl()->getNameAsString() : "";
+    if (member->getNumArgs() == 1 && name == "memory_blocks" && !memory_arg)
+      memory_arg = member->getArg(0), memory = constant_extent(memory_arg, ctx_);
+    else if (member->getNumArgs() == 1 && name == "algorithmic_blocks" && !algorithmic_arg)
+      algorithmic_arg = member->getArg(0), algorithmic = constant_extent(algorithmic_arg, ctx_);
+    else if (member->getNumArgs() == 1 && name == "weights" && !weights_arg) {
+      weights_arg = member->getArg(0);
+      if (const auto* list = braced_list(weights_arg))
+        weights = list->getNumInits();
+    }
+    e = strip(member->getImplicitObjectArgument());
+  }
+  const auto* protocol = llvm::dyn_cast<clang::CallExpr>(e);
+  const clang::FunctionDecl* callee = protocol ? protocol->getDirectCallee() : nullptr;
+  if (!callee || !callee->getParent() ||
+      s2p_template_name(ctx_.getRecordType(llvm::cast<clang::RecordDecl>(callee->getParent()))) !=
+          "resource_map")
+    return;
+  const std::string name = callee->getNameAsString();
+  const clang::Expr* tiles_arg = nullptr;
+  if ((name == "block_cyclic" || name == "block_block") && protocol->getNumArgs() >= 3) {
+    segment = constant_extent(protocol->getArg(1), ctx_);
+    tiles_arg = protocol->getArg(2);
+  } else if ((name == "block" || name == "cyclic") && protocol->getNumArgs() >= 2) {
+    tiles_arg = protocol->getArg(1);
+  } else if (name == "split_points" && protocol->getNumArgs() >= 3) {
+    tiles_arg = protocol->getArg(2);
+  }
+  clang::Expr::EvalResult tiles_value;
+  std::optional<std::int64_t> tiles;
+  if (tiles_arg && tiles_arg->EvaluateAsInt(tiles_value, ctx_))
+    tiles = tiles_value.Val.getInt().getExtValue();
+  const std::string map = "resource map '" + var.getNameAsString() + "'";
+  if (tiles && (*tiles < 1 || *tiles > kernel_tiles)) {
+    error(tiles_arg->getBeginLoc(), map + " deals its segments to " + std::to_string(*tiles) +
+                                        " tiles; the kernel spans " + std::to_string(kernel_tiles) +
+                                        " (S2P_TILES)");
+    return;
+  }
+  if (tiles)
+    map_tiles_[var.getNameAsString()] = static_cast<int>(*tiles);
+  if (tiles && weights_arg && weights != 0 && static_cast<std::int64_t>(weights) != *tiles) {
+    error(weights_arg->getBeginLoc(), map + " has " + std::to_string(weights) + " weights for " +
+                                          std::to_string(*tiles) + " tiles");
+    return;
+  }
+  for (const auto& [sizes, arg] :
+       {std::pair{segment, protocol && segment ? protocol->getArg(1) : nullptr},
+        std::pair{memory, memory_arg}, std::pair{algorithmic, algorithmic_arg}})
+    if (sizes && std::any_of(sizes->begin(), sizes->end(), [](std::int64_t v) { return v <= 0; })) {
+      error(arg->getBeginLoc(), map + ": block extents must be positive");
+      return;
+    }
+  // Memory blocks default to the segment, algorithmic blocks to the memory block.
+  const auto& outer_memory = memory ? memory : segment;
+  auto check_divides = [&](const std::optional<std::vector<std::int64_t>>& inner,
+                           const std::optional<std::vector<std::int64_t>>& outer,
+                           const clang::Expr* where, const char* inner_name,
+                           const char* outer_name) {
+    if (!inner || !outer || inner->size() != outer->size())
+      return true;
+    for (std::size_t d = 0; d < inner->size(); ++d)
+      if ((*outer)[d] % (*inner)[d] != 0) {
+        error(where->getBeginLoc(), map + ", axis " + std::to_string(d) + ": " + inner_name + " " +
+                                        std::to_string((*inner)[d]) + " does not divide " +
+                                        outer_name + " " + std::to_string((*outer)[d]));
+        return false;
+      }
+    return true;
+  };
+  if (memory_arg && !check_divides(memory, segment, memory_arg, "memory block", "segment block"))
+    return;
+  if (algorithmic_arg)
+    check_divides(algorithmic, outer_memory, algorithmic_arg, "algorithmic block",
+                  memory ? "memory block" : "segment block");
+}
+
 // `auto Xd = s2p::agile(X, map)` and `auto Xt = s2p::tiles(Xd)` both distribute X.
 void KernelExtractor::Impl::note_source_parameter(const clang::VarDecl& var) {
-  const auto* call = var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;
+  const auto* call =
+      var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;
   if (!call || call->getNumArgs() == 0)
     return;
   const clang::ValueDecl* source = referenced_decl(call->getArg(0));
@@ -477,9 +603,10 @@ void KernelExtractor::Impl::apply_move_memory(const clang::FunctionDecl& kernel,
     for (const auto* attr : redecl->specific_attrs<clang::AnnotateAttr>()) {
       if (attr->getAnnotation() != "s2p.move_memory")
         continue;
-      const auto* text = attr->args_size() == 1 ? llvm::dyn_cast<clang::StringLiteral>(
-                                                      (*attr->args_begin())->IgnoreParenImpCasts())
-                                                : nullptr;
+      const auto* text =
+          attr->args_size() == 1
+              ? llvm::dyn_cast<clang::StringLiteral>((*attr->args_begin())->IgnoreParenImpCasts())
+              : nullptr;
       std::vector<std::string> names;
       if (text) {
         llvm::SmallVector<llvm::StringRef, 2> parts;
@@ -488,9 +615,10 @@ void KernelExtractor::Impl::apply_move_memory(const clang::FunctionDecl& kernel,
           names.push_back(part.trim().str());
       }
       auto is_field_parameter = [&](const std::string& name) {
-        return std::any_of(kernel.param_begin(), kernel.param_end(), [&](const clang::ParmVarDecl* p) {
-          return p->getNameAsString() == name && s2p_template_name(p->getType()) == "field";
-        });
+        return std::any_of(
+            kernel.param_begin(), kernel.param_end(), [&](const clang::ParmVarDecl* p) {
+              return p->getNameAsString() == name && s2p_template_name(p->getType()) == "field";
+            });
       };
       if (names.size() != 2) {
         error(attr->getLocation(), "S2P_MOVE_MEMORY(C, B) names two s2p::field parameters of the "
@@ -555,6 +683,8 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
           tile_blocks_[var] = static_cast<int>(integer_template_args(var->getType()).front());
         if (kind == "agile_field" || kind == "tile_blocks")
           note_source_parameter(*var);
+        if (kind == "resource_map")
+          check_resource_map(*var, multi.tiles);
       }
       continue;
     }
