@@ -482,6 +482,27 @@ std::optional<std::vector<std::int64_t>> constant_extent(const clang::Expr* e,
   return values;
 }
 
+// Per axis, the constant split points of split_points' second argument ({{{16}, {16}}}),
+// or nothing if the argument is not written out as constants.
+std::optional<std::vector<std::vector<std::int64_t>>>
+constant_splits(const clang::Expr* e, const clang::ASTContext& ctx) {
+  const auto* list = llvm::dyn_cast<clang::InitListExpr>(strip(e));
+  // std::array wraps a C array: its list holds one list with the axes.
+  if (list && list->getNumInits() == 1)
+    if (const auto* inner = llvm::dyn_cast<clang::InitListExpr>(strip(list->getInit(0))))
+      list = inner;
+  if (!list)
+    return std::nullopt;
+  std::vector<std::vector<std::int64_t>> axes;
+  for (const clang::Expr* axis : list->inits()) {
+    auto points = constant_extent(axis, ctx);
+    if (!points)
+      return std::nullopt;
+    axes.push_back(std::move(*points));
+  }
+  return axes;
+}
+
 } // namespace
 
 // A resource map whose sizes are constants is checked here, as the runtime would check it
@@ -498,6 +519,7 @@ void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int ke
   // protocol call.
   std::size_t weights = 0;
   const clang::Expr* weights_arg = nullptr;
+  const clang::InitListExpr* weights_list = nullptr;
   while (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     const std::string name =
         member->getMethodDecl() ? member->getMethodDecl()->getNameAsString() : "";
@@ -507,8 +529,9 @@ void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int ke
       algorithmic_arg = member->getArg(0), algorithmic = constant_extent(algorithmic_arg, ctx_);
     else if (member->getNumArgs() == 1 && name == "weights" && !weights_arg) {
       weights_arg = member->getArg(0);
-      if (const auto* list = braced_list(weights_arg))
-        weights = list->getNumInits();
+      weights_list = braced_list(weights_arg);
+      if (weights_list)
+        weights = weights_list->getNumInits();
     }
     e = strip(member->getImplicitObjectArgument());
   }
@@ -527,6 +550,18 @@ void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int ke
     tiles_arg = protocol->getArg(1);
   } else if (name == "split_points" && protocol->getNumArgs() >= 3) {
     tiles_arg = protocol->getArg(2);
+    if (const auto splits = constant_splits(protocol->getArg(1), ctx_))
+      for (std::size_t d = 0; d < splits->size(); ++d)
+        for (std::size_t k = 0; k < (*splits)[d].size(); ++k)
+          if ((*splits)[d][k] <= (k ? (*splits)[d][k - 1] : 0)) {
+            error(protocol->getArg(1)->getBeginLoc(),
+                  "resource map '" + var.getNameAsString() + "', axis " + std::to_string(d) +
+                      ": split points must be positive and strictly increasing (segments would "
+                      "overlap or be empty); got " +
+                      std::to_string((*splits)[d][k]) +
+                      (k ? " after " + std::to_string((*splits)[d][k - 1]) : std::string()));
+            return;
+          }
   }
   clang::Expr::EvalResult tiles_value;
   std::optional<std::int64_t> tiles;
@@ -546,6 +581,16 @@ void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int ke
                                           std::to_string(*tiles) + " tiles");
     return;
   }
+  if (weights_list)
+    for (const clang::Expr* weight : weights_list->inits()) {
+      // The list's elements are doubles (integers are converted), so a constant folds to one.
+      llvm::APFloat value(0.0);
+      if (weight->EvaluateAsFloat(value, ctx_) &&
+          (value.isNegative() || value.isZero() || value.isNaN())) {
+        error(weight->getBeginLoc(), map + ": tile weights must be positive");
+        return;
+      }
+    }
   for (const auto& [sizes, arg] :
        {std::pair{segment, protocol && segment ? protocol->getArg(1) : nullptr},
         std::pair{memory, memory_arg}, std::pair{algorithmic, algorithmic_arg}})
