@@ -17,6 +17,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -76,29 +77,39 @@ Case random_case(std::mt19937& rng, int k) {
 
 struct Run {
   std::int64_t cycles = 0; // sim only
+  std::int64_t stolen = 0; // sim only
   double host_seconds = 0;
 };
 
 // C = A + B^T on 4 tiles, written in the full global view (Cd[i] = Ad[i] + Bd[{i1, i0}]) or
 // the local-global view (block by block through s2p::tiles), on the current backend.
+Run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std::string& name,
+                     s2p::access_view view);
+
 Run add_transpose(std::int64_t n, s2p::extent<2> memory, s2p::access_view view) {
+  const std::string name = "add_transpose_" + std::to_string(memory[0]) + "x" +
+                           std::to_string(memory[1]) +
+                           (view == s2p::access_view::global ? "_global" : "_local_global");
+  return add_transpose_on(n, seed_map(n, memory), name, view);
+}
+
+Run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std::string& name,
+                     s2p::access_view view) {
   std::vector<double> a(static_cast<std::size_t>(n * n)), b(a.size()), c(a.size());
   for (std::size_t k = 0; k < a.size(); ++k)
     a[k] = static_cast<double>(k % 1000), b[k] = static_cast<double>(k % 777);
-  const auto map = seed_map(n, memory);
   const auto Cd = s2p::agile(s2p::field<2, double>(c.data(), {n, n}), map);
   const auto Ad = s2p::agile(s2p::field<2, double>(a.data(), {n, n}), map);
   const auto Bd = s2p::agile(s2p::field<2, double>(b.data(), {n, n}), map);
   const auto Ct = s2p::tiles(Cd), At = s2p::tiles(Ad), Bt = s2p::tiles(Bd);
-  const std::string name = "add_transpose_" + std::to_string(memory[0]) + "x" +
-                           std::to_string(memory[1]) +
-                           (view == s2p::access_view::global ? "_global" : "_local_global");
   const s2p::rt::tile_kernel_info info{name.c_str(), "owner_copy_bench.cpp", 4};
   const auto start = std::chrono::steady_clock::now();
   if (view == s2p::access_view::global)
     s2p::rt::forall(
         info, 4, Cd, "Cd",
-        [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) { Cd[i] = Ad[i] + Bd[{i[1], i[0]}]; },
+        [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
+          Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
+        },
         s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
         s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
   else
@@ -113,7 +124,8 @@ Run add_transpose(std::int64_t n, s2p::extent<2> memory, s2p::access_view view) 
         s2p::rt::tile_reads(At, "At", {s2p::IndexMap<2>::identity()}),
         s2p::rt::tile_reads(Bt, "Bt", {s2p::IndexMap<2>::transpose()}));
   Run run;
-  run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.host_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (std::int64_t k = 0; k < n * n; k += 9973)
     if (c[static_cast<std::size_t>(k)] !=
         a[static_cast<std::size_t>(k)] + b[static_cast<std::size_t>((k % n) * n + k / n)]) {
@@ -122,7 +134,10 @@ Run add_transpose(std::int64_t n, s2p::extent<2> memory, s2p::access_view view) 
     }
   if (std::string(std::getenv("S2P_BACKEND")) == "sim") {
     const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());
-    run.cycles = report["launches"].back()["total_cycles"].get<std::int64_t>();
+    const auto& launch = report["launches"].back();
+    run.cycles = launch["total_cycles"].get<std::int64_t>();
+    if (launch["owner_copy"].contains("work_stealing"))
+      run.stolen = launch["owner_copy"]["work_stealing"]["stolen_tasks"].get<std::int64_t>();
   }
   return run;
 }
@@ -182,13 +197,44 @@ int main(int argc, char** argv) {
     }
   out["simulated"] = sims;
 
+  // Work stealing (S2P_WORK_STEALING=1) on the seed's map and on a lopsided one: row
+  // segments of n/8 dealt 5:1:1:1 (weights as for a faster tile 0) to equally fast tiles.
+  std::printf("\nwork stealing, simulated C = A + B^T, %lld^2 doubles, 4 tiles, global view\n",
+              static_cast<long long>(n));
+  std::printf("%-34s %14s %14s %8s %8s\n", "map", "owner only", "stealing", "stolen", "ratio");
+  json steals = json::array();
+  const auto lopsided =
+      s2p::resource_map<2>::block_cyclic({n, n}, {n / 8, n}, 4).weights({5.0, 1.0, 1.0, 1.0});
+  const std::pair<std::string, s2p::resource_map<2>> maps[] = {
+      {"seed (1024^2 memory blocks)", seed_map(n, {n / 6, n / 6})},
+      {"lopsided rows 5:1:1:1", lopsided}};
+  for (const auto& [label, map] : maps) {
+    setenv("S2P_WORK_STEALING", "0", 1);
+    const Run owner_only = add_transpose_on(n, map, "owner_only", s2p::access_view::global);
+    setenv("S2P_WORK_STEALING", "1", 1);
+    const Run stealing = add_transpose_on(n, map, "stealing", s2p::access_view::global);
+    unsetenv("S2P_WORK_STEALING");
+    const double ratio =
+        static_cast<double>(stealing.cycles) / static_cast<double>(owner_only.cycles);
+    std::printf("%-34s %14lld %14lld %8lld %8.3f\n", label.c_str(),
+                static_cast<long long>(owner_only.cycles), static_cast<long long>(stealing.cycles),
+                static_cast<long long>(stealing.stolen), ratio);
+    steals.push_back({{"map", label},
+                      {"owner_only_cycles", owner_only.cycles},
+                      {"stealing_cycles", stealing.cycles},
+                      {"stolen_tasks", stealing.stolen},
+                      {"ratio", ratio}});
+  }
+  out["work_stealing"] = steals;
+
   // Host time on the threads backend, the two views run alternately, median of 5: the
   // local-global view looks owners up once per block instead of per element.
   setenv("S2P_BACKEND", "threads", 1);
   std::vector<double> global_s, local_s;
   for (int round = 0; round < 5; ++round) {
     global_s.push_back(add_transpose(n, {n / 3, n / 6}, s2p::access_view::global).host_seconds);
-    local_s.push_back(add_transpose(n, {n / 3, n / 6}, s2p::access_view::local_global).host_seconds);
+    local_s.push_back(
+        add_transpose(n, {n / 3, n / 6}, s2p::access_view::local_global).host_seconds);
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());

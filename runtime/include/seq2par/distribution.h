@@ -111,7 +111,7 @@ template <int N> constexpr index<N> delinearize(std::int64_t k, const extent<N>&
 template <int N, class T> class field {
 public:
   field() = default;
-  field(T* data, extent<N> e) : data_(data), extent_(e) {
+  field(T* data, s2p::extent<N> e) : data_(data), extent_(e) {
     std::int64_t stride = 1;
     for (int d = N - 1; d >= 0; --d) {
       stride_[static_cast<std::size_t>(d)] = stride;
@@ -124,7 +124,7 @@ public:
       : data_(writable.data()), extent_(writable.extent()), stride_(writable.strides()) {}
   const std::array<std::int64_t, N>& strides() const { return stride_; }
 
-  const extent<N>& extent_of() const { return extent_; }
+  const s2p::extent<N>& extent_of() const { return extent_; }
   s2p::extent<N> extent() const { return extent_; }
   std::int64_t size() const { return extent_.size(); }
   T* data() const { return data_; }

@@ -14,9 +14,11 @@
 #include <string>
 #include <type_traits>
 
-// `#pragma s2p ...` is read by seq2par; other compilers ignore it. Keep clang quiet about it.
+// `#pragma s2p ...` is read by seq2par; other compilers ignore it. Keep them quiet about it.
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wunknown-pragmas"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
 #endif
 
 #define S2P_DETAIL_STRINGIFY(...) #__VA_ARGS__

@@ -12,6 +12,7 @@
 
 #include <seq2par/distribution.h>
 #include <seq2par/owner_copy.h>
+#include <seq2par/work_stealing.h>
 
 #include <algorithm>
 #include <array>
@@ -56,15 +57,23 @@ struct tile_move {
 
 struct tile_program {
   std::vector<tile_field> fields;
-  std::vector<tile_move> moves;
+  std::vector<tile_move> moves;   // before the tasks: owner-copy, then work-stealing fetches
+  std::vector<tile_move> returns; // after the tasks: stolen output blocks back to their owners
   std::function<void(int tile, const tile_memory&)> load;            // owned blocks in
   std::function<std::int64_t(int tile, const tile_memory&)> compute; // returns cycles
   std::function<void(int tile, const tile_memory&)> store;           // owned output blocks out
   std::int64_t planned_bytes = 0;
   std::int64_t minimum_bytes = -1; // -1: not computed (field too large to scan)
+  std::int64_t stolen_tasks = 0;
+  std::int64_t stealing_bytes = 0; // fetches and returns work stealing added
 };
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program);
+
+// Whether foralls steal work (S2P_WORK_STEALING=1), and the costs the decisions use: the
+// simulated fabric's exchange rate and the compute model.
+bool work_stealing_enabled();
+StealCosts work_stealing_costs();
 
 // --- layouts and views ----------------------------------------------------------------------
 
@@ -263,6 +272,7 @@ template <int N, class T> struct binding {
 template <int N, class Out, class... In> struct planned_forall {
   tile_program program;
   std::shared_ptr<const OwnerCopyPlan> plan;
+  std::shared_ptr<const std::vector<std::vector<Task>>> runs; // per tile, the tasks it runs
   std::shared_ptr<std::tuple<binding<N, Out>, binding<N, In>...>> bindings;
 };
 
@@ -315,8 +325,18 @@ planned_forall<N, Out, In...> plan(int tiles, const agile_field<N, Out>& out, co
                                     names.begin());
   };
   const OwnerCopyPlan& owner_copy = *result.plan;
-  for (const auto& move : owner_copy.moves)
+  StealResult stealing;
+  if (work_stealing_enabled())
+    stealing = plan_work_stealing<N>(owner_copy, out.map(), accesses,
+                                     static_cast<std::int64_t>(sizeof(Out)), work_stealing_costs());
+  else
+    stealing.runs = owner_copy.queues;
+  std::vector<BlockMove> moves = owner_copy.moves;
+  moves.insert(moves.end(), stealing.extra_moves.begin(), stealing.extra_moves.end());
+  for (const auto& move : moves)
     layouts[field_of(move.field)]->add(move.to_tile, block_index<N>(move.block));
+  for (const auto& back : stealing.returns) // the thief computes into its own copy
+    layouts[0]->add(back.from_tile, block_index<N>(back.memory_block));
 
   tile_program& program = result.program;
   for (std::size_t f = 0; f < fields; ++f) {
@@ -325,7 +345,7 @@ planned_forall<N, Out, In...> plan(int tiles, const agile_field<N, Out>& out, co
       tf.bytes_per_tile.push_back(layouts[f]->elements(t) * static_cast<std::int64_t>(sizes[f]));
     program.fields.push_back(std::move(tf));
   }
-  for (const auto& move : owner_copy.moves) {
+  for (const auto& move : moves) {
     const std::size_t f = field_of(move.field);
     const auto esize = static_cast<std::int64_t>(sizes[f]);
     const index<N> b = block_index<N>(move.block);
@@ -333,6 +353,20 @@ planned_forall<N, Out, In...> plan(int tiles, const agile_field<N, Out>& out, co
                              layouts[f]->offset(move.from_tile, b) * esize,
                              layouts[f]->offset(move.to_tile, b) * esize, move.bytes});
   }
+  for (const auto& back : stealing.returns) {
+    const index<N> mb = block_index<N>(back.memory_block);
+    const auto esize = static_cast<std::int64_t>(sizeof(Out));
+    program.returns.push_back(
+        {0, back.from_tile, back.to_tile,
+         (layouts[0]->offset(back.from_tile, mb) + back.offset_in_memory_block) * esize,
+         (layouts[0]->offset(back.to_tile, mb) + back.offset_in_memory_block) * esize,
+         back.elements * esize});
+    program.stealing_bytes += back.elements * esize;
+  }
+  for (const auto& move : stealing.extra_moves)
+    program.stealing_bytes += move.bytes;
+  program.stolen_tasks = stealing.stolen;
+  result.runs = std::make_shared<const std::vector<std::vector<Task>>>(std::move(stealing.runs));
   program.planned_bytes = owner_copy.bytes;
   if (out.extent().size() <= (std::int64_t{1} << 22))
     program.minimum_bytes = minimum_block_bytes<N>(out.map(), accesses);
@@ -354,7 +388,7 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
                 const forall_input<N, In>&... inputs) {
   auto planned = plan(tiles, out, out_name, seq, inputs...);
   const extent<N> parent = out.map().parent(), algorithmic = out.map().algorithmic_block();
-  planned.program.compute = [bindings = planned.bindings, plan = planned.plan, body, parent,
+  planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, parent,
                              algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
     const tile_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
                                    std::get<0>(*bindings).layout, tile);
@@ -362,8 +396,9 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
         tile_view<N, In>(reinterpret_cast<In*>(memory(static_cast<int>(I + 1)).data),
                          std::get<I + 1>(*bindings).layout, tile)...};
     std::int64_t elements = 0;
-    for (const Task& task : plan->queues[static_cast<std::size_t>(tile)]) {
-      const grid<N> g = resource_map<N>::block_grid(parent, algorithmic, block_index<N>(task.block));
+    for (const Task& task : (*runs)[static_cast<std::size_t>(tile)]) {
+      const grid<N> g =
+          resource_map<N>::block_grid(parent, algorithmic, block_index<N>(task.block));
       for (std::int64_t k = 0; k < g.total_extent(); ++k)
         body(g.offset + delinearize(k, g.size), output, std::get<I>(views)...);
       elements += g.total_extent();
@@ -380,16 +415,17 @@ void run_local_global(const tile_kernel_info& info, int tiles, const agile_field
                       const char* out_name, Body body, std::index_sequence<I...> seq,
                       const forall_input<N, In>&... inputs) {
   auto planned = plan(tiles, out, out_name, seq, inputs...);
-  const std::array<extent<N>, sizeof...(In)> algorithmic{inputs.field->map().algorithmic_block()...};
+  const std::array<extent<N>, sizeof...(In)> algorithmic{
+      inputs.field->map().algorithmic_block()...};
   const extent<N> out_algorithmic = out.map().algorithmic_block();
-  planned.program.compute = [bindings = planned.bindings, plan = planned.plan, body, algorithmic,
+  planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, algorithmic,
                              out_algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
     const tile_blocks_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
                                           std::get<0>(*bindings).layout, tile, out_algorithmic);
     const std::tuple<tile_blocks_view<N, const In>...> views{tile_blocks_view<N, const In>(
         reinterpret_cast<const In*>(memory(static_cast<int>(I + 1)).data),
         std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
-    for (const Task& task : plan->queues[static_cast<std::size_t>(tile)])
+    for (const Task& task : (*runs)[static_cast<std::size_t>(tile)])
       body(block_index<N>(task.block), output, std::get<I>(views)...);
     // A cycle per element of every block the tasks accessed, and a lookup per tile access.
     const std::int64_t elements = (output.elements() + ... + std::get<I>(views).elements());

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <barrier>
+#include <cstdlib>
 #include <thread>
 
 #if S2P_HAVE_FABRIC_SIM
@@ -26,9 +27,22 @@ void run_on_threads(const tile_kernel_info& info, const tile_program& program) {
   for (std::size_t t = 0; t < tiles; ++t)
     for (const auto& f : program.fields)
       memory[t].emplace_back(static_cast<std::size_t>(f.bytes_per_tile[t]));
-  std::vector<std::vector<const tile_move*>> incoming(tiles);
+  std::vector<std::vector<const tile_move*>> incoming(tiles), returning(tiles);
   for (const auto& m : program.moves)
     incoming[static_cast<std::size_t>(m.to_tile)].push_back(&m);
+  for (const auto& m : program.returns)
+    returning[static_cast<std::size_t>(m.to_tile)].push_back(&m);
+  // The exchange on threads: each tile copies what comes to it out of the senders' buffers.
+  auto copy_incoming = [&memory](const std::vector<const tile_move*>& moves) {
+    for (const tile_move* m : moves)
+      std::memcpy(
+          memory[static_cast<std::size_t>(m->to_tile)][static_cast<std::size_t>(m->field)].data() +
+              m->to_offset,
+          memory[static_cast<std::size_t>(m->from_tile)][static_cast<std::size_t>(m->field)]
+                  .data() +
+              m->from_offset,
+          static_cast<std::size_t>(m->bytes));
+  };
   std::barrier sync(static_cast<std::ptrdiff_t>(tiles));
   std::vector<std::exception_ptr> errors(tiles);
   std::vector<std::thread> threads;
@@ -51,17 +65,11 @@ void run_on_threads(const tile_kernel_info& info, const tile_program& program) {
       };
       guarded([&] { program.load(static_cast<int>(t), mine); });
       sync.arrive_and_wait();
-      guarded([&] {
-        for (const tile_move* m : incoming[t])
-          std::memcpy(
-              memory[t][static_cast<std::size_t>(m->field)].data() + m->to_offset,
-              memory[static_cast<std::size_t>(m->from_tile)][static_cast<std::size_t>(m->field)]
-                      .data() +
-                  m->from_offset,
-              static_cast<std::size_t>(m->bytes));
-      });
+      guarded([&] { copy_incoming(incoming[t]); });
       sync.arrive_and_wait();
       guarded([&] { program.compute(static_cast<int>(t), mine); });
+      sync.arrive_and_wait();
+      guarded([&] { copy_incoming(returning[t]); }); // stolen tasks' results, then store
       guarded([&] { program.store(static_cast<int>(t), mine); });
     });
   }
@@ -95,39 +103,46 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
                                                  : 1.0;
   }
   summary["per_tile"] = tiles;
+  if (work_stealing_enabled())
+    summary["work_stealing"] = {{"stolen_tasks", program.stolen_tasks},
+                                {"extra_bytes", program.stealing_bytes}};
   return summary;
 }
 
-// The program as a seq2par.schedule/1: superstep 1 exchanges the moves, superstep 2 runs the
-// `forall` codelet on every tile.
-nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_program& program,
-                                   const sim::Fabric& fabric) {
-  nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
-  for (const auto& f : program.fields) {
-    const std::int64_t most = std::max<std::int64_t>(
-        1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
-    buffers.push_back({{"name", f.name},
-                       {"type", f.element_type},
-                       {"bytes", most},
-                       {"init", "zero"},
-                       {"category", "data"}});
-  }
-  // Send cycles: each tile sends one stream at a time and receives one at a time.
-  std::vector<std::int64_t> send_free(static_cast<std::size_t>(info.tiles), 0),
-      receive_free(static_cast<std::size_t>(info.tiles), 0);
+// Exchange entries for `moves`, with send cycles such that each tile sends one stream at a
+// time and receives one at a time. List scheduling: the move that can start earliest goes
+// next (ties in list order), so one busy port does not hold back moves between idle ones.
+nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
+                                        const tile_program& program, const sim::Fabric& fabric,
+                                        const std::string& what) {
+  const auto tiles = program.fields.empty() ? 0 : program.fields.front().bytes_per_tile.size();
+  std::vector<std::int64_t> send_free(tiles, 0), receive_free(tiles, 0);
   nlohmann::ordered_json exchange = nlohmann::ordered_json::array();
   const std::int64_t rate = fabric.exchange.send_bytes_per_cycle;
-  for (std::size_t k = 0; k < program.moves.size(); ++k) {
-    const tile_move& m = program.moves[k];
-    const auto latency = static_cast<std::int64_t>(fabric.on_chip_latency(
+  auto latency = [&](const tile_move& m) {
+    return static_cast<std::int64_t>(fabric.on_chip_latency(
         static_cast<std::uint32_t>(m.from_tile), static_cast<std::uint32_t>(m.to_tile)));
+  };
+  auto earliest = [&](const tile_move& m) {
+    return std::max<std::int64_t>(send_free[static_cast<std::size_t>(m.from_tile)],
+                                  receive_free[static_cast<std::size_t>(m.to_tile)] - latency(m));
+  };
+  std::vector<std::size_t> pending(moves.size());
+  for (std::size_t k = 0; k < moves.size(); ++k)
+    pending[k] = k;
+  while (!pending.empty()) {
+    auto next = pending.begin();
+    for (auto it = pending.begin(); it != pending.end(); ++it)
+      if (earliest(moves[*it]) < earliest(moves[*next]))
+        next = it;
+    const std::size_t k = *next;
+    pending.erase(next);
+    const tile_move& m = moves[k];
     const std::int64_t duration = (m.bytes + rate - 1) / rate;
-    const std::int64_t start =
-        std::max(send_free[static_cast<std::size_t>(m.from_tile)],
-                 receive_free[static_cast<std::size_t>(m.to_tile)] - latency);
+    const std::int64_t start = earliest(m);
     send_free[static_cast<std::size_t>(m.from_tile)] = start + duration;
-    receive_free[static_cast<std::size_t>(m.to_tile)] = start + latency + duration;
-    const std::string name = "move " + std::to_string(k);
+    receive_free[static_cast<std::size_t>(m.to_tile)] = start + latency(m) + duration;
+    const std::string name = what + " " + std::to_string(k);
     const std::string& buffer = program.fields[static_cast<std::size_t>(m.field)].name;
     exchange.push_back({{"kind", "send"},
                         {"name", name},
@@ -145,6 +160,26 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
                         {"offset", m.to_offset},
                         {"bytes", m.bytes}});
   }
+  return exchange;
+}
+
+// The program as a seq2par.schedule/1: superstep 1 exchanges the moves, superstep 2 runs the
+// `forall` codelet on every tile.
+nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_program& program,
+                                   const sim::Fabric& fabric) {
+  nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
+  for (const auto& f : program.fields) {
+    const std::int64_t most = std::max<std::int64_t>(
+        1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
+    buffers.push_back({{"name", f.name},
+                       {"type", f.element_type},
+                       {"bytes", most},
+                       {"init", "zero"},
+                       {"category", "data"}});
+  }
+  const nlohmann::ordered_json exchange = exchange_entries(program.moves, program, fabric, "move");
+  const nlohmann::ordered_json returns =
+      exchange_entries(program.returns, program, fabric, "stolen result");
   // Like `s2p-sim gen`: when the fields do not fit a default tile, the schedule says how much
   // tile memory it was made for, and the report names that fabric.
   std::int64_t per_tile = 0;
@@ -160,6 +195,9 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
     supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
   supersteps.push_back({{"name", "forall"},
                         {"compute", {{{"name", "forall"}, {"codelet", "forall"}, {"cycles", 0}}}}});
+  if (!returns.empty())
+    supersteps.push_back(
+        {{"name", "work-stealing returns"}, {"sync", "all"}, {"exchange", returns}});
   return {{"format", "seq2par.schedule/1"},
           {"kernel", info.name},
           {"generator", "seq2par runtime: owner-copy forall"},
@@ -208,6 +246,27 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
 #endif
 
 } // namespace
+
+bool work_stealing_enabled() {
+  const char* text = std::getenv("S2P_WORK_STEALING");
+  if (!text || !*text)
+    return false;
+  const std::string value = text;
+  if (value == "1" || value == "on" || value == "true")
+    return true;
+  if (value == "0" || value == "off" || value == "false")
+    return false;
+  throw std::invalid_argument("seq2par: S2P_WORK_STEALING must be 1/on/true or 0/off/false, not '" +
+                              value + "'");
+}
+
+StealCosts work_stealing_costs() {
+  StealCosts costs;
+#if S2P_HAVE_FABRIC_SIM
+  costs.bytes_per_cycle = sim::default_fabric().exchange.send_bytes_per_cycle;
+#endif
+  return costs;
+}
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program) {
   dispatch_multi_tile(

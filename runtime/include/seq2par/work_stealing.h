@@ -1,0 +1,231 @@
+// <seq2par/work_stealing.h> — seed 002's optional work stealing for owner-copy foralls: each
+// tile pops its own task queue from the top; a tile whose queue is empty steals the task at
+// the bottom of another tile's queue, fetches the input blocks it lacks, computes the
+// output block and sends it back to the owner.
+//
+// The decisions are made when the forall is planned, against the compute model and the
+// fabric's transfer rate (both known; the simulator is deterministic): the tile that would
+// run dry first steals the bottom task of the tile that would finish last, as long as the
+// whole forall -- exchange, tasks, then the stolen results going home -- gets shorter under
+// the BSP cost model. The result is a fixed assignment, so the exchange stays
+// time-deterministic (seed 004) and both backends compute the same thing.
+//
+// A task can be stolen only if its output block is one contiguous range of its output
+// memory block (the block spans the memory block's full width in every later axis), so
+// the result goes back as a single transfer that cannot overwrite the owner's other work.
+#pragma once
+
+#include <seq2par/owner_copy.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace s2p {
+
+struct StealCosts {
+  std::int64_t bytes_per_cycle = 8;          // a tile's exchange rate, each direction
+  std::int64_t cycles_per_field_element = 1; // compute model: one cycle per element per field
+};
+
+// A stolen task's output block going back to its owner.
+struct TaskReturn {
+  std::vector<std::int64_t> block;         // output algorithmic-block coordinates
+  std::vector<std::int64_t> memory_block;  // the output memory block holding it
+  std::int64_t offset_in_memory_block = 0; // elements
+  std::int64_t elements = 0;
+  int from_tile = 0; // the thief
+  int to_tile = 0;   // the owner
+};
+
+struct StealResult {
+  std::vector<std::vector<Task>> runs; // per tile, the tasks it executes, in order
+  std::vector<TaskReturn> returns;
+  std::vector<BlockMove> extra_moves; // input blocks moved to thieves (each once per tile)
+  std::int64_t stolen = 0;
+};
+
+namespace work_stealing_detail {
+
+// Offset (elements) of algorithmic block `g` inside memory block `m`, or -1 if the
+// block is not one contiguous range of the memory block's row-major storage.
+template <int N> std::int64_t contiguous_offset(const grid<N>& g, const grid<N>& m) {
+  // Contiguous when, left of the last axis where g is narrower than m, g is one element
+  // thick (a block as wide as m in every axis is the whole memory block).
+  int last_partial = -1;
+  for (int d = N - 1; d >= 0 && last_partial < 0; --d)
+    if (g.size[d] != m.size[d])
+      last_partial = d;
+  for (int d = 0; d < last_partial; ++d)
+    if (g.size[d] != 1)
+      return -1;
+  std::int64_t offset = 0, stride = 1;
+  for (int d = N - 1; d >= 0; --d) {
+    offset += (g.offset[d] - m.offset[d]) * stride;
+    stride *= m.size[d];
+  }
+  return offset;
+}
+
+template <int N> index<N> to_index(const std::vector<std::int64_t>& v) {
+  index<N> i;
+  for (int d = 0; d < N; ++d)
+    i[d] = v[static_cast<std::size_t>(d)];
+  return i;
+}
+
+} // namespace work_stealing_detail
+
+// Steals over the plan's queues. `plan` supplies the queues and the owner-copy moves (which
+// decide when each tile can start); the result says which tile runs which task (its own
+// tasks first, then the stolen ones) and what extra data moves that needs.
+template <int N>
+StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>& output,
+                               const std::vector<InputAccess<N>>& inputs,
+                               std::int64_t output_element_bytes, const StealCosts& costs) {
+  using namespace work_stealing_detail;
+  const auto tiles = plan.queues.size();
+  const std::int64_t rate = std::max<std::int64_t>(1, costs.bytes_per_cycle);
+  auto transfer = [&](std::int64_t bytes) {
+    return (bytes + rate - 1) / rate;
+  };
+  const extent<N> algorithmic = output.algorithmic_block();
+  auto task_grid = [&](const Task& t) {
+    return resource_map<N>::block_grid(output.parent(), algorithmic, to_index<N>(t.block));
+  };
+  auto compute_cost = [&](const Task& t) {
+    return task_grid(t).total_extent() * static_cast<std::int64_t>(1 + inputs.size()) *
+           costs.cycles_per_field_element;
+  };
+
+  // Which input memory blocks each tile holds: owned ones are found through the map;
+  // moved ones are recorded here.
+  std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> held;
+  // The BSP cost of the whole forall: a tile computes once its own sends and receives are
+  // over (one port each way), all tiles meet at a barrier, then stolen results go home.
+  struct Load {
+    std::int64_t in = 0, out = 0;                 // exchange bytes before the tasks
+    std::int64_t work = 0;                        // compute cycles of the tasks it runs
+    std::int64_t returns_in = 0, returns_out = 0; // result bytes after the tasks
+    std::set<std::size_t> senders;                // tiles it receives from before the tasks
+  };
+  std::vector<Load> load(tiles);
+  for (const auto& m : plan.moves) {
+    held.insert({m.field, m.block, m.to_tile});
+    load[static_cast<std::size_t>(m.to_tile)].in += m.bytes;
+    load[static_cast<std::size_t>(m.to_tile)].senders.insert(static_cast<std::size_t>(m.from_tile));
+    load[static_cast<std::size_t>(m.from_tile)].out += m.bytes;
+  }
+  std::vector<std::deque<Task>> queue(tiles);
+  for (std::size_t t = 0; t < tiles; ++t)
+    for (const Task& task : plan.queues[t]) {
+      queue[t].push_back(task);
+      load[t].work += compute_cost(task);
+    }
+  // A tile's exchange is over when its own ports are done and so are those of the tiles
+  // sending to it (a busy sender delivers late).
+  auto ports = [&](std::size_t t) {
+    return transfer(std::max(load[t].in, load[t].out));
+  };
+  auto finish = [&](std::size_t t) {
+    std::int64_t start = ports(t);
+    for (const std::size_t s : load[t].senders)
+      start = std::max(start, ports(s));
+    return start + load[t].work;
+  };
+  auto makespan = [&] {
+    std::int64_t tasks = 0, returns = 0;
+    for (std::size_t t = 0; t < tiles; ++t) {
+      tasks = std::max(tasks, finish(t));
+      returns = std::max(returns, transfer(std::max(load[t].returns_in, load[t].returns_out)));
+    }
+    return tasks + returns;
+  };
+
+  StealResult result;
+  result.runs.resize(tiles);
+  // The input memory blocks `task` needs on `thief` that it does not hold yet.
+  auto missing_inputs = [&](const Task& task, int thief) {
+    std::vector<BlockMove> moves;
+    std::set<std::tuple<std::string, std::vector<std::int64_t>>> seen;
+    const grid<N> out_block = task_grid(task);
+    for (const auto& input : inputs) {
+      grid<N> needed;
+      if (!owner_copy_detail::needed_region(input, to_index<N>(task.block), out_block, needed))
+        continue; // the plan already reported it
+      owner_copy_detail::for_each_block(needed, input.map->memory_block(), [&](const index<N>& mb) {
+        const grid<N> g =
+            resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
+        const int owner = input.map->tile_of(g.offset);
+        const auto coords = owner_copy_detail::coords(mb);
+        if (owner == thief || held.count({input.field, coords, thief}) ||
+            !seen.insert({input.field, coords}).second)
+          return;
+        moves.push_back(
+            {input.field, coords, owner, thief, g.total_extent() * input.element_bytes});
+      });
+    }
+    return moves;
+  };
+
+  std::vector<std::vector<Task>> stolen_by(tiles);
+  while (true) {
+    // The tile that runs dry first steals from the bottom of the one that finishes last.
+    std::size_t thief = 0, victim = tiles;
+    for (std::size_t t = 1; t < tiles; ++t)
+      if (finish(t) < finish(thief))
+        thief = t;
+    for (std::size_t t = 0; t < tiles; ++t)
+      if (t != thief && !queue[t].empty() && (victim == tiles || finish(t) > finish(victim)))
+        victim = t;
+    if (victim == tiles)
+      break;
+    const Task task = queue[victim].back();
+    const grid<N> g = task_grid(task);
+    index<N> mb;
+    for (int d = 0; d < N; ++d)
+      mb[d] = g.offset[d] / output.memory_block()[d];
+    const std::int64_t offset = contiguous_offset(
+        g, resource_map<N>::block_grid(output.parent(), output.memory_block(), mb));
+    if (offset < 0)
+      break;
+    // Try it; keep it only if the whole forall gets shorter.
+    const std::vector<Load> before = load;
+    const std::int64_t old_makespan = makespan();
+    const auto fetch = missing_inputs(task, static_cast<int>(thief));
+    for (const auto& m : fetch) {
+      load[thief].in += m.bytes;
+      load[thief].senders.insert(static_cast<std::size_t>(m.from_tile));
+      load[static_cast<std::size_t>(m.from_tile)].out += m.bytes;
+    }
+    const std::int64_t cost = compute_cost(task);
+    const std::int64_t result_bytes = g.total_extent() * output_element_bytes;
+    load[victim].work -= cost;
+    load[thief].work += cost;
+    load[victim].returns_in += result_bytes;
+    load[thief].returns_out += result_bytes;
+    if (makespan() >= old_makespan) {
+      load = before;
+      break;
+    }
+    queue[victim].pop_back();
+    for (const auto& m : fetch) {
+      held.insert({m.field, m.block, m.to_tile});
+      result.extra_moves.push_back(m);
+    }
+    result.returns.push_back({task.block, owner_copy_detail::coords(mb), offset, g.total_extent(),
+                              static_cast<int>(thief), task.tile});
+    stolen_by[thief].push_back(task);
+    ++result.stolen;
+  }
+  for (std::size_t t = 0; t < tiles; ++t) {
+    result.runs[t].assign(queue[t].begin(), queue[t].end());
+    result.runs[t].insert(result.runs[t].end(), stolen_by[t].begin(), stolen_by[t].end());
+  }
+  return result;
+}
+
+} // namespace s2p

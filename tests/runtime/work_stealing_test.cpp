@@ -1,0 +1,202 @@
+// Work stealing (seed 002, optional in spec 04): the replayed pop-top / steal-bottom plan,
+// and foralls run with S2P_WORK_STEALING=1 on both backends against the sequential forall.
+#include <seq2par/runtime.h>
+#include <seq2par/work_stealing.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace {
+
+using s2p::IndexMap;
+using s2p::InputAccess;
+
+struct Env {
+  Env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~Env() { unsetenv(name_); }
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+
+private:
+  const char* name_;
+};
+
+// Tile 0 is dealt five times as many rows as the others (weights as for a faster tile),
+// but every simulated tile is equally fast: the others run dry first. Tasks are whole
+// 16-row segments (the memory blocks), so a stolen task moves no more than it computes.
+s2p::resource_map<2> lopsided_rows() {
+  return s2p::resource_map<2>::block_cyclic({128, 128}, {16, 128}, 4).weights({5.0, 1.0, 1.0, 1.0});
+}
+
+std::vector<InputAccess<2>> add_transpose_inputs(const s2p::resource_map<2>& map) {
+  return {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}};
+}
+
+TEST(WorkStealing, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
+  const auto map = lopsided_rows();
+  const auto inputs = add_transpose_inputs(map);
+  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+  ASSERT_TRUE(plan.error.empty());
+  const auto stealing = s2p::plan_work_stealing<2>(plan, map, inputs, 8, {});
+  EXPECT_GT(stealing.stolen, 0);
+  std::map<std::vector<std::int64_t>, int> runner;
+  for (std::size_t t = 0; t < stealing.runs.size(); ++t)
+    for (const auto& task : stealing.runs[t])
+      EXPECT_TRUE(runner.emplace(task.block, static_cast<int>(t)).second) << "task run twice";
+  EXPECT_EQ(runner.size(), plan.tasks.size());
+  for (const auto& task : plan.tasks) // a task not stolen runs on its owner
+    if (runner.at(task.block) != task.tile)
+      EXPECT_TRUE(std::any_of(stealing.returns.begin(), stealing.returns.end(),
+                              [&](const s2p::TaskReturn& r) {
+                                return r.block == task.block && r.to_tile == task.tile &&
+                                       r.from_tile == runner.at(task.block);
+                              }));
+  EXPECT_EQ(static_cast<std::int64_t>(stealing.returns.size()), stealing.stolen);
+  // Thieves take from the bottom of the victim's queue: tile 0's last tasks.
+  const auto& queue0 = plan.queues[0];
+  EXPECT_EQ(stealing.runs[0].size() + static_cast<std::size_t>(stealing.stolen), queue0.size());
+  for (std::size_t k = 0; k < stealing.runs[0].size(); ++k)
+    EXPECT_EQ(stealing.runs[0][k].block, queue0[k].block);
+  // Fetches go to thieves, from the owners of the blocks, and never repeat an owner-copy move.
+  std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> moved;
+  for (const auto& m : plan.moves)
+    moved.insert({m.field, m.block, m.to_tile});
+  for (const auto& m : stealing.extra_moves) {
+    EXPECT_TRUE(moved.insert({m.field, m.block, m.to_tile}).second);
+    EXPECT_NE(m.from_tile, m.to_tile);
+  }
+}
+
+TEST(WorkStealing, BalancedQueuesStealNothing) {
+  const auto map = s2p::resource_map<2>::block_cyclic({64, 64}, {16, 64}, 4);
+  const auto inputs = add_transpose_inputs(map);
+  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+  EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, inputs, 8, {}).stolen, 0);
+}
+
+TEST(WorkStealing, BlocksThatAreNotContiguousInTheirMemoryBlockStay) {
+  // 16 x 16 tasks inside 16 x 64 memory blocks: a task's rows are not one range, so its
+  // result could not go back as one transfer.
+  const auto map = s2p::resource_map<2>::block_cyclic({64, 64}, {16, 64}, 4)
+                       .weights({5.0, 1.0, 1.0, 1.0})
+                       .algorithmic_blocks({16, 16});
+  const auto plan = s2p::plan_owner_copy<2>(map, {});
+  EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, {}, 8, {}).stolen, 0);
+}
+
+TEST(WorkStealing, TransfersThatCostMoreThanTheyGainAreNotMade) {
+  const auto map = lopsided_rows();
+  const auto inputs = add_transpose_inputs(map);
+  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+  s2p::StealCosts slow_links;
+  slow_links.bytes_per_cycle = 1; // a block takes longer to move than to compute
+  EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, inputs, 8, slow_links).stolen, 0);
+}
+
+TEST(WorkStealing, ContiguousOffsets) {
+  using s2p::work_stealing_detail::contiguous_offset;
+  const s2p::grid<2> memory{{16, 64}, {32, 0}};
+  EXPECT_EQ(contiguous_offset<2>({{8, 64}, {40, 0}}, memory), 8 * 64);
+  EXPECT_EQ(contiguous_offset<2>({{1, 16}, {33, 16}}, memory), 64 + 16);
+  EXPECT_EQ(contiguous_offset<2>({{2, 16}, {32, 0}}, memory), -1);
+  EXPECT_EQ(contiguous_offset<2>(memory, memory), 0);
+  EXPECT_EQ(contiguous_offset<3>({{1, 1, 8}, {0, 1, 8}}, {{2, 2, 16}, {0, 0, 0}}), 16 + 8);
+  EXPECT_EQ(contiguous_offset<3>({{1, 2, 8}, {0, 0, 8}}, {{2, 2, 16}, {0, 0, 0}}), -1);
+}
+
+class StealingForall : public ::testing::TestWithParam<const char*> {};
+
+struct Outcome {
+  std::vector<double> c;
+  std::int64_t cycles = 0;
+  std::int64_t stolen = 0;
+};
+
+// Over the lopsided map: C = A + B^T in the global view, C = A + B block by block in the
+// local-global view.
+Outcome add_transpose(const char* backend, bool steal, bool blocks) {
+  Env use("S2P_BACKEND", backend);
+  Env stealing("S2P_WORK_STEALING", steal ? "1" : "0");
+  std::vector<double> a(128 * 128), b(a.size());
+  Outcome out;
+  out.c.assign(a.size(), -1.0);
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    a[k] = static_cast<double>(k % 101) * 0.5;
+    b[k] = static_cast<double>((k * 7) % 89) - 40.0;
+  }
+  const auto map = lopsided_rows();
+  const auto Cd = s2p::agile(s2p::field<2, double>(out.c.data(), {128, 128}), map);
+  const auto Ad = s2p::agile(s2p::field<2, double>(a.data(), {128, 128}), map);
+  const auto Bd = s2p::agile(s2p::field<2, double>(b.data(), {128, 128}), map);
+  const s2p::rt::tile_kernel_info info{"stolen", "test.cpp", 4};
+  if (blocks) {
+    const auto Ct = s2p::tiles(Cd), At = s2p::tiles(Ad), Bt = s2p::tiles(Bd);
+    s2p::rt::forall_tiles(
+        info, 4, Ct, "Ct",
+        [](s2p::index<2> blk, auto& Ct, auto& At, auto& Bt) {
+          const auto c = Ct(blk);
+          const auto a_block = At(blk);
+          const auto b_block = Bt(blk); // 16 x 128 blocks: B's transpose is no block of B
+          s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a_block[j] + b_block[j]; });
+        },
+        s2p::rt::tile_reads(At, "At", {IndexMap<2>::identity()}),
+        s2p::rt::tile_reads(Bt, "Bt", {IndexMap<2>::identity()}));
+  } else {
+    s2p::rt::forall(
+        info, 4, Cd, "Cd",
+        [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
+          Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
+        },
+        s2p::rt::reads(Ad, "Ad", {IndexMap<2>::identity()}),
+        s2p::rt::reads(Bd, "Bd", {IndexMap<2>::transpose()}));
+  }
+  if (std::string(backend) == "sim") {
+    const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());
+    const auto& launch = report["launches"].back();
+    out.cycles = launch["total_cycles"].get<std::int64_t>();
+    if (launch["owner_copy"].contains("work_stealing"))
+      out.stolen = launch["owner_copy"]["work_stealing"]["stolen_tasks"].get<std::int64_t>();
+  }
+  return out;
+}
+
+std::vector<double> sequential_add(bool transposed) {
+  std::vector<double> c(128 * 128);
+  for (std::int64_t i = 0; i < 128; ++i)
+    for (std::int64_t j = 0; j < 128; ++j) {
+      const auto k = static_cast<std::size_t>(i * 128 + j);
+      const auto t = transposed ? static_cast<std::size_t>(j * 128 + i) : k;
+      c[k] = static_cast<double>(k % 101) * 0.5 + (static_cast<double>((t * 7) % 89) - 40.0);
+    }
+  return c;
+}
+
+TEST_P(StealingForall, GlobalAndLocalGlobalViewsComputeTheSequentialResult) {
+  if (std::string(GetParam()) == "sim" && !s2p::rt::has_fabric_simulator())
+    GTEST_SKIP() << "built without the fabric simulator";
+  EXPECT_EQ(add_transpose(GetParam(), true, false).c, sequential_add(true));
+  EXPECT_EQ(add_transpose(GetParam(), true, true).c, sequential_add(false));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StealingForall, ::testing::Values("sim", "threads"));
+
+TEST(StealingOnTheFabric, StolenTasksShortenTheSimulatedRun) {
+  if (!s2p::rt::has_fabric_simulator())
+    GTEST_SKIP() << "built without the fabric simulator";
+  const Outcome owner_only = add_transpose("sim", false, false);
+  const Outcome stolen = add_transpose("sim", true, false);
+  EXPECT_EQ(owner_only.stolen, 0);
+  EXPECT_GT(stolen.stolen, 0);
+  EXPECT_LT(stolen.cycles, owner_only.cycles);
+}
+
+TEST(StealingOnTheFabric, AnUnknownSettingIsAnError) {
+  Env bad("S2P_WORK_STEALING", "maybe");
+  EXPECT_THROW(static_cast<void>(s2p::rt::work_stealing_enabled()), std::invalid_argument);
+}
+
+} // namespace
