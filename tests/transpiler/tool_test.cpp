@@ -146,9 +146,10 @@ TEST_F(Tool, ParallelJobsWriteWhatOneJobWrites) {
 
 TEST_F(Tool, ParallelJobsStillWriteNothingWhenOneFileFails) {
   fs::copy_file(dir / "fig3-pipeline.cpp", dir / "good.cpp");
-  std::ofstream(dir / "bad.cpp") << "#include <seq2par/seq2par.h>\n"
-                                    "S2P_INTRINSIC void f(s2p::out<int> x);\n"
-                                    "S2P_KERNEL void k(s2p::tensor_ref<int> r) { int n = 0; n = 1; f(r[n]); }\n";
+  std::ofstream(dir / "bad.cpp")
+      << "#include <seq2par/seq2par.h>\n"
+         "S2P_INTRINSIC void f(s2p::out<int> x);\n"
+         "S2P_KERNEL void k(s2p::tensor_ref<int> r) { int n = 0; n = 1; f(r[n]); }\n";
   const auto r = run("good.cpp bad.cpp fig3-pipeline.cpp --out-dir out -j 2", dir);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("bad.cpp:3:"), std::string::npos) << r.output;
@@ -252,6 +253,41 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r, int n) {
       EXPECT_EQ(calls, 12u);
     }
   }
+}
+
+// --fabric: the chips x tiles of a fabric file bound S2P_TILES; a broken file is a usage
+// error that names the field.
+TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
+  std::ofstream(dir / "two_chips.json") << R"({"chips": 2, "chip": {"tiles": 4}})";
+  std::ofstream(dir / "broken.json") << R"({"chips": "two"})";
+  auto kernel = [&](int tiles) {
+    const std::string name = "k" + std::to_string(tiles) + ".cpp";
+    std::ofstream(dir / name) << "#include <seq2par/seq2par.h>\n"
+                              << "S2P_KERNEL S2P_TILES(" << tiles
+                              << ") void k(s2p::field<2, float>& rows) {\n"
+                              << "  s2p::all_reduce(rows, s2p::sum{});\n}\n";
+    return name;
+  };
+  const auto eight = run(kernel(8) + " --fabric two_chips.json --out-dir out8", dir);
+  EXPECT_EQ(eight.status, 0) << eight.output;
+  EXPECT_TRUE(fs::exists(dir / "out8" / "k8.par.cpp"));
+  const auto nine = run(kernel(9) + " --fabric two_chips.json --out-dir out9", dir);
+  EXPECT_EQ(nine.status, 1) << nine.output;
+  EXPECT_NE(nine.output.find("k9.cpp:2:30: error: kernel 'k' spans 9 tiles but the fabric has 8 "
+                             "(2 chips of 4 tiles (two_chips.json))"),
+            std::string::npos)
+      << nine.output;
+  EXPECT_FALSE(fs::exists(dir / "out9"));
+  // Without --fabric, one default chip; with an explicit --fabric-tiles, that wins.
+  EXPECT_EQ(run(kernel(2000) + " --out-dir o2000", dir).status, 1);
+  EXPECT_EQ(
+      run(kernel(2000) + " --fabric two_chips.json --fabric-tiles 2944 --out-dir o", dir).status,
+      0);
+  const auto broken = run(kernel(8) + " --fabric broken.json --out-dir outb", dir);
+  EXPECT_EQ(broken.status, 2);
+  EXPECT_NE(broken.output.find("--fabric: broken.json: field 'chips': expected a positive integer"),
+            std::string::npos)
+      << broken.output;
 }
 
 TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {

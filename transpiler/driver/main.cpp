@@ -4,6 +4,7 @@
 //
 // Exit codes: 0 success, 1 errors in the input (Clang-style diagnostics), 2 usage or I/O
 // errors. Nothing is written unless every input succeeded.
+#include "driver/fabric_option.h"
 #include "driver/output_files.h"
 #include "driver/run_tools.h"
 #include "driver/tool_paths.h"
@@ -65,6 +66,12 @@ cl::opt<int> fabric_tiles(
     cl::desc(
         "Tiles of the fabric a multi-tile kernel (S2P_TILES) may span (default: 1472, one chip)"),
     cl::init(1472), cl::cat(category));
+cl::opt<std::string> fabric_file(
+    "fabric",
+    cl::desc("Fabric file (the simulator's format) multi-tile kernels are compiled for: sets "
+             "the tiles S2P_TILES may span (chips x tiles per chip) and the SRAM pools may use; "
+             "--fabric-tiles and --tile-sram override it"),
+    cl::value_desc("file.json"), cl::cat(category));
 cl::opt<bool> no_verify("no-verify",
                         cl::desc("Skip the self-check of each warp split (races, deadlock)"),
                         cl::cat(category));
@@ -220,6 +227,21 @@ int main(int argc, const char** argv) {
   options.pipeline.cdfg.max_nodes = max_calls;
   options.pipeline.tile_sram_bytes = tile_sram;
   options.fabric_tiles = fabric_tiles;
+  if (!fabric_file.empty()) {
+    const auto limits = s2p::driver::read_fabric_limits(fabric_file);
+    if (const auto* error = std::get_if<std::string>(&limits)) {
+      llvm::errs() << "seq2par: error: --fabric: " << *error << "\n";
+      return kExitUsageError;
+    }
+    const auto& fabric = std::get<s2p::driver::FabricLimits>(limits);
+    if (tile_sram.getNumOccurrences() == 0)
+      options.pipeline.tile_sram_bytes = fabric.sram_bytes;
+    options.fabric_tiles_per_chip = static_cast<std::uint32_t>(fabric.tiles_per_chip);
+    if (fabric_tiles.getNumOccurrences() == 0) {
+      options.fabric_tiles = static_cast<int>(fabric.tiles);
+      options.fabric_description = fabric.description;
+    }
+  }
   options.dumps = dump_kinds;
   options.style = style;
   options.pipeline.verify = !no_verify;

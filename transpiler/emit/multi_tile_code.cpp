@@ -1,5 +1,6 @@
 #include "emit/multi_tile_code.h"
 
+#include <algorithm>
 #include <sstream>
 
 #if S2P_HAVE_FABRIC_SIM
@@ -89,13 +90,16 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
         << step.loc.line << ": ring "
         << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather"
                                                    : collective_name(step.kind))
-        << ", " << file_stem(options.source_name) << "." << schedule_name(kernel, k) << "\n";
+        << (multi.tiles < 2 ? std::string(", one tile: nothing moves")
+                            : ", " + file_stem(options.source_name) + "." + schedule_name(kernel, k))
+        << "\n";
   }
   out << "}";
   return out.str();
 }
 
-std::vector<std::pair<std::string, std::string>> multi_tile_schedules(const Kernel& kernel) {
+std::vector<std::pair<std::string, std::string>>
+multi_tile_schedules(const Kernel& kernel, [[maybe_unused]] std::uint32_t tiles_per_chip) {
   std::vector<std::pair<std::string, std::string>> files;
 #if S2P_HAVE_FABRIC_SIM
   const MultiTile& multi = *kernel.multi_tile;
@@ -105,6 +109,8 @@ std::vector<std::pair<std::string, std::string>> multi_tile_schedules(const Kern
     // runtime builds its schedule then (S2P_SCHEDULE_DIR keeps a copy).
     if (step.kind == TileStep::Kind::Forall)
       continue;
+    if (multi.tiles < 2) // a ring of one tile has no steps (the runtime returns at once)
+      continue;
     sim::RingOptions ring;
     ring.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
                 : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
@@ -113,7 +119,13 @@ std::vector<std::pair<std::string, std::string>> multi_tile_schedules(const Kern
     ring.type = *sim::element_type_from_string(step.element_type);
     ring.bytes = static_cast<std::uint64_t>(multi.tiles) * sim::element_size(ring.type);
     ring.kernel = kernel.name;
-    auto schedule = sim::make_ring_schedule(ring, sim::default_fabric());
+    sim::Fabric fabric = sim::default_fabric();
+    fabric.chip.tiles = std::max<std::uint32_t>(1, tiles_per_chip);
+    ring.chips = (ring.tiles + fabric.chip.tiles - 1) / fabric.chip.tiles;
+    while (ring.tiles % ring.chips != 0) // the ring generator splits tiles evenly
+      ++ring.chips;
+    fabric.chips = ring.chips;
+    auto schedule = sim::make_ring_schedule(ring, fabric);
     // The rows' length is only known when the kernel runs; the runtime regenerates the
     // schedule with the real S. Here S is the smallest valid size: one element per tile.
     schedule["generator"] = "seq2par: " + std::string(collective_name(step.kind)) + "(" +

@@ -17,6 +17,7 @@
 #include <clang/Tooling/Core/Replacement.h>
 
 #include <algorithm>
+#include <exception>
 
 namespace s2p::frontend {
 
@@ -150,7 +151,11 @@ private:
       report_error(ctx, decl.getLocation(),
                    "kernel '" + kernel.name + "' spans " +
                        std::to_string(kernel.multi_tile->tiles) + " tiles but the fabric has " +
-                       std::to_string(options_.fabric_tiles) + " (--fabric-tiles)");
+                       std::to_string(options_.fabric_tiles) + " (" +
+                       (options_.fabric_description.empty()
+                            ? std::string("--fabric-tiles; a fabric file with more chips: --fabric")
+                            : options_.fabric_description) +
+                       ")");
       return;
     }
     const auto& sm = ctx.getSourceManager();
@@ -164,7 +169,14 @@ private:
                          static_cast<int>(kernel.multi_tile->steps.size()),
                          kernel.multi_tile->tiles,
                          {}};
-    summary.dumps = emit::multi_tile_schedules(kernel);
+    try {
+      summary.dumps = emit::multi_tile_schedules(kernel, options_.fabric_tiles_per_chip);
+    } catch (const std::exception& e) { // a generator refusing its input is our bug
+      report_error(ctx, decl.getLocation(),
+                   "internal error: cannot make the schedule templates of kernel '" +
+                       kernel.name + "': " + e.what());
+      return;
+    }
     result_.kernels.push_back(std::move(summary));
   }
 

@@ -10,6 +10,7 @@
 
 #include <clang/Tooling/Tooling.h>
 
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -23,7 +24,9 @@ struct TranspileOptions {
   std::vector<dump::DumpKind> dumps;
   std::string style =
       "file"; // libFormat style for generated code ("file" = the input's .clang-format)
-  int fabric_tiles = 1472; // a multi-tile kernel may span at most this many tiles
+  int fabric_tiles = 1472;        // a multi-tile kernel may span at most this many tiles
+  std::string fabric_description; // where fabric_tiles came from, for messages (--fabric)
+  std::uint32_t fabric_tiles_per_chip = 1472; // collective templates span chips of this size
 };
 
 struct KernelResult {
@@ -48,7 +51,8 @@ class TranspileActionFactory : public clang::tooling::FrontendActionFactory {
 public:
   using DisplayName = std::function<std::string(const std::string& absolute_path)>;
   using FileStarted = std::function<void(const std::string& display_name)>;
-  TranspileActionFactory(TranspileOptions options, DisplayName display_name, FileStarted started = {});
+  TranspileActionFactory(TranspileOptions options, DisplayName display_name,
+                         FileStarted started = {});
   std::unique_ptr<clang::FrontendAction> create() override;
   const std::deque<FileResult>& results() const { return results_; }
 

@@ -294,7 +294,9 @@ planned_forall<N, Out, In...> plan(int tiles, const agile_field<N, Out>& out, co
     throw std::invalid_argument("seq2par: the output of a forall is distributed over " +
                                 std::to_string(out.map().tiles()) + " tiles but the kernel spans " +
                                 std::to_string(tiles));
-  for (const void* data : {static_cast<const void*>(inputs.field->data().data())...})
+  const std::array<const void*, sizeof...(In)> input_data{
+      static_cast<const void*>(inputs.field->data().data())...};
+  for (const void* data : input_data)
     if (data == static_cast<const void*>(out.data().data()))
       throw std::invalid_argument(
           "seq2par: a forall reads a field that shares memory with the field it writes");

@@ -90,14 +90,27 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
   if (args.kind != collective_kind::all_gather)
     ring.op = *sim::combine_op_from_string(args.op);
   ring.kernel = info.name;
-  sim::Fabric fabric = sim::default_fabric();
+  auto [fabric, fabric_file] = launch_fabric(info);
+  ring.chips = chips_for(fabric, ring.tiles, true);
+  if (ring.chips > fabric.chips) {
+    if (!fabric_file.empty())
+      throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "': a ring over " +
+                               std::to_string(ring.tiles) + " tiles needs " +
+                               std::to_string(ring.chips) +
+                               " chips with equal tile counts; the fabric in " + fabric_file +
+                               " has " + std::to_string(fabric.chips));
+    fabric.chips = ring.chips;
+  }
   auto json = sim::make_ring_schedule(ring, fabric);
-  if (ring.bytes > fabric.tile.sram_bytes)
+  sim::SimulationOptions options;
+  if (!fabric_file.empty()) {
+    options.fabric_source = fabric_file;
+  } else if (ring.bytes > fabric.tile.sram_bytes) {
     json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
+    fabric.tile.sram_bytes = ring.bytes;
+  }
   write_schedule_copy(info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
-  fabric = sim::default_fabric_for(schedule);
-  sim::SimulationOptions options;
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
   const std::size_t row_bytes =
       static_cast<std::size_t>(args.elements_per_tile) * args.element_bytes;

@@ -6,6 +6,7 @@
 
 #include <seq2par/runtime.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -33,6 +34,18 @@ void dispatch_multi_tile(const tile_kernel_info& info, Threads&& on_threads,
 }
 
 #if S2P_HAVE_FABRIC_SIM
+// The fabric a multi-tile launch runs on: the file S2P_FABRIC names, or the built-in
+// default chip repeated as many times as the kernel's tiles need (as `s2p-sim` does without
+// --fabric). A kernel spanning more tiles than a given fabric has is an error naming both.
+struct launch_fabric_choice {
+  sim::Fabric fabric;
+  std::string file; // empty: the built-in default
+};
+launch_fabric_choice launch_fabric(const tile_kernel_info& info);
+
+// Chips a launch of `tiles` uses on `fabric`: tile t on chip t / (tiles / chips).
+std::uint32_t chips_for(const sim::Fabric& fabric, std::uint32_t tiles, bool even_split);
+
 inline void throw_on_errors(const sim::Simulation& simulation, const char* kernel) {
   if (!simulation.diagnostics().has_errors())
     return;

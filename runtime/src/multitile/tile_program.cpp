@@ -112,20 +112,29 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
 // Exchange entries for `moves`, with send cycles such that each tile sends one stream at a
 // time and receives one at a time. List scheduling: the move that can start earliest goes
 // next (ties in list order), so one busy port does not hold back moves between idle ones.
+// Moves between chips are external: the XB paces them, so only the sender's port is booked.
 nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
                                         const tile_program& program, const sim::Fabric& fabric,
-                                        const std::string& what) {
+                                        std::uint32_t tiles_per_chip, const std::string& what) {
   const auto tiles = program.fields.empty() ? 0 : program.fields.front().bytes_per_tile.size();
   std::vector<std::int64_t> send_free(tiles, 0), receive_free(tiles, 0);
   nlohmann::ordered_json exchange = nlohmann::ordered_json::array();
   const std::int64_t rate = fabric.exchange.send_bytes_per_cycle;
+  auto external = [&](const tile_move& m) {
+    return static_cast<std::uint32_t>(m.from_tile) / tiles_per_chip !=
+           static_cast<std::uint32_t>(m.to_tile) / tiles_per_chip;
+  };
   auto latency = [&](const tile_move& m) {
-    return static_cast<std::int64_t>(fabric.on_chip_latency(
-        static_cast<std::uint32_t>(m.from_tile), static_cast<std::uint32_t>(m.to_tile)));
+    return static_cast<std::int64_t>(
+        fabric.on_chip_latency(static_cast<std::uint32_t>(m.from_tile) % tiles_per_chip,
+                               static_cast<std::uint32_t>(m.to_tile) % tiles_per_chip));
   };
   auto earliest = [&](const tile_move& m) {
-    return std::max<std::int64_t>(send_free[static_cast<std::size_t>(m.from_tile)],
-                                  receive_free[static_cast<std::size_t>(m.to_tile)] - latency(m));
+    const std::int64_t sender = send_free[static_cast<std::size_t>(m.from_tile)];
+    return external(m)
+               ? sender
+               : std::max<std::int64_t>(sender, receive_free[static_cast<std::size_t>(m.to_tile)] -
+                                                    latency(m));
   };
   std::vector<std::size_t> pending(moves.size());
   for (std::size_t k = 0; k < moves.size(); ++k)
@@ -141,7 +150,8 @@ nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
     const std::int64_t duration = (m.bytes + rate - 1) / rate;
     const std::int64_t start = earliest(m);
     send_free[static_cast<std::size_t>(m.from_tile)] = start + duration;
-    receive_free[static_cast<std::size_t>(m.to_tile)] = start + latency(m) + duration;
+    if (!external(m))
+      receive_free[static_cast<std::size_t>(m.to_tile)] = start + latency(m) + duration;
     const std::string name = what + " " + std::to_string(k);
     const std::string& buffer = program.fields[static_cast<std::size_t>(m.field)].name;
     exchange.push_back({{"kind", "send"},
@@ -165,8 +175,13 @@ nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
 
 // The program as a seq2par.schedule/1: superstep 1 exchanges the moves, superstep 2 runs the
 // `forall` codelet on every tile.
+// `tile_memory_from_fields`: on the built-in fabric, tiles grow to hold the fields (as
+// `s2p-sim gen` does); a user's fabric is taken as it is.
 nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_program& program,
-                                   const sim::Fabric& fabric) {
+                                   const sim::Fabric& fabric, bool tile_memory_from_fields) {
+  const auto tiles = static_cast<std::uint32_t>(info.tiles);
+  const std::uint32_t chips = chips_for(fabric, tiles, false);
+  const std::uint32_t tiles_per_chip = chips > 1 ? fabric.chip.tiles : tiles;
   nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
   for (const auto& f : program.fields) {
     const std::int64_t most = std::max<std::int64_t>(
@@ -177,16 +192,17 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
                        {"init", "zero"},
                        {"category", "data"}});
   }
-  const nlohmann::ordered_json exchange = exchange_entries(program.moves, program, fabric, "move");
+  const nlohmann::ordered_json exchange =
+      exchange_entries(program.moves, program, fabric, tiles_per_chip, "move");
   const nlohmann::ordered_json returns =
-      exchange_entries(program.returns, program, fabric, "stolen result");
+      exchange_entries(program.returns, program, fabric, tiles_per_chip, "stolen result");
   // Like `s2p-sim gen`: when the fields do not fit a default tile, the schedule says how much
   // tile memory it was made for, and the report names that fabric.
   std::int64_t per_tile = 0;
   for (const auto& b : buffers)
     per_tile += b["bytes"].get<std::int64_t>();
-  nlohmann::ordered_json fabric_summary{{"chips", 1}, {"tiles_per_chip", info.tiles}};
-  if (per_tile > static_cast<std::int64_t>(fabric.tile.sram_bytes)) {
+  nlohmann::ordered_json fabric_summary{{"chips", chips}, {"tiles_per_chip", tiles_per_chip}};
+  if (tile_memory_from_fields && per_tile > static_cast<std::int64_t>(fabric.tile.sram_bytes)) {
     const auto bank = static_cast<std::int64_t>(fabric.tile.bank_bytes);
     fabric_summary["tile_sram_bytes"] = (per_tile + bank - 1) / bank * bank;
   }
@@ -208,15 +224,18 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
 }
 
 void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
-  sim::Fabric fabric = sim::default_fabric();
-  const auto json = schedule_of(info, program, fabric);
+  auto [fabric, fabric_file] = launch_fabric(info);
+  const auto json = schedule_of(info, program, fabric, fabric_file.empty());
   write_schedule_copy(info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
-  fabric = sim::default_fabric_for(schedule);
   sim::SimulationOptions options;
-  if (schedule.tile_sram_bytes)
+  if (!fabric_file.empty()) {
+    options.fabric_source = fabric_file;
+  } else if (schedule.tile_sram_bytes) {
+    fabric.tile.sram_bytes = std::max(fabric.tile.sram_bytes, *schedule.tile_sram_bytes);
     options.fabric_source = "built-in default with " + std::to_string(*schedule.tile_sram_bytes) +
                             "-byte tiles (the fields' size)";
+  }
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
   auto memory_of = [&](int tile) {
     return tile_memory([&simulation, &program, tile](int field) {

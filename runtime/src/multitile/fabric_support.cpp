@@ -1,0 +1,43 @@
+// Which fabric multi-tile launches run on, and how their tiles are placed on its chips.
+#include "multitile/fabric_support.h"
+
+#include <cstdlib>
+#include <string>
+
+namespace s2p::rt {
+
+#if S2P_HAVE_FABRIC_SIM
+launch_fabric_choice launch_fabric(const tile_kernel_info& info) {
+  const auto tiles = static_cast<std::uint64_t>(info.tiles);
+  if (const char* path = std::getenv("S2P_FABRIC"); path && *path) {
+    sim::Fabric fabric;
+    try {
+      fabric = sim::load_fabric(path);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("seq2par: S2P_FABRIC: ") + e.what());
+    }
+    if (tiles > fabric.total_tiles())
+      throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "' spans " +
+                               std::to_string(tiles) + " tiles but the fabric in " + path +
+                               " has " + std::to_string(fabric.total_tiles()) + " (" +
+                               std::to_string(fabric.chips) + " chips of " +
+                               std::to_string(fabric.chip.tiles) + ")");
+    return {fabric, path};
+  }
+  sim::Fabric fabric = sim::default_fabric();
+  fabric.chips = static_cast<std::uint32_t>((tiles + fabric.chip.tiles - 1) / fabric.chip.tiles);
+  if (fabric.chips > 1)
+    fabric.name += ", " + std::to_string(fabric.chips) + " chips";
+  return {fabric, {}};
+}
+
+std::uint32_t chips_for(const sim::Fabric& fabric, std::uint32_t tiles, bool even_split) {
+  std::uint32_t chips = (tiles + fabric.chip.tiles - 1) / fabric.chip.tiles;
+  // The ring generators split tiles evenly over chips; find the fewest chips that allow it.
+  while (even_split && tiles % chips != 0)
+    ++chips;
+  return chips;
+}
+#endif
+
+} // namespace s2p::rt

@@ -1,0 +1,142 @@
+// Multi-tile kernels on fabrics of several chips: a fabric file (S2P_FABRIC) or the built-in
+// chip repeated as often as the kernel's tiles need. Moves between chips are external
+// (headered packets through the XBs); results must still equal the sequential run.
+#include <seq2par/runtime.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+namespace {
+
+struct Env {
+  Env(const char* name, const std::string& value) : name_(name) { setenv(name, value.c_str(), 1); }
+  ~Env() { unsetenv(name_); }
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+
+private:
+  const char* name_;
+};
+
+// Two chips of four tiles: small enough that every tile's neighbour across the ring of
+// chips is a few tiles away.
+std::string small_two_chip_fabric(const char* name, const std::string& extra = "") {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << R"({"chips": 2, "chip": {"tiles": 4})" << extra << "}\n";
+  return path.string();
+}
+
+nlohmann::json last_launch() {
+  return nlohmann::json::parse(s2p::rt::sim_report_json())["launches"].back();
+}
+
+std::int64_t external_transfers(const nlohmann::json& launch) {
+  std::int64_t n = 0;
+  for (const auto& step : launch["supersteps"])
+    n += step["external_transfers"].get<std::int64_t>();
+  return n;
+}
+
+// y[i] = x[i + 3] over a row-block map: every tile reads the start of the next tile's
+// block, and tile 3 reads from tile 4 on the other chip.
+std::vector<float> shifted_copy(int tiles) {
+  const std::int64_t per_tile = 5, n = per_tile * tiles;
+  std::vector<float> x(static_cast<std::size_t>(n + 3)), y(static_cast<std::size_t>(n), -1.0f);
+  std::iota(x.begin(), x.end(), 0.5f);
+  const auto out_map = s2p::resource_map<1>::block({n}, tiles);
+  const auto in_map = s2p::resource_map<1>::block({n + 3}, tiles);
+  const auto Yd = s2p::agile(s2p::field<1, float>(y.data(), {n}), out_map);
+  const auto Xd = s2p::agile(s2p::field<1, float>(x.data(), {n + 3}), in_map);
+  s2p::IndexMap<1> ahead = s2p::IndexMap<1>::identity();
+  ahead.offset[0] = 3;
+  const s2p::rt::tile_kernel_info info{"shifted", "test.cpp", tiles};
+  s2p::rt::forall(
+      info, tiles, Yd, "Yd", [](s2p::index<1> i, auto& Yd, auto& Xd) { Yd[i] = Xd[{i[0] + 3}]; },
+      s2p::rt::reads(Xd, "Xd", {ahead}));
+  for (std::int64_t i = 0; i < n; ++i)
+    EXPECT_EQ(y[static_cast<std::size_t>(i)], x[static_cast<std::size_t>(i + 3)]) << i;
+  return y;
+}
+
+class MultiChip : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!s2p::rt::has_fabric_simulator())
+      GTEST_SKIP() << "built without the fabric simulator";
+  }
+  Env backend_{"S2P_BACKEND", "sim"};
+};
+
+TEST_F(MultiChip, ForallMovesBlocksBetweenChipsFromAFabricFile) {
+  Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips.json"));
+  shifted_copy(8);
+  const auto launch = last_launch();
+  EXPECT_EQ(launch["fabric"]["parameters"]["chips"], 2);
+  EXPECT_EQ(launch["fabric"]["source"], std::getenv("S2P_FABRIC"));
+  EXPECT_GT(external_transfers(launch), 0);
+}
+
+TEST_F(MultiChip, AllReduceRingSpansTheChips) {
+  Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips_ring.json"));
+  const int tiles = 8, elements = 16;
+  std::vector<float> expected(tiles * elements), actual;
+  for (std::size_t k = 0; k < expected.size(); ++k)
+    expected[k] = static_cast<float>(k % 13) - 6.0f;
+  actual = expected;
+  s2p::all_reduce(s2p::field<2, float>(expected.data(), {tiles, elements}), s2p::sum{});
+  const s2p::rt::tile_kernel_info info{"ring", "test.cpp", tiles};
+  s2p::rt::collective(info, s2p::rt::collective_kind::all_reduce,
+                      s2p::field<2, float>(actual.data(), {tiles, elements}), s2p::sum{});
+  EXPECT_EQ(expected, actual);
+  EXPECT_GT(external_transfers(last_launch()), 0);
+}
+
+TEST_F(MultiChip, LossyLinksStillDeliverEverything) {
+  Env fabric("S2P_FABRIC",
+             small_two_chip_fabric(
+                 "s2p_two_chips_lossy.json",
+                 R"(, "external": {"loss_probability": 0.2, "reorder_window_cycles": 500})"));
+  shifted_copy(8);
+}
+
+TEST_F(MultiChip, TheBuiltInChipIsRepeatedWhenTheKernelNeedsMoreTiles) {
+  shifted_copy(1500);
+  const auto launch = last_launch();
+  EXPECT_EQ(launch["fabric"]["parameters"]["chips"], 2);
+  EXPECT_GT(external_transfers(launch), 0);
+}
+
+TEST_F(MultiChip, AKernelLargerThanTheFabricIsAnError) {
+  Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips_small.json"));
+  std::vector<float> y(16);
+  const auto map = s2p::resource_map<1>::block({16}, 16);
+  const auto Yd = s2p::agile(s2p::field<1, float>(y.data(), {16}), map);
+  const s2p::rt::tile_kernel_info info{"too_big", "test.cpp", 16};
+  try {
+    s2p::rt::forall(info, 16, Yd, "Yd", [](s2p::index<1> i, auto& Yd) { Yd[i] = 1.0f; });
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("spans 16 tiles but the fabric in"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("has 8 (2 chips of 4)"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(MultiChip, AMalformedFabricFileNamesTheField) {
+  Env fabric("S2P_FABRIC",
+             small_two_chip_fabric("s2p_bad_fabric.json", R"(, "tile": {"sram": 5})"));
+  try {
+    shifted_copy(4);
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("S2P_FABRIC"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("sram"), std::string::npos) << e.what();
+  }
+}
+
+} // namespace

@@ -1,0 +1,31 @@
+#include "driver/fabric_option.h"
+
+#if SEQ2PAR_HAVE_FABRIC_SIM
+#include <seq2par/sim/fabric.h>
+#endif
+
+#include <exception>
+
+namespace s2p::driver {
+
+std::variant<FabricLimits, std::string> read_fabric_limits(const std::string& path) {
+#if SEQ2PAR_HAVE_FABRIC_SIM
+  try {
+    const sim::Fabric fabric = sim::load_fabric(path);
+    FabricLimits limits;
+    limits.tiles = static_cast<std::int64_t>(fabric.total_tiles());
+    limits.sram_bytes = static_cast<std::int64_t>(fabric.tile.sram_bytes);
+    limits.tiles_per_chip = fabric.chip.tiles;
+    limits.description = std::to_string(fabric.chips) + " chip" + (fabric.chips == 1 ? "" : "s") +
+                         " of " + std::to_string(fabric.chip.tiles) + " tiles (" + path + ")";
+    return limits;
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
+#else
+  return "this seq2par was built without the fabric simulator, which reads fabric files (" + path +
+         ")";
+#endif
+}
+
+} // namespace s2p::driver
