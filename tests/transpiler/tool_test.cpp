@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -140,7 +141,7 @@ TEST_F(Tool, ParallelJobsWriteWhatOneJobWrites) {
     ++files;
     EXPECT_EQ(read(entry.path()), read(dir / "three" / entry.path().filename())) << entry.path();
   }
-  EXPECT_EQ(files, 15u); // a .par.cpp and the channels dump (JSON, DOT) per input
+  EXPECT_EQ(files, 16u); // a .par.cpp and the channels dump (JSON, DOT) per input, the cache
   EXPECT_NE(three.output.find("[5/5]"), std::string::npos) << three.output;
 }
 
@@ -288,6 +289,52 @@ TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
   EXPECT_NE(broken.output.find("--fabric: broken.json: field 'chips': expected a positive integer"),
             std::string::npos)
       << broken.output;
+}
+
+// A re-run parses only what changed: an input whose options, dependencies and outputs are
+// unchanged is reported up to date and its outputs are left alone.
+TEST_F(Tool, RerunsSkipInputsThatDidNotChange) {
+  std::ofstream(dir / "stage.h") << "#pragma once\n";
+  {
+    std::ifstream in(dir / "fig3-pipeline.cpp");
+    std::stringstream text;
+    text << "#include \"stage.h\"\n" << in.rdbuf();
+    std::ofstream(dir / "fig3-pipeline.cpp") << text.str();
+  }
+  const fs::path output = dir / "out" / "fig3-pipeline.par.cpp";
+  ASSERT_EQ(run("fig3-pipeline.cpp --out-dir out", dir).status, 0);
+  ASSERT_TRUE(fs::exists(dir / "out" / ".seq2par-cache.json"));
+  // Mark the output so a rewrite would show.
+  fs::last_write_time(output, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  const auto stamp = fs::last_write_time(output);
+  const auto again = run("fig3-pipeline.cpp --out-dir out", dir);
+  EXPECT_EQ(again.status, 0);
+  EXPECT_NE(again.output.find("up to date: fig3-pipeline.cpp"), std::string::npos) << again.output;
+  EXPECT_EQ(fs::last_write_time(output), stamp);
+  // Each of these makes the next run transpile again.
+  auto transpiles = [&](const std::string& extra) {
+    const auto r = run("fig3-pipeline.cpp --out-dir out " + extra, dir);
+    return r.status == 0 && r.output.find("up to date") == std::string::npos;
+  };
+  std::ofstream(dir / "stage.h", std::ios::app) << "// an included header changed\n";
+  EXPECT_TRUE(transpiles(""));
+  EXPECT_FALSE(transpiles(""));
+  EXPECT_TRUE(transpiles("--keep-redundant")); // other options
+  EXPECT_TRUE(transpiles(""));
+  fs::remove(output); // an output went missing
+  EXPECT_TRUE(transpiles(""));
+  EXPECT_TRUE(fs::exists(output));
+  std::ofstream(output, std::ios::app) << "// edited by hand\n"; // an output was edited
+  EXPECT_TRUE(transpiles(""));
+  EXPECT_TRUE(transpiles("--force"));
+  // A damaged cache costs a full run, nothing else.
+  std::ofstream(dir / "out" / ".seq2par-cache.json") << "{ not json";
+  EXPECT_TRUE(transpiles(""));
+  EXPECT_FALSE(transpiles(""));
+  // --no-cache neither reads nor writes it.
+  const auto fresh = run("fig3-pipeline.cpp --out-dir fresh --no-cache", dir);
+  EXPECT_EQ(fresh.status, 0);
+  EXPECT_FALSE(fs::exists(dir / "fresh" / ".seq2par-cache.json"));
 }
 
 TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {

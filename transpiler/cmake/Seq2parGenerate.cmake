@@ -48,7 +48,7 @@ function(seq2par_generate out_var)
     set(out "${ARG_OUTPUT_DIR}/${stem}.par.cpp")
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND ${tool} "${abs}" --out-dir "${ARG_OUTPUT_DIR}" --in-root "${ARG_IN_ROOT}" --quiet ${ARG_OPTIONS} -- ${flags}
+      COMMAND ${tool} "${abs}" --out-dir "${ARG_OUTPUT_DIR}" --in-root "${ARG_IN_ROOT}" --quiet --no-cache ${ARG_OPTIONS} -- ${flags}
       DEPENDS "${abs}" ${tool}
       IMPLICIT_DEPENDS CXX "${abs}"
       COMMENT "seq2par ${rel}"

@@ -5,6 +5,7 @@
 // Exit codes: 0 success, 1 errors in the input (Clang-style diagnostics), 2 usage or I/O
 // errors. Nothing is written unless every input succeeded.
 #include "driver/fabric_option.h"
+#include "driver/incremental_cache.h"
 #include "driver/output_files.h"
 #include "driver/run_tools.h"
 #include "driver/tool_paths.h"
@@ -21,6 +22,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -86,6 +88,16 @@ cl::opt<int> jobs("jobs", cl::desc("Transpile this many files at once; 0 means o
                   cl::cat(category));
 cl::alias jobs_short("j", cl::desc("Alias for --jobs"), cl::aliasopt(jobs), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Only print diagnostics"), cl::cat(category));
+cl::opt<bool> force("force",
+                    cl::desc("Transpile every input even if OUT/.seq2par-cache.json says it is up "
+                             "to date"),
+                    cl::cat(category));
+cl::opt<bool> no_cache("no-cache",
+                       cl::desc("Neither read nor write OUT/.seq2par-cache.json (for build systems "
+                                "that track dependencies themselves)"),
+                       cl::cat(category));
+cl::alias out_root("out-root", cl::desc("Alias for --out-dir"), cl::aliasopt(out_dir),
+                   cl::cat(category));
 
 constexpr int kExitInputError = 1;
 constexpr int kExitUsageError = 2;
@@ -136,6 +148,29 @@ std::vector<s2p::dump::DumpKind> parse_dumps(bool& ok) {
       kinds.push_back(*kind);
   }
   return kinds;
+}
+
+// How `source` is transpiled: everything that changes the output except file contents.
+std::string fingerprint(const std::string& source, const clang::tooling::CompilationDatabase& db,
+                        const s2p::frontend::TranspileOptions& options,
+                        const s2p::driver::ToolPaths& paths, const std::string& root) {
+  std::string text = std::string("seq2par ") + SEQ2PAR_VERSION + "\n" + paths.include_dir + "\n" +
+                     paths.clang_resource_dir + "\n" + root + "\n";
+  for (const auto& command : db.getCompileCommands(source)) {
+    text += command.Directory + "\n";
+    for (const auto& arg : command.CommandLine)
+      text += arg + "\x1f";
+    text += "\n";
+  }
+  for (const auto kind : options.dumps)
+    text += std::to_string(static_cast<int>(kind)) + ",";
+  text += "\n" + std::to_string(options.pipeline.keep_redundant) + " " +
+          std::to_string(options.pipeline.cdfg.max_nodes) + " " +
+          std::to_string(options.pipeline.tile_sram_bytes) + " " +
+          std::to_string(options.pipeline.verify) + " " + std::to_string(options.fabric_tiles) +
+          " " + std::to_string(options.fabric_tiles_per_chip) + " " + options.fabric_description +
+          " " + options.style + "\n";
+  return s2p::driver::hash_text(text);
 }
 
 } // namespace
@@ -245,8 +280,33 @@ int main(int argc, const char** argv) {
   options.dumps = dump_kinds;
   options.style = style;
   options.pipeline.verify = !no_verify;
+  // Incremental re-runs: inputs whose fingerprint, dependencies and outputs are unchanged
+  // are not parsed again.
+  auto cache = s2p::driver::IncrementalCache::load(out_dir);
+  const bool had_cache = !cache.empty();
+  std::map<std::string, std::string> fingerprints;
+  std::vector<std::string> to_run;
+  int up_to_date = 0;
+  for (const auto& source : sources) {
+    const std::string key = absolute(source);
+    fingerprints[key] = fingerprint(source, parsed->getCompilations(), options, paths, root);
+    bool skipped_before = false;
+    if (!force && !no_cache && cache.up_to_date(key, fingerprints[key], skipped_before)) {
+      ++up_to_date;
+      if (!quiet)
+        llvm::errs() << "seq2par: up to date: " << relative_to_root(key, root)
+                     << (skipped_before ? " (no S2P_KERNEL)" : "") << "\n";
+      continue;
+    }
+    to_run.push_back(source);
+  }
+  if (to_run.empty()) {
+    if (!quiet && sources.size() > 1)
+      llvm::errs() << "seq2par: " << up_to_date << " up to date\n";
+    return 0;
+  }
   const auto run = s2p::driver::run_tools(
-      parsed->getCompilations(), sources, adjusters, options,
+      parsed->getCompilations(), to_run, adjusters, options,
       [&](const std::string& file) { return relative_to_root(absolute(file), root); }, job_count, !quiet && sources.size() > 1);
 
   // Collect outputs; any failed input means nothing is written.
@@ -261,13 +321,17 @@ int main(int argc, const char** argv) {
       ++failed;
       continue;
     }
+    const std::string key = absolute(result.input);
     if (result.output.empty()) {
       ++skipped;
       if (!quiet)
         llvm::errs() << "seq2par: skipped " << result.display_name
                      << ": no S2P_KERNEL to transpile\n";
+      if (fingerprints.count(key))
+        cache.record(key, fingerprints[key], result.dependencies, {});
       continue;
     }
+    const std::size_t first_output = outputs.size();
     const std::string path = output_path(result.display_name, ".par.cpp");
     outputs.push_back({path, result.output});
     for (const auto& kernel : result.kernels) {
@@ -281,12 +345,22 @@ int main(int argc, const char** argv) {
       for (const auto& [suffix, content] : kernel.dumps)
         outputs.push_back({output_path(result.display_name, "." + suffix), content});
     }
+    std::vector<s2p::driver::CachedOutput> written;
+    for (std::size_t k = first_output; k < outputs.size(); ++k)
+      written.push_back({absolute(outputs[k].path), outputs[k].content});
+    if (fingerprints.count(key))
+      cache.record(key, fingerprints[key], result.dependencies, written);
+    else
+      cache.forget(key);
   }
   if (failed > 0 || run.tool_failed || run.files.empty()) {
     llvm::errs() << "seq2par: " << (failed ? failed : 1) << " file" << (failed > 1 ? "s" : "")
                  << " with errors; nothing was written\n";
     return kExitInputError;
   }
+  // The cache is written with the outputs (a run that writes nothing leaves no cache behind).
+  if (!no_cache && (!outputs.empty() || had_cache))
+    outputs.push_back({cache.path(), cache.text()});
   if (const std::string error = s2p::driver::write_all_or_nothing(outputs); !error.empty()) {
     llvm::errs() << "seq2par: error: " << error << "; nothing was written\n";
     return kExitUsageError;
@@ -295,8 +369,10 @@ int main(int argc, const char** argv) {
     for (const auto& line : summaries)
       llvm::errs() << line << "\n";
     if (sources.size() > 1)
-      llvm::errs() << "seq2par: " << (sources.size() - skipped) << " transpiled, " << skipped
-                   << " skipped\n";
+      llvm::errs() << "seq2par: " << (to_run.size() - static_cast<std::size_t>(skipped))
+                   << " transpiled, " << skipped << " skipped"
+                   << (up_to_date ? ", " + std::to_string(up_to_date) + " up to date" : "")
+                   << "\n";
   }
   return 0;
 }

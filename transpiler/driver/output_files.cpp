@@ -1,5 +1,6 @@
 #include "driver/output_files.h"
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
@@ -22,18 +23,21 @@ std::string write_all_or_nothing(const std::vector<OutputFile>& files) {
         return "cannot create directory '" + dir.str() + "': " + ec.message();
       }
     }
-    const std::string tmp = file.path + ".s2p-tmp";
-    std::error_code ec;
-    {
-      llvm::raw_fd_ostream out(tmp, ec, llvm::sys::fs::OF_None);
-      if (!ec) {
-        out << file.content;
-        out.close();
-        if (out.has_error())
-          ec = out.error();
+    // A unique name: several seq2par processes may write into one directory at once (a
+    // parallel build), and each rename must still replace the file in one step.
+    int fd = -1;
+    llvm::SmallString<256> tmp;
+    std::error_code ec = llvm::sys::fs::createUniqueFile(file.path + ".%%%%%%.s2p-tmp", fd, tmp);
+    if (!ec) {
+      llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+      out << file.content;
+      out.close();
+      if (out.has_error()) {
+        ec = out.error();
+        out.clear_error(); // reported below, not fatal
       }
+      temporaries.push_back(tmp.str().str());
     }
-    temporaries.push_back(tmp);
     if (ec) {
       discard();
       return "cannot write '" + file.path + "': " + ec.message();

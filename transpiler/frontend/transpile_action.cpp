@@ -100,6 +100,11 @@ public:
     result_.ok = true;
     if (!bodies.empty())
       result_.output = assemble(ctx, bodies);
+    for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+      const llvm::StringRef real = it->first.getFileEntry().tryGetRealPathName();
+      result_.dependencies.push_back((real.empty() ? it->first.getName() : real).str());
+    }
+    std::sort(result_.dependencies.begin(), result_.dependencies.end());
   }
 
 private:

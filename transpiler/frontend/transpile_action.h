@@ -45,6 +45,7 @@ struct FileResult {
   bool ok = false;          // parsed and transpiled without errors
   std::string output;       // the generated .par.cpp (empty if no kernels)
   std::vector<KernelResult> kernels;
+  std::vector<std::string> dependencies; // every file the compile read (for incremental re-runs)
 };
 
 class TranspileActionFactory : public clang::tooling::FrontendActionFactory {
