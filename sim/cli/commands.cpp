@@ -40,16 +40,24 @@ const char* const kResolveUsage =
 const char* const kRunUsage =
     "s2p-sim run sched.json [--fabric f.json] [--seed N] [--report r.json] [--trace t.json]\n"
     "            [--trace-tiles SPEC] [--verify] [--timing-only] [--init ints|signs|zero]\n"
-    "            [--init-seed N] [--max-host-memory BYTES] [--host-stats] [--quiet]\n"
+    "            [--init-seed N] [--max-host-memory BYTES] [--host-stats] [--html r.html]\n"
+    "            [--quiet]\n"
     "  Simulates. --seed drives external packet loss/reordering only; input buffers are filled\n"
     "  from --init-seed (default 0) with --init (default ints; signs for prod collectives).\n"
     "  --verify checks a collective's result on the data the simulator moved. --timing-only\n"
     "  keeps no buffer contents (every check still runs). --trace-tiles: all, none, a count\n"
     "  (the first N tiles) or a list such as 0-15,100 (default: all up to 64 tiles, else 32).\n"
-    "  --host-stats prints host seconds and peak memory to stderr (never into the report).\n";
+    "  --host-stats prints host seconds and peak memory to stderr (never into the report).\n"
+    "  --html writes the report as a page: timeline, tile map, memory, links.\n";
+const char* const kHtmlUsage =
+    "s2p-sim html report.json -o report.html\n"
+    "  Draws a saved report as one self-contained HTML page with inline SVG: summary,\n"
+    "  superstep timeline, every chip's tiles coloured by how busy they were, the tiles with\n"
+    "  the highest memory peak by category against the SRAM, and the links.\n";
 
 std::string fabric_label(const Schedule& schedule, const std::optional<std::string>& path) {
-  if (path) return *path;
+  if (path)
+    return *path;
   if (schedule.tile_sram_bytes && *schedule.tile_sram_bytes > default_fabric().tile.sram_bytes)
     return "built-in default with " + std::to_string(*schedule.tile_sram_bytes) +
            "-byte tiles (fabric.tile_sram_bytes of the schedule)";
@@ -159,10 +167,12 @@ std::string usage(const std::string& command) {
     return kResolveUsage;
   if (command == "run")
     return kRunUsage;
+  if (command == "html")
+    return kHtmlUsage;
   return std::string("s2p-sim - the seq2par fabric simulator (BSP tiles, on-chip exchange, "
                      "chip-to-chip links)\n\n"
                      "usage:\n") +
-         kGenUsage + kCheckUsage + kResolveUsage + kRunUsage +
+         kGenUsage + kCheckUsage + kResolveUsage + kRunUsage + kHtmlUsage +
          "s2p-sim --help | help <command>\n"
          "s2p-sim --version\n\n"
          "exit codes: 0 ok; 1 bad input (schedule/fabric errors, deadlock, failed --verify);\n"
@@ -219,11 +229,14 @@ int run_gen(const std::vector<std::string>& argv) {
   if (options.bytes > fabric.tile.sram_bytes) {
     // Record the tile memory the data needs (whole banks), so that `run` without --fabric
     // simulates a fabric it fits on -- and says so in its report.
-    const std::uint64_t banks = (options.bytes + fabric.tile.bank_bytes - 1) / fabric.tile.bank_bytes;
+    const std::uint64_t banks =
+        (options.bytes + fabric.tile.bank_bytes - 1) / fabric.tile.bank_bytes;
     schedule["fabric"]["tile_sram_bytes"] = banks * fabric.tile.bank_bytes;
-    std::cerr << "s2p-sim gen: note: " << options.bytes << " bytes per tile exceed the " << fabric.tile.sram_bytes
-              << "-byte tile memory of the fabric; the schedule asks for " << banks * fabric.tile.bank_bytes
-              << "-byte tiles (fabric.tile_sram_bytes), which `run` and `check` use unless given --fabric\n";
+    std::cerr << "s2p-sim gen: note: " << options.bytes << " bytes per tile exceed the "
+              << fabric.tile.sram_bytes << "-byte tile memory of the fabric; the schedule asks for "
+              << banks * fabric.tile.bank_bytes
+              << "-byte tiles (fabric.tile_sram_bytes), which `run` and `check` use unless given "
+                 "--fabric\n";
   }
   detail::write_file_atomically(out, schedule.dump(1) + "\n");
   return 0;
@@ -373,6 +386,7 @@ int run_run(const std::vector<std::string>& argv) {
                          {"--init-seed", true},
                          {"--max-host-memory", true},
                          {"--host-stats", false},
+                         {"--html", true},
                          {"--quiet", false}});
   const std::string path = single_schedule(args, "run");
   if (args.has("--verify") && args.has("--timing-only")) {
@@ -407,6 +421,9 @@ int run_run(const std::vector<std::string>& argv) {
 
   if (const auto report = args.value("--report")) {
     detail::write_file_atomically(*report, simulation.report_json().dump(1) + "\n");
+  }
+  if (const auto html = args.value("--html")) {
+    detail::write_file_atomically(*html, html_report(simulation.report_json(), path));
   }
   if (const auto trace = args.value("--trace")) {
     detail::AtomicFileWriter writer(*trace);
@@ -472,6 +489,22 @@ int run_run(const std::vector<std::string>& argv) {
   const bool failed = simulation.diagnostics().has_errors() || r.deadlock ||
                       (verified && !verified->ok) || !r.completed;
   return failed ? 1 : 0;
+}
+
+int run_html(const std::vector<std::string>& argv) {
+  const Args args(argv, {{"-o", true}});
+  if (args.positional().size() != 1)
+    throw UsageError("html takes exactly one report file");
+  const auto out = args.value("-o");
+  if (!out)
+    throw UsageError("html needs -o report.html");
+  const std::string path = args.positional().front();
+  const auto report =
+      Json::parse(detail::read_text_file(path), nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded())
+    throw InputError(path + ": not JSON");
+  detail::write_file_atomically(*out, html_report(report, path));
+  return 0;
 }
 
 } // namespace s2p::sim::cli

@@ -11,6 +11,7 @@ int run_gen(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_resolve(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
+int run_html(const std::vector<std::string>& args);
 
 /// The full usage text, or one command's.
 [[nodiscard]] std::string usage(const std::string& command = "");

@@ -45,6 +45,8 @@ int dispatch(const std::vector<std::string>& args) {
     return run_resolve(rest);
   if (command == "run")
     return run_run(rest);
+  if (command == "html")
+    return run_html(rest);
   throw UsageError("unknown command '" + command + "'");
 }
 

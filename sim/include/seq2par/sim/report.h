@@ -140,4 +140,9 @@ struct RunReport {
 [[nodiscard]] std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabric,
                                                   Cycles total_cycles);
 
+/// The report (its JSON form) as one self-contained HTML page with inline SVG: summary,
+/// superstep timeline, per-tile busy map on each chip's grid, per-tile memory by category,
+/// links. Throws InputError naming the field if `report` is not a complete report.
+[[nodiscard]] std::string html_report(const nlohmann::ordered_json& report, std::string_view source);
+
 } // namespace s2p::sim
