@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -95,6 +96,31 @@ TEST(WorkStealing, TransfersThatCostMoreThanTheyGainAreNotMade) {
   s2p::StealCosts slow_links;
   slow_links.bytes_per_cycle = 1; // a block takes longer to move than to compute
   EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, inputs, 8, slow_links).stolen, 0);
+}
+
+TEST(WorkStealing, GreedyStealsWhateverTransfersCost) {
+  const auto map = lopsided_rows();
+  const auto inputs = add_transpose_inputs(map);
+  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+  s2p::StealCosts greedy;
+  greedy.bytes_per_cycle = 1;
+  greedy.free_transfers = true;
+  greedy.tiles_per_chip = 2; // chips do not hold it back either
+  const auto stealing = s2p::plan_work_stealing<2>(plan, map, inputs, 8, greedy);
+  EXPECT_GT(stealing.stolen, 0);
+  EXPECT_TRUE(
+      std::any_of(stealing.returns.begin(), stealing.returns.end(),
+                  [](const s2p::TaskReturn& r) { return r.from_tile / 2 != r.to_tile / 2; }));
+}
+
+TEST(WorkStealing, StealsStayOnTheVictimsChip) {
+  const auto map = lopsided_rows();
+  const auto inputs = add_transpose_inputs(map);
+  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+  s2p::StealCosts chips;
+  chips.tiles_per_chip = 2;
+  for (const auto& r : s2p::plan_work_stealing<2>(plan, map, inputs, 8, chips).returns)
+    EXPECT_EQ(r.from_tile / 2, r.to_tile / 2);
 }
 
 TEST(WorkStealing, ContiguousOffsets) {

@@ -34,7 +34,8 @@
 // Seed 002's [[move_memory(C, B)]] on a multi-tile kernel: the blocks of B that C's tasks
 // need move to C's owners once, at task start. seq2par checks that a forall of the kernel
 // writes C and reads B.
-#define S2P_MOVE_MEMORY(...) [[clang::annotate("s2p.move_memory", S2P_DETAIL_STRINGIFY(__VA_ARGS__))]]
+#define S2P_MOVE_MEMORY(...)                                                                       \
+  [[clang::annotate("s2p.move_memory", S2P_DETAIL_STRINGIFY(__VA_ARGS__))]]
 #else
 #define S2P_KERNEL
 #define S2P_INTRINSIC

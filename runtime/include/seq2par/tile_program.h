@@ -70,10 +70,16 @@ struct tile_program {
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program);
 
-// Whether foralls steal work (S2P_WORK_STEALING=1), and the costs the decisions use: the
-// simulated fabric's exchange rate and the compute model.
-bool work_stealing_enabled();
-StealCosts work_stealing_costs();
+// Whether foralls steal work: S2P_WORK_STEALING=1 (steals that shorten the forall under the
+// cost model) or =greedy (the seed's protocol: whenever an idle tile would finish the task
+// first, transfers not counted); and the costs the decisions use: the fabric's exchange
+// rate, chips and barrier, and the compute model.
+enum class work_stealing_mode { off, cost_model, greedy };
+work_stealing_mode work_stealing_setting();
+inline bool work_stealing_enabled() {
+  return work_stealing_setting() != work_stealing_mode::off;
+}
+StealCosts work_stealing_costs(const tile_kernel_info& info);
 
 // --- layouts and views ----------------------------------------------------------------------
 
@@ -286,9 +292,9 @@ template <int N> index<N> block_index(const std::vector<std::int64_t>& coords) {
 // The owner-copy plan, each field's tile buffers (owned blocks, then the blocks moved in)
 // and the program's moves, load and store; the caller adds the compute.
 template <int N, class Out, class... In, std::size_t... I>
-planned_forall<N, Out, In...> plan(int tiles, const agile_field<N, Out>& out, const char* out_name,
-                                   std::index_sequence<I...>,
-                                   const forall_input<N, In>&... inputs) {
+planned_forall<N, Out, In...>
+plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, const char* out_name,
+     std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
   constexpr std::size_t fields = 1 + sizeof...(In);
   if (out.map().tiles() != tiles)
     throw std::invalid_argument("seq2par: the output of a forall is distributed over " +
@@ -329,8 +335,9 @@ planned_forall<N, Out, In...> plan(int tiles, const agile_field<N, Out>& out, co
   const OwnerCopyPlan& owner_copy = *result.plan;
   StealResult stealing;
   if (work_stealing_enabled())
-    stealing = plan_work_stealing<N>(owner_copy, out.map(), accesses,
-                                     static_cast<std::int64_t>(sizeof(Out)), work_stealing_costs());
+    stealing =
+        plan_work_stealing<N>(owner_copy, out.map(), accesses,
+                              static_cast<std::int64_t>(sizeof(Out)), work_stealing_costs(info));
   else
     stealing.runs = owner_copy.queues;
   std::vector<BlockMove> moves = owner_copy.moves;
@@ -388,7 +395,7 @@ template <int N, class Out, class Body, class... In, std::size_t... I>
 void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
                 const char* out_name, Body body, std::index_sequence<I...> seq,
                 const forall_input<N, In>&... inputs) {
-  auto planned = plan(tiles, out, out_name, seq, inputs...);
+  auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   const extent<N> parent = out.map().parent(), algorithmic = out.map().algorithmic_block();
   planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, parent,
                              algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
@@ -416,7 +423,7 @@ template <int N, class Out, class Body, class... In, std::size_t... I>
 void run_local_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
                       const char* out_name, Body body, std::index_sequence<I...> seq,
                       const forall_input<N, In>&... inputs) {
-  auto planned = plan(tiles, out, out_name, seq, inputs...);
+  auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   const std::array<extent<N>, sizeof...(In)> algorithmic{
       inputs.field->map().algorithmic_block()...};
   const extent<N> out_algorithmic = out.map().algorithmic_block();

@@ -29,6 +29,14 @@ namespace s2p {
 struct StealCosts {
   std::int64_t bytes_per_cycle = 8;          // a tile's exchange rate, each direction
   std::int64_t cycles_per_field_element = 1; // compute model: one cycle per element per field
+  // Tiles per chip (0: all on one). Steals stay on a chip: transfers between chips go
+  // through the XBs, which pace them, so they are neither cheap nor time-deterministic.
+  std::int64_t tiles_per_chip = 0;
+  // The barrier before the superstep that sends stolen results home (paid once, if any).
+  std::int64_t returns_barrier_cycles = 150;
+  // The seed's protocol as it stands: an idle tile steals whenever it would finish the task
+  // before its owner would reach it, whatever moving the data costs (and across chips).
+  bool free_transfers = false;
 };
 
 // A stolen task's output block going back to its owner.
@@ -90,7 +98,7 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
   const auto tiles = plan.queues.size();
   const std::int64_t rate = std::max<std::int64_t>(1, costs.bytes_per_cycle);
   auto transfer = [&](std::int64_t bytes) {
-    return (bytes + rate - 1) / rate;
+    return costs.free_transfers ? 0 : (bytes + rate - 1) / rate;
   };
   const extent<N> algorithmic = output.algorithmic_block();
   auto task_grid = [&](const Task& t) {
@@ -142,7 +150,8 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
       tasks = std::max(tasks, finish(t));
       returns = std::max(returns, transfer(std::max(load[t].returns_in, load[t].returns_out)));
     }
-    return tasks + returns;
+    return tasks + returns +
+           (returns > 0 && !costs.free_transfers ? costs.returns_barrier_cycles : 0);
   };
 
   StealResult result;
@@ -171,17 +180,25 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
     return moves;
   };
 
+  auto chip = [&](std::size_t t) {
+    return costs.tiles_per_chip > 0 && !costs.free_transfers
+               ? static_cast<std::int64_t>(t) / costs.tiles_per_chip
+               : 0;
+  };
   std::vector<std::vector<Task>> stolen_by(tiles);
   while (true) {
-    // The tile that runs dry first steals from the bottom of the one that finishes last.
-    std::size_t thief = 0, victim = tiles;
-    for (std::size_t t = 1; t < tiles; ++t)
-      if (finish(t) < finish(thief))
-        thief = t;
+    // The tile that would finish last loses its bottom task to the tile of its chip that
+    // runs dry first.
+    std::size_t thief = tiles, victim = tiles;
     for (std::size_t t = 0; t < tiles; ++t)
-      if (t != thief && !queue[t].empty() && (victim == tiles || finish(t) > finish(victim)))
+      if (!queue[t].empty() && (victim == tiles || finish(t) > finish(victim)))
         victim = t;
     if (victim == tiles)
+      break;
+    for (std::size_t t = 0; t < tiles; ++t)
+      if (t != victim && chip(t) == chip(victim) && (thief == tiles || finish(t) < finish(thief)))
+        thief = t;
+    if (thief == tiles)
       break;
     const Task task = queue[victim].back();
     const grid<N> g = task_grid(task);
@@ -196,6 +213,10 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
     const std::vector<Load> before = load;
     const std::int64_t old_makespan = makespan();
     const auto fetch = missing_inputs(task, static_cast<int>(thief));
+    if (std::any_of(fetch.begin(), fetch.end(), [&](const BlockMove& m) {
+          return chip(static_cast<std::size_t>(m.from_tile)) != chip(thief);
+        }))
+      break;
     for (const auto& m : fetch) {
       load[thief].in += m.bytes;
       load[thief].senders.insert(static_cast<std::size_t>(m.from_tile));

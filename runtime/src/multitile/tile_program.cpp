@@ -266,24 +266,34 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
 
 } // namespace
 
-bool work_stealing_enabled() {
+work_stealing_mode work_stealing_setting() {
   const char* text = std::getenv("S2P_WORK_STEALING");
   if (!text || !*text)
-    return false;
+    return work_stealing_mode::off;
   const std::string value = text;
   if (value == "1" || value == "on" || value == "true")
-    return true;
+    return work_stealing_mode::cost_model;
+  if (value == "greedy")
+    return work_stealing_mode::greedy;
   if (value == "0" || value == "off" || value == "false")
-    return false;
-  throw std::invalid_argument("seq2par: S2P_WORK_STEALING must be 1/on/true or 0/off/false, not '" +
-                              value + "'");
+    return work_stealing_mode::off;
+  throw std::invalid_argument(
+      "seq2par: S2P_WORK_STEALING must be 1/on/true, greedy, or 0/off/false, not '" + value + "'");
 }
 
-StealCosts work_stealing_costs() {
+// The same on both backends, so they make the same decisions.
+StealCosts work_stealing_costs([[maybe_unused]] const tile_kernel_info& info) {
   StealCosts costs;
 #if S2P_HAVE_FABRIC_SIM
-  costs.bytes_per_cycle = sim::default_fabric().exchange.send_bytes_per_cycle;
+  const sim::Fabric fabric = launch_fabric(info).fabric;
+  costs.bytes_per_cycle = fabric.exchange.send_bytes_per_cycle;
+  const bool chips = chips_for(fabric, static_cast<std::uint32_t>(info.tiles), false) > 1;
+  if (chips)
+    costs.tiles_per_chip = fabric.chip.tiles;
+  costs.returns_barrier_cycles =
+      static_cast<std::int64_t>(chips ? fabric.sync.cross_chip_cycles : fabric.sync.on_chip_cycles);
 #endif
+  costs.free_transfers = work_stealing_setting() == work_stealing_mode::greedy;
   return costs;
 }
 

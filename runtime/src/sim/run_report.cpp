@@ -160,6 +160,14 @@ private:
                      "%lld cycles\n",
                      name.c_str(), t.source.c_str(), static_cast<long long>(t.launches),
                      t.launches == 1 ? "" : "es", last.value("total_cycles", 0LL));
+        if (last.contains("fabric") && last["fabric"].contains("parameters")) {
+          const auto& fabric = last["fabric"];
+          const long long chips = fabric["parameters"].value("chips", 1LL);
+          if (chips > 1 || fabric.value("source", std::string()) != "built-in default")
+            std::fprintf(stderr, "  fabric: %s, %lld chip%s\n",
+                         fabric.value("source", std::string()).c_str(), chips,
+                         chips == 1 ? "" : "s");
+        }
         if (last.contains("ring_bound") && last["ring_bound"].is_object())
           std::fprintf(
               stderr, "  ring collective: %lld cycles against the ring bound %lld (ratio %.4f)\n",
@@ -171,10 +179,20 @@ private:
                        "  owner-copy: %lld memory-block moves, %lld bytes planned, minimum %lld\n",
                        oc.value("moves", 0LL), oc.value("planned_bytes", 0LL),
                        oc.value("minimum_bytes", -1LL));
-          for (const auto& tile : oc["per_tile"])
+          if (oc.contains("work_stealing"))
+            std::fprintf(stderr,
+                         "  work stealing: %lld tasks stolen, %lld bytes fetched and returned\n",
+                         oc["work_stealing"].value("stolen_tasks", 0LL),
+                         oc["work_stealing"].value("extra_bytes", 0LL));
+          // Many tiles: the busiest few, not a line each.
+          const auto& per_tile = oc["per_tile"];
+          const std::size_t shown = per_tile.size() <= 16 ? per_tile.size() : 8;
+          for (std::size_t k = 0; k < shown; ++k)
             std::fprintf(stderr, "    tile %d: %lld bytes in, %lld bytes out\n",
-                         tile["tile"].get<int>(), tile["bytes_in"].get<long long>(),
-                         tile["bytes_out"].get<long long>());
+                         per_tile[k]["tile"].get<int>(), per_tile[k]["bytes_in"].get<long long>(),
+                         per_tile[k]["bytes_out"].get<long long>());
+          if (shown < per_tile.size())
+            std::fprintf(stderr, "    ... %zu more tiles in the report\n", per_tile.size() - shown);
         }
         continue;
       }
