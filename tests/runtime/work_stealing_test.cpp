@@ -37,12 +37,20 @@ std::vector<InputAccess<2>> add_transpose_inputs(const s2p::resource_map<2>& map
   return {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}};
 }
 
-TEST(WorkStealing, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
-  const auto map = lopsided_rows();
-  const auto inputs = add_transpose_inputs(map);
-  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+// C = A + B^T over the lopsided map, planned by owner-copy: what the steals start from.
+class LopsidedPlan : public ::testing::Test {
+protected:
+  s2p::StealResult steal(const s2p::StealCosts& costs) const {
+    return s2p::plan_work_stealing<2>(plan, map, inputs, 8, costs);
+  }
+  const s2p::resource_map<2> map = lopsided_rows();
+  const std::vector<InputAccess<2>> inputs = add_transpose_inputs(map);
+  const s2p::OwnerCopyPlan plan = s2p::plan_owner_copy<2>(map, inputs);
+};
+
+TEST_F(LopsidedPlan, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
   ASSERT_TRUE(plan.error.empty());
-  const auto stealing = s2p::plan_work_stealing<2>(plan, map, inputs, 8, {});
+  const auto stealing = steal({});
   EXPECT_GT(stealing.stolen, 0);
   std::map<std::vector<std::int64_t>, int> runner;
   for (std::size_t t = 0; t < stealing.runs.size(); ++t)
@@ -89,37 +97,28 @@ TEST(WorkStealing, BlocksThatAreNotContiguousInTheirMemoryBlockStay) {
   EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, {}, 8, {}).stolen, 0);
 }
 
-TEST(WorkStealing, TransfersThatCostMoreThanTheyGainAreNotMade) {
-  const auto map = lopsided_rows();
-  const auto inputs = add_transpose_inputs(map);
-  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+TEST_F(LopsidedPlan, TransfersThatCostMoreThanTheyGainAreNotMade) {
   s2p::StealCosts slow_links;
   slow_links.bytes_per_cycle = 1; // a block takes longer to move than to compute
-  EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, inputs, 8, slow_links).stolen, 0);
+  EXPECT_EQ(steal(slow_links).stolen, 0);
 }
 
-TEST(WorkStealing, GreedyStealsWhateverTransfersCost) {
-  const auto map = lopsided_rows();
-  const auto inputs = add_transpose_inputs(map);
-  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+TEST_F(LopsidedPlan, GreedyStealsWhateverTransfersCost) {
   s2p::StealCosts greedy;
   greedy.bytes_per_cycle = 1;
   greedy.free_transfers = true;
   greedy.tiles_per_chip = 2; // chips do not hold it back either
-  const auto stealing = s2p::plan_work_stealing<2>(plan, map, inputs, 8, greedy);
+  const auto stealing = steal(greedy);
   EXPECT_GT(stealing.stolen, 0);
   EXPECT_TRUE(
       std::any_of(stealing.returns.begin(), stealing.returns.end(),
                   [](const s2p::TaskReturn& r) { return r.from_tile / 2 != r.to_tile / 2; }));
 }
 
-TEST(WorkStealing, StealsStayOnTheVictimsChip) {
-  const auto map = lopsided_rows();
-  const auto inputs = add_transpose_inputs(map);
-  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+TEST_F(LopsidedPlan, StealsStayOnTheVictimsChip) {
   s2p::StealCosts chips;
   chips.tiles_per_chip = 2;
-  for (const auto& r : s2p::plan_work_stealing<2>(plan, map, inputs, 8, chips).returns)
+  for (const auto& r : steal(chips).returns)
     EXPECT_EQ(r.from_tile / 2, r.to_tile / 2);
 }
 
