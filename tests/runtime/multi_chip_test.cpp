@@ -111,6 +111,29 @@ TEST_F(MultiChip, TheBuiltInChipIsRepeatedWhenTheKernelNeedsMoreTiles) {
   EXPECT_GT(external_transfers(launch), 0);
 }
 
+// s2p::chip_index() inside a forall: the chip of the tile computing the element, on both
+// backends (0 in the sequential run, which is why it is compared with the placement here).
+TEST_F(MultiChip, ChipIndexIsTheComputingTilesChip) {
+  Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips_index.json"));
+  for (const char* backend : {"sim", "threads"}) {
+    Env use("S2P_BACKEND", backend);
+    std::vector<int> chip(16, -1), tile(16, -1);
+    const auto map = s2p::resource_map<1>::block({16}, 8);
+    const auto Cd = s2p::agile(s2p::field<1, int>(chip.data(), {16}), map);
+    const auto Td = s2p::agile(s2p::field<1, int>(tile.data(), {16}), map);
+    const s2p::rt::tile_kernel_info info{"chips", "test.cpp", 8};
+    s2p::rt::forall(info, 8, Cd, "Cd",
+                    [](s2p::index<1> i, auto& Cd) { Cd[i] = s2p::chip_index(); });
+    s2p::rt::forall(info, 8, Td, "Td",
+                    [](s2p::index<1> i, auto& Td) { Td[i] = s2p::tile_index(); });
+    for (std::size_t i = 0; i < chip.size(); ++i) {
+      EXPECT_EQ(tile[i], static_cast<int>(i / 2)) << backend << " element " << i;
+      EXPECT_EQ(chip[i], tile[i] / 4) << backend << " element " << i;
+    }
+  }
+  EXPECT_EQ(s2p::chip_index(), 0); // outside a launch: the sequential meaning
+}
+
 TEST_F(MultiChip, AKernelLargerThanTheFabricIsAnError) {
   Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips_small.json"));
   std::vector<float> y(16);

@@ -207,12 +207,19 @@ private:
 
 namespace detail {
 inline thread_local int current_tile = 0; // set by the runtime around each tile's work
+inline thread_local int current_chip = 0;
 } // namespace detail
 
 // The tile a multi-tile kernel's image runs on (0 in the sequential run, which plays every
 // tile's part itself).
 inline int tile_index() {
   return detail::current_tile;
+}
+
+// The chip that tile sits on (tile t on chip t / tiles per chip of the fabric; 0 in the
+// sequential run and on a one-chip fabric).
+inline int chip_index() {
+  return detail::current_chip;
 }
 
 } // namespace s2p

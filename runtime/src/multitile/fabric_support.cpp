@@ -1,6 +1,7 @@
 // Which fabric multi-tile launches run on, and how their tiles are placed on its chips.
 #include "multitile/fabric_support.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -38,6 +39,22 @@ std::uint32_t chips_for(const sim::Fabric& fabric, std::uint32_t tiles, bool eve
     ++chips;
   return chips;
 }
+
+std::uint32_t tiles_per_chip_for(const sim::Fabric& fabric, std::uint32_t tiles) {
+  return chips_for(fabric, tiles, false) > 1 ? fabric.chip.tiles
+                                             : std::max<std::uint32_t>(tiles, 1);
+}
 #endif
+
+std::vector<int> forall_chips(const tile_kernel_info& info) {
+  std::vector<int> chips(static_cast<std::size_t>(std::max(info.tiles, 0)), 0);
+#if S2P_HAVE_FABRIC_SIM
+  const std::uint32_t per_chip =
+      tiles_per_chip_for(launch_fabric(info).fabric, static_cast<std::uint32_t>(info.tiles));
+  for (std::size_t t = 0; t < chips.size(); ++t)
+    chips[t] = static_cast<int>(t / per_chip);
+#endif
+  return chips;
+}
 
 } // namespace s2p::rt

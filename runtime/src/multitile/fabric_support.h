@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #if S2P_HAVE_FABRIC_SIM
 #include <seq2par/sim/simulation.h>
@@ -45,6 +46,15 @@ launch_fabric_choice launch_fabric(const tile_kernel_info& info);
 
 // Chips a launch of `tiles` uses on `fabric`: tile t on chip t / (tiles / chips).
 std::uint32_t chips_for(const sim::Fabric& fabric, std::uint32_t tiles, bool even_split);
+
+// Tiles per chip of a forall's placement: whole chips of the fabric, or all on one.
+std::uint32_t tiles_per_chip_for(const sim::Fabric& fabric, std::uint32_t tiles);
+#endif
+
+// The chip each tile of a forall launch sits on (all 0 without the fabric simulator).
+std::vector<int> forall_chips(const tile_kernel_info& info);
+
+#if S2P_HAVE_FABRIC_SIM
 
 inline void throw_on_errors(const sim::Simulation& simulation, const char* kernel) {
   if (!simulation.diagnostics().has_errors())

@@ -45,10 +45,12 @@ void run_on_threads(const tile_kernel_info& info, const tile_program& program) {
   };
   std::barrier sync(static_cast<std::ptrdiff_t>(tiles));
   std::vector<std::exception_ptr> errors(tiles);
+  const std::vector<int> chip = forall_chips(info);
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < tiles; ++t) {
     threads.emplace_back([&, t] {
       s2p::detail::current_tile = static_cast<int>(t);
+      s2p::detail::current_chip = chip[t];
       const tile_memory mine = [&](int field) {
         auto& bytes = memory[t][static_cast<std::size_t>(field)];
         return tile_bytes{bytes.data(), bytes.size()};
@@ -181,7 +183,7 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
                                    const sim::Fabric& fabric, bool tile_memory_from_fields) {
   const auto tiles = static_cast<std::uint32_t>(info.tiles);
   const std::uint32_t chips = chips_for(fabric, tiles, false);
-  const std::uint32_t tiles_per_chip = chips > 1 ? fabric.chip.tiles : tiles;
+  const std::uint32_t tiles_per_chip = tiles_per_chip_for(fabric, tiles);
   nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
   for (const auto& f : program.fields) {
     const std::int64_t most = std::max<std::int64_t>(
@@ -225,6 +227,8 @@ nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_prog
 
 void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
   auto [fabric, fabric_file] = launch_fabric(info);
+  const std::uint32_t tiles_per_chip =
+      tiles_per_chip_for(fabric, static_cast<std::uint32_t>(info.tiles));
   const auto json = schedule_of(info, program, fabric, fabric_file.empty());
   write_schedule_copy(info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
@@ -246,8 +250,13 @@ void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
   };
   for (int t = 0; t < info.tiles; ++t)
     program.load(t, memory_of(t));
+  // The codelets run on this thread: afterwards it is back outside any tile.
+  struct back_outside_tiles {
+    ~back_outside_tiles() { s2p::detail::current_tile = s2p::detail::current_chip = 0; }
+  } reset_indices;
   simulation.on_compute("forall", [&](sim::TileContext& context) -> sim::Cycles {
     s2p::detail::current_tile = static_cast<int>(context.tile);
+    s2p::detail::current_chip = static_cast<int>(context.tile / tiles_per_chip);
     const tile_memory memory = [&context, &program](int field) {
       auto bytes = context.buffer(program.fields[static_cast<std::size_t>(field)].name);
       return tile_bytes{bytes.data(), bytes.size()};
