@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_random.h"
+#include "fuzz_common.h"
 
 namespace {
 
@@ -230,13 +230,10 @@ S2P_INTRINSIC void fz_store(s2p::in<unsigned> src, s2p::out<unsigned> dst) {
   for (std::size_t k = 0; k < dst.size(); ++k) dst[k] = src[k % src.size()];
 }
 
-namespace {
-unsigned checksum(const std::vector<unsigned>& v) {
-  unsigned h = 2166136261u;
-  for (unsigned x : v) h = (h ^ x) * 16777619u;
-  return h;
-}
-template <class Kernel> void run(const char* name, Kernel kernel) {
+)";
+
+// After the checksum: runs a kernel for several trip counts, printing what it wrote.
+const char* kRunner = R"(template <class Kernel> void run(const char* name, Kernel kernel) {
   for (int n : {0, 1, 2, 3, 5, 11}) {
     std::vector<unsigned> in(64 * 4), out(64 * 4, 0u), acc(4, 1u);
     for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<unsigned>(k * 2654435761u);
@@ -247,40 +244,17 @@ template <class Kernel> void run(const char* name, Kernel kernel) {
 } // namespace
 )";
 
-int usage() {
-  std::cerr << "usage: s2p-fuzz-gen --seed S (--count N | --kernel K) -o file.cpp\n";
-  return 2;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 0;
-  int count = -1, only = -1;
-  std::string output;
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    auto value = [&]() -> std::string {
-      return a + 1 < argc ? argv[++a] : "";
-    };
-    if (arg == "--seed")
-      seed = std::strtoull(value().c_str(), nullptr, 10);
-    else if (arg == "--count")
-      count = std::atoi(value().c_str());
-    else if (arg == "--kernel")
-      only = std::atoi(value().c_str());
-    else if (arg == "-o")
-      output = value();
-    else
-      return usage();
-  }
-  if (output.empty() || (count < 0) == (only < 0))
-    return usage();
-  std::ofstream out(output);
-  out << kPrelude << "\n";
+  const auto request = s2p::fuzz::parse_batch_request(argc, argv, "s2p-fuzz-gen");
+  if (!request)
+    return 2;
+  const std::uint64_t seed = request->seed;
+  std::ofstream out(request->output);
+  out << kPrelude << "namespace {\n" << s2p::fuzz::kChecksumSource << kRunner << "\n";
   std::vector<std::string> names;
-  const int first = only >= 0 ? only : 0, last = only >= 0 ? only + 1 : count;
-  for (int k = first; k < last; ++k) {
+  for (int k = request->first; k < request->last; ++k) {
     const std::string name = "fuzz_s" + std::to_string(seed) + "_k" + std::to_string(k);
     out << "// kernel " << k << " of batch " << seed << "\n"
         << KernelWriter(kernel_seed(seed, k), name).write() << "\n";

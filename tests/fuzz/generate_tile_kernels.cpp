@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_random.h"
+#include "fuzz_common.h"
 
 namespace {
 
@@ -241,13 +241,10 @@ const char* const kPrelude = R"(#include <seq2par/seq2par.h>
 #include <cstdio>
 #include <vector>
 
-namespace {
-unsigned checksum(const std::vector<unsigned>& v) {
-  unsigned h = 2166136261u;
-  for (unsigned x : v) h = (h ^ x) * 16777619u;
-  return h;
-}
-std::vector<unsigned> filled(std::size_t n, unsigned salt) {
+)";
+
+// After the checksum: deterministic field contents.
+const char* const kFill = R"(std::vector<unsigned> filled(std::size_t n, unsigned salt) {
   std::vector<unsigned> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned>(i * 2654435761u) ^ salt;
   return v;
@@ -290,40 +287,17 @@ std::string call(const std::string& name, const Shape& s) {
   return out.str();
 }
 
-int usage() {
-  std::cerr << "usage: s2p-fuzz-tiles --seed S (--count N | --kernel K) -o file.cpp\n";
-  return 2;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 0;
-  int count = -1, only = -1;
-  std::string output;
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    auto value = [&]() -> std::string {
-      return a + 1 < argc ? argv[++a] : "";
-    };
-    if (arg == "--seed")
-      seed = std::strtoull(value().c_str(), nullptr, 10);
-    else if (arg == "--count")
-      count = std::atoi(value().c_str());
-    else if (arg == "--kernel")
-      only = std::atoi(value().c_str());
-    else if (arg == "-o")
-      output = value();
-    else
-      return usage();
-  }
-  if (output.empty() || (count < 0) == (only < 0))
-    return usage();
-  std::ofstream out(output);
-  out << kPrelude << "\n";
+  const auto request = s2p::fuzz::parse_batch_request(argc, argv, "s2p-fuzz-tiles");
+  if (!request)
+    return 2;
+  const std::uint64_t seed = request->seed;
+  std::ofstream out(request->output);
+  out << kPrelude << "namespace {\n" << s2p::fuzz::kChecksumSource << kFill << "\n";
   std::ostringstream calls;
-  const int first = only >= 0 ? only : 0, last = only >= 0 ? only + 1 : count;
-  for (int k = first; k < last; ++k) {
+  for (int k = request->first; k < request->last; ++k) {
     const std::string name = "tiles_s" + std::to_string(seed) + "_k" + std::to_string(k);
     TileKernelWriter writer(kernel_seed(seed ^ 0x7469u, k), name);
     out << "// kernel " << k << " of batch " << seed << "\n" << writer.write() << "\n";

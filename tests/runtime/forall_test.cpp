@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <optional>
 
 namespace {
 
@@ -22,32 +23,45 @@ s2p::resource_map<2> map96() {
       .algorithmic_blocks({16, 16});
 }
 
-class Forall : public ::testing::TestWithParam<const char*> {};
-
 void skip_without_fabric(const char* backend) {
   if (std::string(backend) == "sim" && !s2p::rt::has_fabric_simulator())
     GTEST_SKIP() << "built without the fabric simulator";
 }
 
-TEST_P(Forall, AddTransposeMatchesTheSequentialForall) {
-  skip_without_fabric(GetParam());
-  if (::testing::Test::IsSkipped())
-    return;
-  Backend use(GetParam());
-  std::vector<double> a(96 * 96), b(96 * 96), expected(96 * 96, -1.0), actual(96 * 96, -1.0);
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    a[k] = static_cast<double>(k % 101) * 0.5;
-    b[k] = static_cast<double>((k * 7) % 89) - 40.0;
+// Each test runs on the backend it is instantiated with (skipped where it is not built).
+class Forall : public ::testing::TestWithParam<const char*> {
+protected:
+  void SetUp() override {
+    skip_without_fabric(GetParam());
+    if (!IsSkipped())
+      backend_.emplace(GetParam());
   }
-  const auto map = map96();
-  const s2p::field<2, double> A(a.data(), {96, 96}), B(b.data(), {96, 96});
+  std::optional<Backend> backend_;
+};
+
+// C = A + B^T on map96(): the inputs, and the sequential and the parallel output.
+struct TransposeFields {
+  TransposeFields() {
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      a[k] = static_cast<double>(k % 101) * 0.5;
+      b[k] = static_cast<double>((k * 7) % 89) - 40.0;
+    }
+  }
+  std::vector<double> a = std::vector<double>(96 * 96), b = std::vector<double>(96 * 96);
+  std::vector<double> expected = std::vector<double>(96 * 96, -1.0), actual = expected;
+  const s2p::resource_map<2> map = map96();
+  const s2p::field<2, double> A{a.data(), {96, 96}}, B{b.data(), {96, 96}};
+};
+
+TEST_P(Forall, AddTransposeMatchesTheSequentialForall) {
+  TransposeFields f;
   {
-    const auto Cd = s2p::agile(s2p::field<2, double>(expected.data(), {96, 96}), map);
-    const auto Ad = s2p::agile(A, map), Bd = s2p::agile(B, map);
+    const auto Cd = s2p::agile(s2p::field<2, double>(f.expected.data(), {96, 96}), f.map);
+    const auto Ad = s2p::agile(f.A, f.map), Bd = s2p::agile(f.B, f.map);
     s2p::forall(Cd.extent(), [&](s2p::index<2> i) { Cd[i] = Ad[i] + Bd[{i[1], i[0]}]; });
   }
-  const auto Cd = s2p::agile(s2p::field<2, double>(actual.data(), {96, 96}), map);
-  const auto Ad = s2p::agile(A, map), Bd = s2p::agile(B, map);
+  const auto Cd = s2p::agile(s2p::field<2, double>(f.actual.data(), {96, 96}), f.map);
+  const auto Ad = s2p::agile(f.A, f.map), Bd = s2p::agile(f.B, f.map);
   const s2p::rt::tile_kernel_info info{"add_transpose", "test.cpp", 4};
   s2p::rt::forall(
       info, 4, Cd, "Cd",
@@ -56,14 +70,10 @@ TEST_P(Forall, AddTransposeMatchesTheSequentialForall) {
       },
       s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
       s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
-  EXPECT_EQ(expected, actual);
+  EXPECT_EQ(f.expected, f.actual);
 }
 
 TEST_P(Forall, WeightedBlockCyclicElementwiseOnOneDimension) {
-  skip_without_fabric(GetParam());
-  if (::testing::Test::IsSkipped())
-    return;
-  Backend use(GetParam());
   std::vector<float> x(1000), y(1000), expected(1000), actual(1000);
   for (std::size_t k = 0; k < x.size(); ++k)
     x[k] = static_cast<float>(k) * 0.25f, y[k] = static_cast<float>(k % 7);
@@ -89,21 +99,11 @@ TEST_P(Forall, WeightedBlockCyclicElementwiseOnOneDimension) {
 // Local-global view (seed 002 section 2.7): C = A + B^T block by block, the transposed B
 // block read at transposed local indices.
 TEST_P(Forall, LocalGlobalViewMatchesTheSequentialBlocks) {
-  skip_without_fabric(GetParam());
-  if (::testing::Test::IsSkipped())
-    return;
-  Backend use(GetParam());
-  std::vector<double> a(96 * 96), b(96 * 96), expected(96 * 96, -1.0), actual(96 * 96, -1.0);
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    a[k] = static_cast<double>(k % 101) * 0.5;
-    b[k] = static_cast<double>((k * 7) % 89) - 40.0;
-  }
-  const auto map = map96();
-  const s2p::field<2, double> A(a.data(), {96, 96}), B(b.data(), {96, 96});
-  const auto Ad = s2p::agile(A, map), Bd = s2p::agile(B, map);
+  TransposeFields f;
+  const auto Ad = s2p::agile(f.A, f.map), Bd = s2p::agile(f.B, f.map);
   const auto At = s2p::tiles(Ad), Bt = s2p::tiles(Bd);
   {
-    const auto Cd = s2p::agile(s2p::field<2, double>(expected.data(), {96, 96}), map);
+    const auto Cd = s2p::agile(s2p::field<2, double>(f.expected.data(), {96, 96}), f.map);
     const auto Ct = s2p::tiles(Cd);
     s2p::forall(Ct.blocks(), [&](s2p::index<2> blk) {
       const auto c = Ct(blk);
@@ -112,7 +112,7 @@ TEST_P(Forall, LocalGlobalViewMatchesTheSequentialBlocks) {
       s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a_block[j] + bt[{j[1], j[0]}]; });
     });
   }
-  const auto Cd = s2p::agile(s2p::field<2, double>(actual.data(), {96, 96}), map);
+  const auto Cd = s2p::agile(s2p::field<2, double>(f.actual.data(), {96, 96}), f.map);
   const auto Ct = s2p::tiles(Cd);
   const s2p::rt::tile_kernel_info info{"add_transpose_tiles", "test.cpp", 4};
   s2p::rt::forall_tiles(
@@ -126,7 +126,7 @@ TEST_P(Forall, LocalGlobalViewMatchesTheSequentialBlocks) {
       },
       s2p::rt::tile_reads(At, "At", {s2p::IndexMap<2>::identity()}),
       s2p::rt::tile_reads(Bt, "Bt", {s2p::IndexMap<2>::transpose()}));
-  EXPECT_EQ(expected, actual);
+  EXPECT_EQ(f.expected, f.actual);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Forall, ::testing::Values("sim", "threads"));
@@ -134,9 +134,8 @@ INSTANTIATE_TEST_SUITE_P(Backends, Forall, ::testing::Values("sim", "threads"));
 // Both views of C = A + B^T need the same blocks, so they plan the same moves.
 TEST(ForallReport, LocalGlobalViewMovesWhatTheGlobalViewMoves) {
   const auto map = map96();
-  const std::vector<s2p::InputAccess<2>> global = {
-      {"A", &map, s2p::IndexMap<2>::identity(), 8},
-      {"B", &map, s2p::IndexMap<2>::transpose(), 8}};
+  const std::vector<s2p::InputAccess<2>> global = {{"A", &map, s2p::IndexMap<2>::identity(), 8},
+                                                   {"B", &map, s2p::IndexMap<2>::transpose(), 8}};
   auto local_global = global;
   for (auto& access : local_global)
     access.view = s2p::access_view::local_global;

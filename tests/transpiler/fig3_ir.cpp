@@ -20,4 +20,24 @@ ir::Kernel fig3_kernel() {
   return b.kernel();
 }
 
+ir::Kernel ring_pipeline(int depth, Expr trips, const std::string& symbol) {
+  KernelBuilder b("ring");
+  if (!symbol.empty())
+    b.symbol(symbol);
+  const int pool = b.pool("smem", 2 * depth * 10);
+  const int in_slots = b.tensor("in_slots", pool, 0, depth, 10);
+  const int out_slots = b.tensor("out_slots", pool, depth * 10, depth, 10);
+  const int src = b.ref("src");
+  const int dst = b.ref("dst");
+  const auto slot = Expr::binary(Expr::Op::Rem, var("i"), lit(depth));
+  b.add(KernelBuilder::loop(
+      "i", lit(0), std::move(trips),
+      {b.call("load", 0, {{src, var("i"), AccessMode::Read}, {in_slots, slot, AccessMode::Write}}),
+       b.call("compute", 1,
+              {{in_slots, slot, AccessMode::Read}, {out_slots, slot, AccessMode::Write}}),
+       b.call("store", 2,
+              {{out_slots, slot, AccessMode::Read}, {dst, var("i"), AccessMode::Write}})}));
+  return b.kernel();
+}
+
 } // namespace s2p::test

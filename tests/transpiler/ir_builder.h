@@ -127,4 +127,8 @@ private:
 // on warp 1, pool of 60 with aliasing tensors.
 ir::Kernel fig3_kernel();
 
+// load (warp 0) -> compute (warp 1) -> store (warp 2) over rings of `depth` 10-float slots,
+// for i in [0, trips). A symbolic trip count names a kernel parameter (`symbol`).
+ir::Kernel ring_pipeline(int depth, Expr trips, const std::string& symbol = "");
+
 } // namespace s2p::test

@@ -214,22 +214,7 @@ TEST(Passes, ChannelIsReusedOnlyWhenThePreviousWaitPrecedesTheSignal) {
 
 TEST(Passes, ThreeWarpRingPipelineIsRaceFreeAndDeadlockFree) {
   // load (warp 0) -> compute (warp 1) -> store (warp 2) over a ring of 3 slots, 12 steps.
-  KernelBuilder b("ring");
-  const int pool = b.pool("smem", 60);
-  const int in_slots = b.tensor("in_slots", pool, 0, 3, 10);
-  const int out_slots = b.tensor("out_slots", pool, 30, 3, 10);
-  const int src = b.ref("src");
-  const int dst = b.ref("dst");
-  const auto slot = ir::Expr::binary(ir::Expr::Op::Rem, var("i"), lit(3));
-  b.add(KernelBuilder::loop(
-      "i", lit(0), lit(12),
-      {b.call("load", 0,
-              {{src, var("i"), ir::AccessMode::Read}, {in_slots, slot, ir::AccessMode::Write}}),
-       b.call("compute", 1,
-              {{in_slots, slot, ir::AccessMode::Read}, {out_slots, slot, ir::AccessMode::Write}}),
-       b.call("store", 2,
-              {{out_slots, slot, ir::AccessMode::Read}, {dst, var("i"), ir::AccessMode::Write}})}));
-  Planned p(b.kernel());
+  Planned p(test::ring_pipeline(3, lit(12)));
   ASSERT_FALSE(p.diags.has_errors());
   EXPECT_EQ(p.graph().nodes.size(), 36u);
   EXPECT_EQ(p.warps().size(), 3u);

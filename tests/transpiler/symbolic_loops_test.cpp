@@ -64,25 +64,9 @@ TEST(LoopPeriod, FoldResiduesOnlyWhereTheResidueFixesTheValue) {
             "i + 1");
 }
 
-// load (warp 0) -> compute (warp 1) -> store (warp 2) over rings of `depth` slots, n steps.
+// The ring pipeline over n (a kernel parameter) steps.
 ir::Kernel ring_kernel(int depth) {
-  KernelBuilder b("ring");
-  b.symbol("n");
-  const int pool = b.pool("smem", 2 * depth * 10);
-  const int in_slots = b.tensor("in_slots", pool, 0, depth, 10);
-  const int out_slots = b.tensor("out_slots", pool, depth * 10, depth, 10);
-  const int src = b.ref("src");
-  const int dst = b.ref("dst");
-  const auto slot = bin(Expr::Op::Rem, var("i"), lit(depth));
-  b.add(KernelBuilder::loop(
-      "i", lit(0), var("n"),
-      {b.call("load", 0,
-              {{src, var("i"), ir::AccessMode::Read}, {in_slots, slot, ir::AccessMode::Write}}),
-       b.call("compute", 1,
-              {{in_slots, slot, ir::AccessMode::Read}, {out_slots, slot, ir::AccessMode::Write}}),
-       b.call("store", 2,
-              {{out_slots, slot, ir::AccessMode::Read}, {dst, var("i"), ir::AccessMode::Write}})}));
-  return b.kernel();
+  return test::ring_pipeline(depth, var("n"), "n");
 }
 
 TEST(SymbolicLoop, RingPipelineBecomesTwoQueuesOfDepthEqualToTheRing) {

@@ -71,7 +71,7 @@ bool IncrementalCache::up_to_date(const std::string& input, const std::string& f
       found->second.dependencies.empty())
     return false;
   for (const auto& [file, hash] : found->second.dependencies)
-    if (hash_file(file) != hash)
+    if (dependency_hash(file) != hash)
       return false;
   for (const auto& [file, hash] : found->second.outputs) // relative to the cache's directory
     if (hash_file(in_cache_directory(file)) != hash)
@@ -86,10 +86,17 @@ void IncrementalCache::record(const std::string& input, const std::string& finge
   Entry e;
   e.fingerprint = fingerprint;
   for (const auto& file : dependencies)
-    e.dependencies[file] = hash_file(file);
+    e.dependencies[file] = dependency_hash(file);
   for (const auto& out : outputs)
     e.outputs[relative_to_cache_directory(out.path)] = hash_text(out.content);
   entries_[input] = std::move(e);
+}
+
+const std::string& IncrementalCache::dependency_hash(const std::string& path) const {
+  auto found = dependency_hashes_.find(path);
+  if (found == dependency_hashes_.end())
+    found = dependency_hashes_.emplace(path, hash_file(path)).first;
+  return found->second;
 }
 
 std::string IncrementalCache::in_cache_directory(const std::string& relative) const {

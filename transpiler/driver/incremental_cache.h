@@ -38,6 +38,10 @@ public:
 
 private:
   std::string in_cache_directory(const std::string& relative) const;
+  // Inputs share most of what they include (the standard library, seq2par's headers): each
+  // such file is read and hashed once per run.
+  const std::string& dependency_hash(const std::string& path) const;
+  mutable std::map<std::string, std::string> dependency_hashes_;
   std::string relative_to_cache_directory(const std::string& file) const;
   struct Entry {
     std::string fingerprint;

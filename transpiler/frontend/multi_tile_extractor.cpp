@@ -214,18 +214,10 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
     }
     if (a.field == output)
       continue;
-    auto it = std::find_if(step.reads.begin(), step.reads.end(),
-                           [&](const auto& r) { return r.field == a.field->getNameAsString(); });
-    if (it == step.reads.end())
-      it = step.reads.insert(step.reads.end(), {a.field->getNameAsString(), {}});
-    if (std::find(it->maps.begin(), it->maps.end(), a.map) == it->maps.end())
-      it->maps.push_back(a.map);
+    step.add_read(a.field->getNameAsString(), a.map);
   }
   step.output = output->getNameAsString();
-  std::string params = text(i->getSourceRange()) + ", auto& " + step.output;
-  for (const auto& r : step.reads)
-    params += ", auto& " + r.field;
-  step.body = "[&](" + params + ") " + text(lambda->getBody()->getSourceRange());
+  step.set_body(text(i->getSourceRange()), text(lambda->getBody()->getSourceRange()));
   return step;
 }
 
@@ -431,12 +423,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
                                        std::to_string(step.rank));
       return std::nullopt;
     }
-    auto it = std::find_if(step.reads.begin(), step.reads.end(),
-                           [&](const auto& r) { return r.field == a.blocks->getNameAsString(); });
-    if (it == step.reads.end())
-      it = step.reads.insert(step.reads.end(), {a.blocks->getNameAsString(), {}});
-    if (std::find(it->maps.begin(), it->maps.end(), a.map) == it->maps.end())
-      it->maps.push_back(a.map);
+    step.add_read(a.blocks->getNameAsString(), a.map);
   }
   if (!output_used) {
     error(call.getBeginLoc(), "this forall over '" + step.output +
@@ -445,10 +432,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
                                   step.output + "(b)'");
     return std::nullopt;
   }
-  std::string params = text(b->getSourceRange()) + ", auto& " + step.output;
-  for (const auto& r : step.reads)
-    params += ", auto& " + r.field;
-  step.body = "[&](" + params + ") " + text(lambda.getBody()->getSourceRange());
+  step.set_body(text(b->getSourceRange()), text(lambda.getBody()->getSourceRange()));
   return step;
 }
 

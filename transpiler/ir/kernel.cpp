@@ -1,5 +1,7 @@
 #include "ir/kernel.h"
 
+#include <algorithm>
+
 namespace s2p::ir {
 
 const char* to_string(AccessMode mode) {
@@ -19,6 +21,22 @@ int find_tensor(const Kernel& kernel, const std::string& name) {
     if (kernel.tensors[i].name == name)
       return static_cast<int>(i);
   return -1;
+}
+
+void TileStep::add_read(const std::string& field, const IndexMap& map) {
+  auto read =
+      std::find_if(reads.begin(), reads.end(), [&](const Read& r) { return r.field == field; });
+  if (read == reads.end())
+    read = reads.insert(reads.end(), {field, {}});
+  if (std::find(read->maps.begin(), read->maps.end(), map) == read->maps.end())
+    read->maps.push_back(map);
+}
+
+void TileStep::set_body(const std::string& index_parameter, const std::string& statements) {
+  std::string params = index_parameter + ", auto& " + output;
+  for (const auto& r : reads)
+    params += ", auto& " + r.field;
+  body = "[&](" + params + ") " + statements;
 }
 
 } // namespace s2p::ir

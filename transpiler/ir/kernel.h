@@ -135,6 +135,12 @@ struct TileStep {
   std::string output;
   std::vector<Read> reads;
   std::string body; // "[&](s2p::index<2> i, auto& Cd, auto& Ad) { ... }"
+
+  // Records that the body reads `field` through `map` (each map once per field).
+  void add_read(const std::string& field, const IndexMap& map);
+  // The body as a lambda over (index, output view, one view per field read), from the
+  // forall's index parameter and body as written.
+  void set_body(const std::string& index_parameter, const std::string& statements);
 };
 
 struct MultiTile {

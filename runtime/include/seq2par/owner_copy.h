@@ -174,6 +174,20 @@ bool needed_region(const InputAccess<N>& input, const index<N>& b, const grid<N>
   return true;
 }
 
+// Calls fn(move) for every memory block of `input` overlapping `needed` that lives on a
+// tile other than `tile`, with the move that would bring it there.
+template <int N, class Fn>
+void for_each_remote_memory_block(const InputAccess<N>& input, const grid<N>& needed, int tile,
+                                  Fn&& fn) {
+  for_each_block(needed, input.map->memory_block(), [&](const index<N>& mb) {
+    const grid<N> g =
+        resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
+    const int owner = input.map->tile_of(g.offset);
+    if (owner != tile)
+      fn(BlockMove{input.field, coords(mb), owner, tile, g.total_extent() * input.element_bytes});
+  });
+}
+
 } // namespace owner_copy_detail
 
 template <int N>
@@ -209,16 +223,11 @@ inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output,
               ++plan.algorithmic_moves;
           });
       // Memory blocks, moved once per destination.
-      owner_copy_detail::for_each_block(needed, input.map->memory_block(), [&](const index<N>& mb) {
-        const grid<N> g =
-            resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
-        const int owner = input.map->tile_of(g.offset);
-        if (owner == task.tile ||
-            !moved.insert({input.field, owner_copy_detail::coords(mb), task.tile}).second)
+      owner_copy_detail::for_each_remote_memory_block(input, needed, task.tile, [&](BlockMove m) {
+        if (!moved.insert({m.field, m.block, m.to_tile}).second)
           return;
-        const std::int64_t bytes = g.total_extent() * input.element_bytes;
-        plan.moves.push_back({input.field, owner_copy_detail::coords(mb), owner, task.tile, bytes});
-        plan.bytes += bytes;
+        plan.bytes += m.bytes;
+        plan.moves.push_back(std::move(m));
       });
     }
   }

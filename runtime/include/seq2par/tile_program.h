@@ -64,7 +64,7 @@ struct tile_program {
   std::function<void(int tile, const tile_memory&)> store;           // owned output blocks out
   std::int64_t planned_bytes = 0;
   std::int64_t minimum_bytes = -1; // -1: not computed (field too large to scan)
-  std::int64_t stolen_tasks = 0;
+  bool work_stealing = false;      // planned with stealing on (stolen tasks: returns.size())
   std::int64_t stealing_bytes = 0; // fetches and returns work stealing added
 };
 
@@ -333,8 +333,10 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
                                     names.begin());
   };
   const OwnerCopyPlan& owner_copy = *result.plan;
+  tile_program& program = result.program;
+  program.work_stealing = work_stealing_enabled();
   StealResult stealing;
-  if (work_stealing_enabled())
+  if (program.work_stealing)
     stealing =
         plan_work_stealing<N>(owner_copy, out.map(), accesses,
                               static_cast<std::int64_t>(sizeof(Out)), work_stealing_costs(info));
@@ -347,7 +349,6 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
   for (const auto& back : stealing.returns) // the thief computes into its own copy
     layouts[0]->add(back.from_tile, block_index<N>(back.memory_block));
 
-  tile_program& program = result.program;
   for (std::size_t f = 0; f < fields; ++f) {
     tile_field tf{names[f], types[f], {}};
     for (int t = 0; t < tiles; ++t)
@@ -374,7 +375,6 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
   }
   for (const auto& move : stealing.extra_moves)
     program.stealing_bytes += move.bytes;
-  program.stolen_tasks = stealing.stolen;
   result.runs = std::make_shared<const std::vector<std::vector<Task>>>(std::move(stealing.runs));
   program.planned_bytes = owner_copy.bytes;
   if (out.extent().size() <= (std::int64_t{1} << 22))

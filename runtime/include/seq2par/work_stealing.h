@@ -165,16 +165,9 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
       grid<N> needed;
       if (!owner_copy_detail::needed_region(input, to_index<N>(task.block), out_block, needed))
         continue; // the plan already reported it
-      owner_copy_detail::for_each_block(needed, input.map->memory_block(), [&](const index<N>& mb) {
-        const grid<N> g =
-            resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
-        const int owner = input.map->tile_of(g.offset);
-        const auto coords = owner_copy_detail::coords(mb);
-        if (owner == thief || held.count({input.field, coords, thief}) ||
-            !seen.insert({input.field, coords}).second)
-          return;
-        moves.push_back(
-            {input.field, coords, owner, thief, g.total_extent() * input.element_bytes});
+      owner_copy_detail::for_each_remote_memory_block(input, needed, thief, [&](BlockMove m) {
+        if (!held.count({m.field, m.block, thief}) && seen.insert({m.field, m.block}).second)
+          moves.push_back(std::move(m));
       });
     }
     return moves;
@@ -209,8 +202,8 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
         g, resource_map<N>::block_grid(output.parent(), output.memory_block(), mb));
     if (offset < 0)
       break;
-    // Try it; keep it only if the whole forall gets shorter.
-    const std::vector<Load> before = load;
+    // Try it; keep it only if the whole forall gets shorter (else stop: the loads the
+    // trial changed are not used again).
     const std::int64_t old_makespan = makespan();
     const auto fetch = missing_inputs(task, static_cast<int>(thief));
     if (std::any_of(fetch.begin(), fetch.end(), [&](const BlockMove& m) {
@@ -228,10 +221,8 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
     load[thief].work += cost;
     load[victim].returns_in += result_bytes;
     load[thief].returns_out += result_bytes;
-    if (makespan() >= old_makespan) {
-      load = before;
+    if (makespan() >= old_makespan)
       break;
-    }
     queue[victim].pop_back();
     for (const auto& m : fetch) {
       held.insert({m.field, m.block, m.to_tile});

@@ -105,8 +105,8 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
                                                  : 1.0;
   }
   summary["per_tile"] = tiles;
-  if (work_stealing_enabled())
-    summary["work_stealing"] = {{"stolen_tasks", program.stolen_tasks},
+  if (program.work_stealing)
+    summary["work_stealing"] = {{"stolen_tasks", program.returns.size()},
                                 {"extra_bytes", program.stealing_bytes}};
   return summary;
 }
@@ -296,9 +296,11 @@ StealCosts work_stealing_costs([[maybe_unused]] const tile_kernel_info& info) {
 #if S2P_HAVE_FABRIC_SIM
   const sim::Fabric fabric = launch_fabric(info).fabric;
   costs.bytes_per_cycle = fabric.exchange.send_bytes_per_cycle;
-  const bool chips = chips_for(fabric, static_cast<std::uint32_t>(info.tiles), false) > 1;
+  const std::uint32_t tiles_per_chip =
+      tiles_per_chip_for(fabric, static_cast<std::uint32_t>(info.tiles));
+  const bool chips = tiles_per_chip < static_cast<std::uint32_t>(info.tiles);
   if (chips)
-    costs.tiles_per_chip = fabric.chip.tiles;
+    costs.tiles_per_chip = tiles_per_chip;
   costs.returns_barrier_cycles =
       static_cast<std::int64_t>(chips ? fabric.sync.cross_chip_cycles : fabric.sync.on_chip_cycles);
 #endif
