@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace {
@@ -345,3 +346,83 @@ TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
 }
 
 } // namespace
+
+// Generated code with libFormat's comment wrapping undone: "// a\n  // b" -> "// a b".
+std::string comments_on_one_line(const std::string& code) {
+  return std::regex_replace(code, std::regex("\n *// "), " ");
+}
+
+// A forall's schedule template is planned for the extents the kernel's calls in the file pass
+// (seed 004: the schedule beside the code); when they are not constants, or calls disagree,
+// the generated code says why there is none.
+TEST_F(Tool, ForallTemplatesFollowTheExtentsOfTheCalls) {
+  auto source = [&](const std::string& name, const std::string& calls,
+                    const std::string& read_x = "Xd[i]") {
+    std::ofstream(dir / name)
+        << "#include <seq2par/seq2par.h>\n"
+        << "#include <vector>\n"
+        << "S2P_KERNEL S2P_TILES(4) void scale(s2p::field<1, float>& y, const s2p::field<1, "
+           "float>& x) {\n"
+        << "  auto map = s2p::resource_map<1>::block_cyclic(y.extent(), {25}, 4)"
+           ".memory_blocks({5});\n"
+        << "  auto Yd = s2p::agile(y, map);\n"
+        << "  auto Xd = s2p::agile(x, map);\n"
+        << "  s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = 2.0f * " << read_x
+        << "; });\n"
+        << "}\n"
+        << "void use(int n) {\n"
+        << "  std::vector<float> a(400), b(400);\n"
+        << "  (void)n;\n"
+        << calls << "}\n";
+    return name;
+  };
+  const std::string fixed = "  s2p::field<1, float> Y(a.data(), {100});\n"
+                            "  scale(Y, s2p::field<1, float>(b.data(), {100}));\n";
+  const auto one =
+      run(source("one.cpp", fixed + "  scale(Y, s2p::field<1, float>(b.data(), {100}));\n") +
+              " --out-dir out",
+          dir);
+  ASSERT_EQ(one.status, 0) << one.output;
+  const json schedule = json::parse(read(dir / "out" / "one.scale.schedule.json"));
+  EXPECT_EQ(schedule.at("generator"), "seq2par: owner-copy forall over Yd 100 f32, Xd 100 f32");
+  EXPECT_NE(comments_on_one_line(read(dir / "out" / "one.par.cpp"))
+                .find("schedule: one.scale.schedule.json, planned for the extents of the 2 "
+                      "calls in one.cpp"),
+            std::string::npos);
+
+  auto no_template = [&](const std::string& name, const std::string& calls,
+                         const std::string& reason) {
+    const auto result = run(source(name, calls) + " --out-dir out_" + name, dir);
+    ASSERT_EQ(result.status, 0) << result.output;
+    const std::string stem = name.substr(0, name.find('.'));
+    EXPECT_FALSE(fs::exists(dir / ("out_" + name) / (stem + ".scale.schedule.json")));
+    const std::string code =
+        comments_on_one_line(read(dir / ("out_" + name) / (stem + ".par.cpp")));
+    EXPECT_NE(code.find("no schedule template: " + reason), std::string::npos) << code;
+  };
+  no_template("varying.cpp", fixed + "  scale(Y, s2p::field<1, float>(b.data(), {200}));\n",
+              "the calls at lines 13 and 14 pass 'x' with different extents (100, 200)");
+  no_template("runtime.cpp",
+              "  s2p::field<1, float> Yn(a.data(), {n});\n"
+              "  scale(Yn, s2p::field<1, float>(b.data(), {n}));\n",
+              "the extent of 'y' in the call at line 13 is not a constant");
+  no_template("uncalled.cpp", "", "'scale' is not called in this file");
+
+  // A read the called extents put outside x: the program would throw, so seq2par warns.
+  const auto broken =
+      run(source("broken.cpp", fixed, "Xd[{i[0] + 1}]") + " --out-dir out_broken", dir);
+  ASSERT_EQ(broken.status, 0) << broken.output;
+  EXPECT_NE(broken.output.find("broken.cpp:3:30: warning: kernel 'scale': the forall at line 7 "
+                               "fails when the kernel runs with the extents of the call at "
+                               "broken.cpp:13: seq2par: "),
+            std::string::npos)
+      << broken.output;
+
+  // On a fabric file, the template is planned on that fabric: two chips of two tiles here.
+  std::ofstream(dir / "small_chips.json") << R"({"chips": 2, "chip": {"tiles": 2}})";
+  const auto chips =
+      run(source("chips.cpp", fixed) + " --fabric small_chips.json --out-dir out_chips", dir);
+  ASSERT_EQ(chips.status, 0) << chips.output;
+  const json on_chips = json::parse(read(dir / "out_chips" / "chips.scale.schedule.json"));
+  EXPECT_EQ(on_chips.at("fabric"), json::parse(R"({"chips": 2, "tiles_per_chip": 2})"));
+}

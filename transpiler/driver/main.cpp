@@ -22,6 +22,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -84,8 +86,9 @@ cl::opt<bool>
 cl::opt<bool> print_ldflags("ldflags",
                             cl::desc("Print the flags needed to link generated code, then exit"),
                             cl::cat(category));
-cl::opt<int> jobs("jobs", cl::desc("Transpile this many files at once; 0 means one per core (default: 1)"), cl::value_desc("n"), cl::init(1),
-                  cl::cat(category));
+cl::opt<int> jobs("jobs",
+                  cl::desc("Transpile this many files at once; 0 means one per core (default: 1)"),
+                  cl::value_desc("n"), cl::init(1), cl::cat(category));
 cl::alias jobs_short("j", cl::desc("Alias for --jobs"), cl::aliasopt(jobs), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Only print diagnostics"), cl::cat(category));
 cl::opt<bool> force("force",
@@ -170,6 +173,11 @@ std::string fingerprint(const std::string& source, const clang::tooling::Compila
           std::to_string(options.pipeline.verify) + " " + std::to_string(options.fabric_tiles) +
           " " + std::to_string(options.fabric_tiles_per_chip) + " " + options.fabric_description +
           " " + options.style + "\n";
+  // Forall templates are planned on the fabric: its content, not only its name, counts.
+  if (!options.fabric_file.empty()) {
+    std::ifstream fabric(options.fabric_file, std::ios::binary);
+    text += std::string(std::istreambuf_iterator<char>(fabric), {}) + "\n";
+  }
   return s2p::driver::hash_text(text);
 }
 
@@ -226,7 +234,9 @@ int main(int argc, const char** argv) {
     llvm::errs() << "seq2par: error: --jobs must be 0 (one per core) or more, got " << jobs << "\n";
     return kExitUsageError;
   }
-  const int job_count = jobs == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) : jobs.getValue();
+  const int job_count = jobs == 0
+                            ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                            : jobs.getValue();
 
   std::vector<std::string> sources = parsed->getSourcePathList();
   if (sources.empty())
@@ -252,9 +262,10 @@ int main(int argc, const char** argv) {
   const std::vector<clang::tooling::ArgumentsAdjuster> adjusters = {
       clang::tooling::getInsertArgumentAdjuster({"-resource-dir", paths.clang_resource_dir},
                                                 clang::tooling::ArgumentInsertPosition::BEGIN),
-      clang::tooling::getInsertArgumentAdjuster(
-          {"-isystem", paths.include_dir, "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"},
-          clang::tooling::ArgumentInsertPosition::END)};
+      clang::tooling::getInsertArgumentAdjuster({"-isystem", paths.include_dir,
+                                                 "-Wno-unknown-warning-option",
+                                                 "-Wno-unused-command-line-argument"},
+                                                clang::tooling::ArgumentInsertPosition::END)};
 
   const std::string root = absolute(in_root);
   s2p::frontend::TranspileOptions options;
@@ -272,6 +283,7 @@ int main(int argc, const char** argv) {
     if (tile_sram.getNumOccurrences() == 0)
       options.pipeline.tile_sram_bytes = fabric.sram_bytes;
     options.fabric_tiles_per_chip = static_cast<std::uint32_t>(fabric.tiles_per_chip);
+    options.fabric_file = fabric_file;
     if (fabric_tiles.getNumOccurrences() == 0) {
       options.fabric_tiles = static_cast<int>(fabric.tiles);
       options.fabric_description = fabric.description;
@@ -307,7 +319,8 @@ int main(int argc, const char** argv) {
   }
   const auto run = s2p::driver::run_tools(
       parsed->getCompilations(), to_run, adjusters, options,
-      [&](const std::string& file) { return relative_to_root(absolute(file), root); }, job_count, !quiet && sources.size() > 1);
+      [&](const std::string& file) { return relative_to_root(absolute(file), root); }, job_count,
+      !quiet && sources.size() > 1);
 
   // Collect outputs; any failed input means nothing is written.
   std::vector<s2p::driver::OutputFile> outputs;
@@ -371,8 +384,7 @@ int main(int argc, const char** argv) {
     if (sources.size() > 1)
       llvm::errs() << "seq2par: " << (to_run.size() - static_cast<std::size_t>(skipped))
                    << " transpiled, " << skipped << " skipped"
-                   << (up_to_date ? ", " + std::to_string(up_to_date) + " up to date" : "")
-                   << "\n";
+                   << (up_to_date ? ", " + std::to_string(up_to_date) + " up to date" : "") << "\n";
   }
   return 0;
 }

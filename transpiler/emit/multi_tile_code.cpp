@@ -1,4 +1,5 @@
 #include "emit/multi_tile_code.h"
+#include "emit/forall_schedule.h"
 
 #include <algorithm>
 #include <sstream>
@@ -30,10 +31,13 @@ const char* collective_name(TileStep::Kind kind) {
 }
 
 std::string schedule_name(const Kernel& kernel, std::size_t step) {
-  std::size_t collectives = 0;
-  for (const auto& s : kernel.multi_tile->steps)
-    collectives += s.kind != TileStep::Kind::Forall;
-  return kernel.name + (collectives > 1 ? "." + std::to_string(step + 1) : "") + ".schedule.json";
+  const bool several = kernel.multi_tile->steps.size() > 1;
+  return kernel.name + (several ? "." + std::to_string(step + 1) : "") + ".schedule.json";
+}
+
+// The variable describing step k's launch in the generated code.
+std::string launch_info(const MultiTile& multi, std::size_t step) {
+  return multi.steps.size() > 1 ? "s2p_step_" + std::to_string(step + 1) : "s2p_kernel";
 }
 
 std::string file_stem(const std::string& path) {
@@ -43,26 +47,35 @@ std::string file_stem(const std::string& path) {
 
 } // namespace
 
-std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options) {
+std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options,
+                                 const MultiTileSchedules& schedules) {
   const MultiTile& multi = *kernel.multi_tile;
   std::ostringstream out;
   out << "{\n";
   out << "// seq2par: multi-tile kernel '" << kernel.name << "' (" << options.source_name << ":"
       << kernel.loc.line << "): one image for " << multi.tiles
-      << " tiles. Collectives follow the schedule templates written beside\n"
-      << "// this file; a forall's owner-copy moves are planned when the fields' extents are "
-         "known\n"
+      << " tiles, each step with its schedule template beside this file\n"
       << "// (S2P_SCHEDULE_DIR=<dir> keeps each schedule that runs).\n";
   for (const auto& statement : kernel.preamble)
     out << statement << "\n";
-  out << "static const s2p::rt::tile_kernel_info s2p_kernel = {\"" << kernel.name << "\", \""
-      << options.source_name << "\", " << multi.tiles << "};\n";
+  // One launch description per step; with several steps each names its own schedule.
+  const bool several = multi.steps.size() > 1;
+  for (std::size_t k = 0; k < (several ? multi.steps.size() : 1); ++k) {
+    out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {\""
+        << kernel.name << "\", \"" << options.source_name << "\", " << multi.tiles;
+    if (several)
+      out << ", \"" << kernel.name << "." << k + 1 << "\"";
+    out << "};\n";
+  }
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
+    const std::string note = k < schedules.notes.size() ? schedules.notes[k] : std::string();
     if (step.kind == TileStep::Kind::Forall) {
-      out << (step.local_global ? "s2p::rt::forall_tiles(" : "s2p::rt::forall(") << "s2p_kernel, "
-          << multi.tiles << ", " << step.output << ", \"" << step.output << "\", // line "
-          << step.loc.line << ": owner-copy forall"
+      if (!note.empty())
+        out << "// " << note << "\n";
+      out << (step.local_global ? "s2p::rt::forall_tiles(" : "s2p::rt::forall(")
+          << launch_info(multi, k) << ", " << multi.tiles << ", " << step.output << ", \""
+          << step.output << "\", // line " << step.loc.line << ": owner-copy forall"
           << (step.local_global ? ", local-global view (moves at tile access)" : "") << "\n";
       for (const auto& field : step.moved_at_start)
         out << "// S2P_MOVE_MEMORY: the blocks of " << field
@@ -85,32 +98,46 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
       out << ");\n";
       continue;
     }
-    out << "s2p::rt::collective(s2p_kernel, s2p::rt::collective_kind::"
-        << collective_name(step.kind) << ", " << step.field << ", " << step.op << "); // line "
-        << step.loc.line << ": ring "
+    out << "s2p::rt::collective(" << launch_info(multi, k)
+        << ", s2p::rt::collective_kind::" << collective_name(step.kind) << ", " << step.field
+        << ", " << step.op << "); // line " << step.loc.line << ": ring "
         << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather"
                                                    : collective_name(step.kind))
-        << (multi.tiles < 2 ? std::string(", one tile: nothing moves")
-                            : ", " + file_stem(options.source_name) + "." + schedule_name(kernel, k))
-        << "\n";
+        << (note.empty() ? std::string() : ", " + note) << "\n";
   }
   out << "}";
   return out.str();
 }
 
-std::vector<std::pair<std::string, std::string>>
-multi_tile_schedules(const Kernel& kernel, [[maybe_unused]] std::uint32_t tiles_per_chip) {
-  std::vector<std::pair<std::string, std::string>> files;
-#if S2P_HAVE_FABRIC_SIM
+MultiTileSchedules multi_tile_schedules(const Kernel& kernel, const ScheduleOptions& options) {
+  MultiTileSchedules result;
   const MultiTile& multi = *kernel.multi_tile;
+  result.notes.resize(multi.steps.size());
+  const std::string stem = file_stem(kernel.loc.file) + ".";
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
-    // A forall's moves depend on the fields' extents, known when the kernel runs: the
-    // runtime builds its schedule then (S2P_SCHEDULE_DIR keeps a copy).
-    if (step.kind == TileStep::Kind::Forall)
+    const std::string name = schedule_name(kernel, k);
+    if (step.kind == TileStep::Kind::Forall) {
+      const ForallTemplate planned = forall_schedule_template(kernel, step, options.fabric_file);
+      if (planned.fails_when_run)
+        result.warnings.push_back("the forall at line " + std::to_string(step.loc.line) +
+                                  " fails when the kernel runs with the extents of " +
+                                  multi.extents_from + ": " + planned.reason);
+      if (!planned.schedule) {
+        result.notes[k] = "no schedule template: " + planned.reason +
+                          "; the owner-copy moves are planned when the kernel runs";
+        continue;
+      }
+      result.notes[k] = "schedule: " + stem + name + ", planned for the extents of " +
+                        multi.extents_from + "; other extents are planned when the kernel runs";
+      result.files.emplace_back(name, planned.schedule->dump(1) + "\n");
       continue;
-    if (multi.tiles < 2) // a ring of one tile has no steps (the runtime returns at once)
+    }
+    if (multi.tiles < 2) { // a ring of one tile has no steps (the runtime returns at once)
+      result.notes[k] = "one tile: nothing moves";
       continue;
+    }
+#if S2P_HAVE_FABRIC_SIM
     sim::RingOptions ring;
     ring.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
                 : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
@@ -120,7 +147,7 @@ multi_tile_schedules(const Kernel& kernel, [[maybe_unused]] std::uint32_t tiles_
     ring.bytes = static_cast<std::uint64_t>(multi.tiles) * sim::element_size(ring.type);
     ring.kernel = kernel.name;
     sim::Fabric fabric = sim::default_fabric();
-    fabric.chip.tiles = std::max<std::uint32_t>(1, tiles_per_chip);
+    fabric.chip.tiles = std::max<std::uint32_t>(1, options.tiles_per_chip);
     ring.chips = (ring.tiles + fabric.chip.tiles - 1) / fabric.chip.tiles;
     while (ring.tiles % ring.chips != 0) // the ring generator splits tiles evenly
       ++ring.chips;
@@ -131,12 +158,11 @@ multi_tile_schedules(const Kernel& kernel, [[maybe_unused]] std::uint32_t tiles_
     schedule["generator"] = "seq2par: " + std::string(collective_name(step.kind)) + "(" +
                             step.field + ") at line " + std::to_string(step.loc.line) +
                             "; S (bytes per tile) is set when the kernel runs";
-    files.emplace_back(schedule_name(kernel, k), schedule.dump(1) + "\n");
-  }
-#else
-  (void)kernel;
+    result.notes[k] = stem + name;
+    result.files.emplace_back(name, schedule.dump(1) + "\n");
 #endif
-  return files;
+  }
+  return result;
 }
 
 } // namespace s2p::emit

@@ -61,7 +61,14 @@ private:
   // Agile and tile-view variables -> the kernel parameter whose data they distribute.
   std::map<std::string, std::string> source_parameter_;
   void note_source_parameter(const clang::VarDecl& var);
-  void check_resource_map(const clang::VarDecl& var, int kernel_tiles);
+  void check_resource_map(const clang::VarDecl& var, ir::MultiTile& multi);
+  std::optional<ir::MapSpec>
+  map_spec(const clang::CallExpr& protocol,
+           const std::vector<const clang::CXXMemberCallExpr*>& chain) const;
+  // `auto Xd = s2p::agile(X, map)` / `auto Xt = s2p::tiles(Xd)`: which field and map.
+  void note_distribution(const clang::VarDecl& var, ir::MultiTile& multi);
+  // The extents every call of `kernel` in the translation unit passes (see MultiTile).
+  void find_call_extents(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   std::map<std::string, int> map_tiles_; // resource maps with a constant tile count
   void apply_move_memory(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   // --- locations and text ---

@@ -493,9 +493,11 @@ constant_splits(const clang::Expr* e, const clang::ASTContext& ctx) {
 // (resource_map::validate), so the mistake is a diagnostic instead of a run-time error:
 // positive blocks, algorithmic blocks dividing memory blocks dividing segments, one weight
 // per tile, no more tiles than the kernel spans.
-void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int kernel_tiles) {
+void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, ir::MultiTile& multi) {
+  const int kernel_tiles = multi.tiles;
   if (!var.hasInit())
     return;
+  std::vector<const clang::CXXMemberCallExpr*> chain; // outermost call first
   std::optional<std::vector<std::int64_t>> segment, memory, algorithmic;
   const clang::Expr *memory_arg = nullptr, *algorithmic_arg = nullptr;
   const clang::Expr* e = strip(var.getInit());
@@ -507,6 +509,7 @@ void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int ke
   while (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     const std::string name =
         member->getMethodDecl() ? member->getMethodDecl()->getNameAsString() : "";
+    chain.push_back(member);
     if (member->getNumArgs() == 1 && name == "memory_blocks" && !memory_arg)
       memory_arg = member->getArg(0), memory = constant_extent(memory_arg, ctx_);
     else if (member->getNumArgs() == 1 && name == "algorithmic_blocks" && !algorithmic_arg)
@@ -601,9 +604,101 @@ void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, int ke
   };
   if (memory_arg && !check_divides(memory, segment, memory_arg, "memory block", "segment block"))
     return;
-  if (algorithmic_arg)
-    check_divides(algorithmic, outer_memory, algorithmic_arg, "algorithmic block",
-                  memory ? "memory block" : "segment block");
+  if (algorithmic_arg &&
+      !check_divides(algorithmic, outer_memory, algorithmic_arg, "algorithmic block",
+                     memory ? "memory block" : "segment block"))
+    return;
+  if (auto spec = map_spec(*protocol, chain))
+    multi.maps[var.getNameAsString()] = std::move(*spec);
+}
+
+// How a resource map is built, if every size but the parent extent is a constant and the
+// parent is a constant or a field parameter's extent(): what a transpile-time plan needs.
+std::optional<ir::MapSpec>
+KernelExtractor::Impl::map_spec(const clang::CallExpr& protocol,
+                                const std::vector<const clang::CXXMemberCallExpr*>& chain) const {
+  ir::MapSpec spec;
+  spec.protocol = protocol.getDirectCallee()->getNameAsString();
+  const bool segmented = spec.protocol == "block_block" || spec.protocol == "block_cyclic";
+  const bool split = spec.protocol == "split_points";
+  const unsigned tiles_arg = segmented || split ? 2 : 1;
+  if (!segmented && !split && spec.protocol != "block" && spec.protocol != "cyclic")
+    return std::nullopt;
+  if (protocol.getNumArgs() <= tiles_arg)
+    return std::nullopt;
+  auto integer = [&](const clang::Expr* e) -> std::optional<std::int64_t> {
+    clang::Expr::EvalResult value;
+    if (!e->EvaluateAsInt(value, ctx_))
+      return std::nullopt;
+    return value.Val.getInt().getExtValue();
+  };
+  // The parent: a constant extent, or X.extent() of a field parameter (or of its agile field).
+  if (auto parent = constant_extent(protocol.getArg(0), ctx_)) {
+    spec.parent = std::move(*parent);
+  } else {
+    const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(strip(protocol.getArg(0)));
+    const clang::ValueDecl* object =
+        call && call->getMethodDecl() && call->getMethodDecl()->getName() == "extent"
+            ? referenced_decl(call->getImplicitObjectArgument())
+            : nullptr;
+    if (!object)
+      return std::nullopt;
+    const std::string name = object->getNameAsString();
+    if (llvm::isa<clang::ParmVarDecl>(object) && s2p_template_name(object->getType()) == "field")
+      spec.parent_parameter = name;
+    else if (const auto known = source_parameter_.find(name); known != source_parameter_.end())
+      spec.parent_parameter = known->second;
+    else
+      return std::nullopt;
+  }
+  if (segmented) {
+    auto segment = constant_extent(protocol.getArg(1), ctx_);
+    if (!segment)
+      return std::nullopt;
+    spec.segment = std::move(*segment);
+  } else if (split) {
+    auto splits = constant_splits(protocol.getArg(1), ctx_);
+    if (!splits)
+      return std::nullopt;
+    spec.splits = std::move(*splits);
+  }
+  const auto tiles = integer(protocol.getArg(tiles_arg));
+  if (!tiles)
+    return std::nullopt;
+  spec.tiles = static_cast<int>(*tiles);
+  if (protocol.getNumArgs() > tiles_arg + 1) {
+    const auto order = integer(protocol.getArg(tiles_arg + 1));
+    if (!order)
+      return std::nullopt;
+    spec.columns = *order != 0;
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const clang::CXXMemberCallExpr& member = **it;
+    ir::MapSpec::Refinement step;
+    step.method = member.getMethodDecl()->getNameAsString();
+    if (member.getNumArgs() != 1)
+      return std::nullopt;
+    if (step.method == "weights") {
+      const clang::InitListExpr* list = braced_list(member.getArg(0));
+      if (!list)
+        return std::nullopt;
+      for (const clang::Expr* weight : list->inits()) {
+        llvm::APFloat value(0.0);
+        if (!weight->EvaluateAsFloat(value, ctx_))
+          return std::nullopt;
+        step.weights.push_back(value.convertToDouble());
+      }
+    } else if (step.method == "memory_blocks" || step.method == "algorithmic_blocks") {
+      auto extent = constant_extent(member.getArg(0), ctx_);
+      if (!extent)
+        return std::nullopt;
+      step.extent = std::move(*extent);
+    } else {
+      return std::nullopt;
+    }
+    spec.refinements.push_back(std::move(step));
+  }
+  return spec;
 }
 
 // `auto Xd = s2p::agile(X, map)` and `auto Xt = s2p::tiles(Xd)` both distribute X.
@@ -621,6 +716,114 @@ void KernelExtractor::Impl::note_source_parameter(const clang::VarDecl& var) {
     source_parameter_[var.getNameAsString()] = name;
   else if (known != source_parameter_.end())
     source_parameter_[var.getNameAsString()] = known->second;
+}
+
+void KernelExtractor::Impl::note_distribution(const clang::VarDecl& var, ir::MultiTile& multi) {
+  const auto* call =
+      var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;
+  const clang::ValueDecl* source =
+      call && call->getNumArgs() > 0 ? referenced_decl(call->getArg(0)) : nullptr;
+  if (!source)
+    return;
+  const std::string name = var.getNameAsString();
+  if (call->getNumArgs() >= 2) { // s2p::agile(X, map)
+    const clang::ValueDecl* map = referenced_decl(call->getArg(1));
+    const auto parameter = source_parameter_.find(name);
+    if (map && parameter != source_parameter_.end())
+      multi.distributed[name] = {parameter->second, map->getNameAsString(),
+                                 schedule_element_type(var.getType(), ctx_)};
+  } else if (const auto known = multi.distributed.find(source->getNameAsString());
+             known != multi.distributed.end()) { // s2p::tiles(Xd)
+    multi.distributed[name] = known->second;
+  }
+}
+
+namespace {
+
+// The extent a field argument was built with: `s2p::field<2, T>(p, {96, 96})`, or a variable
+// declared that way (its declaration; later assignments are not followed, which is safe:
+// the template is then not the schedule that runs, and the runtime plans anew).
+std::optional<std::vector<std::int64_t>> field_argument_extent(const clang::Expr* arg,
+                                                               const clang::ASTContext& ctx) {
+  const clang::Expr* e = strip(arg);
+  if (const clang::ValueDecl* decl = referenced_decl(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+    if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasInit())
+      return std::nullopt;
+    e = strip(var->getInit());
+  }
+  const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+  if (!construct || construct->getNumArgs() != 2)
+    return std::nullopt;
+  return constant_extent(construct->getArg(1), ctx);
+}
+
+std::string extent_text(const std::vector<std::int64_t>& extent) {
+  std::string text;
+  for (std::size_t d = 0; d < extent.size(); ++d)
+    text += (d ? "x" : "") + std::to_string(extent[d]);
+  return text;
+}
+
+} // namespace
+
+// Seed 004 writes the schedule beside the code, which needs the fields' extents; a kernel
+// only learns them from its arguments. When every call in this file passes fields of the
+// same constant extents, those are the extents the template is planned for.
+void KernelExtractor::Impl::find_call_extents(const clang::FunctionDecl& kernel,
+                                              ir::MultiTile& multi) {
+  struct Calls : clang::RecursiveASTVisitor<Calls> {
+    const clang::FunctionDecl* kernel = nullptr;
+    std::vector<const clang::CallExpr*> found;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      if (const auto* callee = call->getDirectCallee();
+          callee && callee->getCanonicalDecl() == kernel)
+        found.push_back(call);
+      return true;
+    }
+  } calls;
+  calls.kernel = kernel.getCanonicalDecl();
+  // Only this file's own declarations: headers do not call the kernels it defines.
+  for (clang::Decl* decl : ctx_.getTranslationUnitDecl()->decls())
+    if (sm_.isInMainFile(sm_.getFileLoc(decl->getLocation())))
+      calls.TraverseDecl(decl);
+  const std::string kernel_name = "'" + kernel.getNameAsString() + "'";
+  if (calls.found.empty()) {
+    multi.no_extents_reason = kernel_name + " is not called in this file";
+    return;
+  }
+  std::map<std::string, std::vector<std::int64_t>> extents;
+  std::map<std::string, unsigned> first_line;
+  for (const clang::CallExpr* call : calls.found) {
+    const unsigned line = loc(call->getBeginLoc()).line;
+    for (unsigned k = 0; k < kernel.getNumParams() && k < call->getNumArgs(); ++k) {
+      const clang::ParmVarDecl* parameter = kernel.getParamDecl(k);
+      if (s2p_template_name(parameter->getType()) != "field")
+        continue;
+      const std::string name = parameter->getNameAsString();
+      const auto extent = field_argument_extent(call->getArg(k), ctx_);
+      if (!extent) {
+        multi.no_extents_reason = "the extent of '" + name + "' in the call at line " +
+                                  std::to_string(line) + " is not a constant";
+        return;
+      }
+      const auto [known, inserted] = extents.emplace(name, *extent);
+      if (!inserted && known->second != *extent) {
+        multi.no_extents_reason = "the calls at lines " + std::to_string(first_line[name]) +
+                                  " and " + std::to_string(line) + " pass '" + name +
+                                  "' with different extents (" + extent_text(known->second) + ", " +
+                                  extent_text(*extent) + ")";
+        return;
+      }
+      first_line.emplace(name, line);
+    }
+  }
+  multi.parameter_extents = std::move(extents);
+  multi.extents_from =
+      calls.found.size() == 1
+          ? "the call at " + display_file_ + ":" +
+                std::to_string(loc(calls.found[0]->getBeginLoc()).line)
+          : "the " + std::to_string(calls.found.size()) + " calls in " + display_file_;
 }
 
 // S2P_MOVE_MEMORY(C, B): some forall writes (a distribution of) parameter C and reads B.
@@ -713,7 +916,9 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
         if (kind == "agile_field" || kind == "tile_blocks")
           note_source_parameter(*var);
         if (kind == "resource_map")
-          check_resource_map(*var, multi.tiles);
+          check_resource_map(*var, multi);
+        if (kind == "agile_field" || kind == "tile_blocks")
+          note_distribution(*var, multi);
       }
       continue;
     }
@@ -732,6 +937,10 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
     error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
   if (!failed_)
     apply_move_memory(kernel, multi);
+  if (!failed_ && std::any_of(multi.steps.begin(), multi.steps.end(), [](const ir::TileStep& s) {
+        return s.kind == ir::TileStep::Kind::Forall;
+      }))
+    find_call_extents(kernel, multi);
   if (failed_)
     return std::nullopt;
   kernel_.multi_tile = std::move(multi);

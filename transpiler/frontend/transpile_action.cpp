@@ -167,21 +167,26 @@ private:
     const auto* body = decl.getBody();
     const unsigned begin = sm.getFileOffset(sm.getFileLoc(body->getBeginLoc()));
     const unsigned end = sm.getFileOffset(sm.getFileLoc(body->getEndLoc())) + 1;
-    bodies.push_back({begin, end, emit::emit_multi_tile_body(kernel, {result_.display_name})});
+    emit::MultiTileSchedules schedules;
+    try {
+      schedules = emit::multi_tile_schedules(
+          kernel, {options_.fabric_tiles_per_chip, options_.fabric_file});
+    } catch (const std::exception& e) { // a generator refusing its input is our bug
+      report_error(ctx, decl.getLocation(),
+                   "internal error: cannot make the schedule templates of kernel '" + kernel.name +
+                       "': " + e.what());
+      return;
+    }
+    for (const auto& warning : schedules.warnings)
+      report_warning(ctx, decl.getLocation(), "kernel '" + kernel.name + "': " + warning);
+    bodies.push_back(
+        {begin, end, emit::emit_multi_tile_body(kernel, {result_.display_name}, schedules)});
     KernelResult summary{kernel.name,
                          0,
                          0,
                          static_cast<int>(kernel.multi_tile->steps.size()),
                          kernel.multi_tile->tiles,
-                         {}};
-    try {
-      summary.dumps = emit::multi_tile_schedules(kernel, options_.fabric_tiles_per_chip);
-    } catch (const std::exception& e) { // a generator refusing its input is our bug
-      report_error(ctx, decl.getLocation(),
-                   "internal error: cannot make the schedule templates of kernel '" +
-                       kernel.name + "': " + e.what());
-      return;
-    }
+                         std::move(schedules.files)};
     result_.kernels.push_back(std::move(summary));
   }
 
@@ -215,7 +220,8 @@ class TranspileAction : public clang::ASTFrontendAction {
 public:
   TranspileAction(const TranspileOptions& options,
                   const TranspileActionFactory::DisplayName& display_name,
-                  const TranspileActionFactory::FileStarted& started, std::deque<FileResult>& results)
+                  const TranspileActionFactory::FileStarted& started,
+                  std::deque<FileResult>& results)
       : options_(options), display_name_(display_name), started_(started), results_(results) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
@@ -229,7 +235,8 @@ public:
     FileResult result;
     result.input = file.str();
     result.display_name = display_name_(result.input);
-    if (started_) started_(result.display_name);
+    if (started_)
+      started_(result.display_name);
     results_.push_back(std::move(result));
     return std::make_unique<TranspileConsumer>(options_, pragmas_, results_.back());
   }
@@ -246,7 +253,8 @@ private:
 
 TranspileActionFactory::TranspileActionFactory(TranspileOptions options, DisplayName display_name,
                                                FileStarted started)
-    : options_(std::move(options)), display_name_(std::move(display_name)), started_(std::move(started)) {}
+    : options_(std::move(options)), display_name_(std::move(display_name)),
+      started_(std::move(started)) {}
 
 std::unique_ptr<clang::FrontendAction> TranspileActionFactory::create() {
   return std::make_unique<TranspileAction>(options_, display_name_, started_, results_);

@@ -27,6 +27,7 @@ struct TranspileOptions {
   int fabric_tiles = 1472;        // a multi-tile kernel may span at most this many tiles
   std::string fabric_description; // where fabric_tiles came from, for messages (--fabric)
   std::uint32_t fabric_tiles_per_chip = 1472; // collective templates span chips of this size
+  std::string fabric_file; // --fabric: forall templates are planned on it (empty: built-in)
 };
 
 struct KernelResult {

@@ -6,6 +6,7 @@
 #include "ir/source_location.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -143,9 +144,46 @@ struct TileStep {
   void set_body(const std::string& index_parameter, const std::string& statements);
 };
 
+// A resource map as the kernel builds it, when everything but its parent extent is a
+// constant: enough to plan a forall at transpile time once the extents are known.
+struct MapSpec {
+  std::string protocol;              // block_block, block_cyclic, block, cyclic, split_points
+  std::string parent_parameter;      // parent = this field parameter's extent(), or
+  std::vector<std::int64_t> parent;  // ... this constant extent
+  std::vector<std::int64_t> segment; // block_block, block_cyclic
+  std::vector<std::vector<std::int64_t>> splits; // split_points, per axis
+  int tiles = 0;
+  bool columns = false; // s2p::axis::columns
+  struct Refinement {   // .weights(...), .memory_blocks(...), .algorithmic_blocks(...)
+    std::string method;
+    std::vector<double> weights;
+    std::vector<std::int64_t> extent;
+  };
+  std::vector<Refinement> refinements; // in call order
+};
+
+// An agile field (or its tile view) as a forall names it: the kernel parameter whose data it
+// distributes, the resource map it is distributed by, and its element type.
+struct DistributedField {
+  std::string parameter;
+  std::string map;
+  std::string element_type; // "f64", ...
+};
+
 struct MultiTile {
   int tiles = 0;
   std::vector<TileStep> steps;
+
+  // What a forall's schedule template needs (seed 004: the template is written beside the
+  // code). Maps appear only if all their sizes are constants.
+  std::map<std::string, MapSpec> maps;                 // resource-map variable -> how built
+  std::map<std::string, DistributedField> distributed; // agile / tile-view variable -> field
+  // The extents of the kernel's field parameters, when every call of the kernel in its
+  // translation unit passes fields of the same constant extents; `extents_from` says where
+  // (or, when empty, `no_extents_reason` says why they are not known).
+  std::map<std::string, std::vector<std::int64_t>> parameter_extents;
+  std::string extents_from;
+  std::string no_extents_reason;
 };
 
 struct Kernel {

@@ -138,6 +138,9 @@ struct tile_kernel_info {
   const char* name;   // kernel function name
   const char* source; // input file
   int tiles;          // S2P_TILES(n)
+  // The step's schedule name when the kernel has several steps ("<kernel>.<k>", as seq2par
+  // names their templates); null: the kernel's name.
+  const char* schedule = nullptr;
 };
 
 enum class collective_kind { all_reduce, reduce_scatter, all_gather };

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -44,6 +45,7 @@ struct tile_field {
   std::string name;
   std::string element_type; // "f32", "f64", ...
   std::vector<std::int64_t> bytes_per_tile;
+  std::vector<std::int64_t> extent; // the whole field's, for the schedule's description
 };
 
 struct tile_move {
@@ -141,6 +143,113 @@ private:
   std::vector<std::vector<index<N>>> owned_;
   std::vector<std::int64_t> elements_;
 };
+
+// --- the plan, without data ----------------------------------------------------------------
+
+// A field a forall touches, as the plan sees it: no data, only its map and element type.
+template <int N> struct forall_field_spec {
+  std::string name;
+  std::string element_type; // "f32", "f64", ...
+  std::int64_t element_bytes = 8;
+  const resource_map<N>* map = nullptr;
+  std::vector<IndexMap<N>> maps; // inputs: the index maps it is read through
+  access_view view = access_view::global;
+};
+
+// What a forall does on each tile, decided from the maps alone: the owner-copy moves (plus
+// work stealing's fetches and returns), each field's tile buffers, and the tasks each tile
+// runs. The runtime binds the fields' data to it; seq2par plans the same thing at transpile
+// time to write the schedule template, so both come from this one function.
+template <int N> struct forall_layout {
+  tile_program program; // fields, moves, returns and byte counts; no load/compute/store
+  std::vector<block_layout<N>> layouts; // the output's, then each input's
+  OwnerCopyPlan plan;
+  std::vector<std::vector<Task>> runs; // per tile, the tasks it runs
+};
+
+// `stealing`: the costs work stealing decides with, or nothing to run every task at home.
+// `with_minimum`: also count the minimum bytes by visiting every output element (only done
+// up to 2^22 elements).
+template <int N>
+forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
+                             const std::vector<forall_field_spec<N>>& inputs,
+                             const std::optional<StealCosts>& stealing, bool with_minimum) {
+  const resource_map<N>& out_map = *out.map;
+  std::vector<InputAccess<N>> accesses;
+  for (const auto& input : inputs)
+    for (const auto& m : input.maps)
+      accesses.push_back({input.name, input.map, m, input.element_bytes, input.view});
+  forall_layout<N> result;
+  result.plan = plan_owner_copy<N>(out_map, accesses);
+  if (!result.plan.error.empty())
+    throw std::invalid_argument("seq2par: " + result.plan.error);
+  result.layouts.emplace_back(out_map, tiles);
+  for (const auto& input : inputs)
+    result.layouts.emplace_back(*input.map, tiles);
+  auto field_of = [&](const std::string& name) {
+    std::size_t f = 0;
+    while (f < inputs.size() && inputs[f].name != name)
+      ++f;
+    return f + 1;
+  };
+  auto spec_of = [&](std::size_t f) -> const forall_field_spec<N>& {
+    return f == 0 ? out : inputs[f - 1];
+  };
+  tile_program& program = result.program;
+  program.work_stealing = stealing.has_value();
+  StealResult steals;
+  if (stealing)
+    steals = plan_work_stealing<N>(result.plan, out_map, accesses, out.element_bytes, *stealing);
+  else
+    steals.runs = result.plan.queues;
+  std::vector<BlockMove> moves = result.plan.moves;
+  moves.insert(moves.end(), steals.extra_moves.begin(), steals.extra_moves.end());
+  auto block_of = [](const std::vector<std::int64_t>& coords) {
+    index<N> b;
+    for (int d = 0; d < N; ++d)
+      b[d] = coords[static_cast<std::size_t>(d)];
+    return b;
+  };
+  for (const auto& move : moves)
+    result.layouts[field_of(move.field)].add(move.to_tile, block_of(move.block));
+  for (const auto& back : steals.returns) // the thief computes into its own copy
+    result.layouts[0].add(back.from_tile, block_of(back.memory_block));
+
+  for (std::size_t f = 0; f < result.layouts.size(); ++f) {
+    const forall_field_spec<N>& spec = spec_of(f);
+    tile_field field{spec.name, spec.element_type, {}, {}};
+    for (int t = 0; t < tiles; ++t)
+      field.bytes_per_tile.push_back(result.layouts[f].elements(t) * spec.element_bytes);
+    for (int d = 0; d < N; ++d)
+      field.extent.push_back(spec.map->parent()[d]);
+    program.fields.push_back(std::move(field));
+  }
+  for (const auto& move : moves) {
+    const std::size_t f = field_of(move.field);
+    const std::int64_t size = spec_of(f).element_bytes;
+    const index<N> b = block_of(move.block);
+    program.moves.push_back({static_cast<int>(f), move.from_tile, move.to_tile,
+                             result.layouts[f].offset(move.from_tile, b) * size,
+                             result.layouts[f].offset(move.to_tile, b) * size, move.bytes});
+  }
+  for (const auto& back : steals.returns) {
+    const index<N> mb = block_of(back.memory_block);
+    const std::int64_t size = out.element_bytes;
+    program.returns.push_back(
+        {0, back.from_tile, back.to_tile,
+         (result.layouts[0].offset(back.from_tile, mb) + back.offset_in_memory_block) * size,
+         (result.layouts[0].offset(back.to_tile, mb) + back.offset_in_memory_block) * size,
+         back.elements * size});
+    program.stealing_bytes += back.elements * size;
+  }
+  for (const auto& move : steals.extra_moves)
+    program.stealing_bytes += move.bytes;
+  program.planned_bytes = result.plan.bytes;
+  if (with_minimum && out_map.parent().size() <= (std::int64_t{1} << 22))
+    program.minimum_bytes = minimum_block_bytes<N>(out_map, accesses);
+  result.runs = std::move(steals.runs);
+  return result;
+}
 
 // The compute model's cost of one owner lookup (finding which local block holds an index:
 // a hash probe). Explicit, like the fabric's other cost parameters; elements cost a cycle.
@@ -254,8 +363,8 @@ namespace forall_detail {
 
 // A field's tile buffers: its layout and how to copy owned blocks in and out.
 template <int N, class T> struct binding {
-  binding(const agile_field<N, T>& a, int tiles, std::string n)
-      : global(a.data()), layout(a.map(), tiles), name(std::move(n)) {}
+  binding(const agile_field<N, T>& a, block_layout<N> l, std::string n)
+      : global(a.data()), layout(std::move(l)), name(std::move(n)) {}
   void copy(int tile, std::byte* local, bool in) const {
     T* base = reinterpret_cast<T*>(local);
     for (const auto& b : layout.owned(tile)) {
@@ -277,7 +386,6 @@ template <int N, class T> struct binding {
 
 template <int N, class Out, class... In> struct planned_forall {
   tile_program program;
-  std::shared_ptr<const OwnerCopyPlan> plan;
   std::shared_ptr<const std::vector<std::vector<Task>>> runs; // per tile, the tasks it runs
   std::shared_ptr<std::tuple<binding<N, Out>, binding<N, In>...>> bindings;
 };
@@ -289,13 +397,12 @@ template <int N> index<N> block_index(const std::vector<std::int64_t>& coords) {
   return b;
 }
 
-// The owner-copy plan, each field's tile buffers (owned blocks, then the blocks moved in)
-// and the program's moves, load and store; the caller adds the compute.
+// The plan (plan_forall) with each field's data bound to its tile buffers: the program's
+// moves, load and store; the caller adds the compute.
 template <int N, class Out, class... In, std::size_t... I>
 planned_forall<N, Out, In...>
 plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, const char* out_name,
      std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
-  constexpr std::size_t fields = 1 + sizeof...(In);
   if (out.map().tiles() != tiles)
     throw std::invalid_argument("seq2par: the output of a forall is distributed over " +
                                 std::to_string(out.map().tiles()) + " tiles but the kernel spans " +
@@ -307,85 +414,29 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
       throw std::invalid_argument(
           "seq2par: a forall reads a field that shares memory with the field it writes");
 
-  std::vector<InputAccess<N>> accesses;
-  (
-      [&] {
-        for (const auto& m : inputs.maps)
-          accesses.push_back({inputs.name, &inputs.field->map(), m,
-                              static_cast<std::int64_t>(sizeof(In)), inputs.view});
-      }(),
-      ...);
+  const std::vector<forall_field_spec<N>> specs{forall_field_spec<N>{
+      inputs.name, element_type_name<In>(), static_cast<std::int64_t>(sizeof(In)),
+      &inputs.field->map(), inputs.maps, inputs.view}...};
+  std::optional<StealCosts> stealing;
+  if (work_stealing_enabled())
+    stealing = work_stealing_costs(info);
+  forall_layout<N> layout = plan_forall<N>(
+      tiles,
+      {out_name, element_type_name<Out>(), static_cast<std::int64_t>(sizeof(Out)), &out.map(), {}},
+      specs, stealing, true);
+
   planned_forall<N, Out, In...> result;
-  result.plan = std::make_shared<const OwnerCopyPlan>(plan_owner_copy<N>(out.map(), accesses));
-  if (!result.plan->error.empty())
-    throw std::invalid_argument("seq2par: " + result.plan->error);
-
+  result.program = std::move(layout.program);
+  result.runs = std::make_shared<const std::vector<std::vector<Task>>>(std::move(layout.runs));
   result.bindings = std::make_shared<std::tuple<binding<N, Out>, binding<N, In>...>>(
-      binding<N, Out>(out, tiles, out_name), binding<N, In>(*inputs.field, tiles, inputs.name)...);
-  auto& bindings = *result.bindings;
-  const std::array<block_layout<N>*, fields> layouts{&std::get<0>(bindings).layout,
-                                                     &std::get<I + 1>(bindings).layout...};
-  const std::array<std::string, fields> names{out_name, inputs.name...};
-  const std::array<std::size_t, fields> sizes{sizeof(Out), sizeof(In)...};
-  const std::array<const char*, fields> types{element_type_name<Out>(), element_type_name<In>()...};
-  auto field_of = [&](const std::string& name) {
-    return static_cast<std::size_t>(std::find(names.begin() + 1, names.end(), name) -
-                                    names.begin());
-  };
-  const OwnerCopyPlan& owner_copy = *result.plan;
-  tile_program& program = result.program;
-  program.work_stealing = work_stealing_enabled();
-  StealResult stealing;
-  if (program.work_stealing)
-    stealing =
-        plan_work_stealing<N>(owner_copy, out.map(), accesses,
-                              static_cast<std::int64_t>(sizeof(Out)), work_stealing_costs(info));
-  else
-    stealing.runs = owner_copy.queues;
-  std::vector<BlockMove> moves = owner_copy.moves;
-  moves.insert(moves.end(), stealing.extra_moves.begin(), stealing.extra_moves.end());
-  for (const auto& move : moves)
-    layouts[field_of(move.field)]->add(move.to_tile, block_index<N>(move.block));
-  for (const auto& back : stealing.returns) // the thief computes into its own copy
-    layouts[0]->add(back.from_tile, block_index<N>(back.memory_block));
-
-  for (std::size_t f = 0; f < fields; ++f) {
-    tile_field tf{names[f], types[f], {}};
-    for (int t = 0; t < tiles; ++t)
-      tf.bytes_per_tile.push_back(layouts[f]->elements(t) * static_cast<std::int64_t>(sizes[f]));
-    program.fields.push_back(std::move(tf));
-  }
-  for (const auto& move : moves) {
-    const std::size_t f = field_of(move.field);
-    const auto esize = static_cast<std::int64_t>(sizes[f]);
-    const index<N> b = block_index<N>(move.block);
-    program.moves.push_back({static_cast<int>(f), move.from_tile, move.to_tile,
-                             layouts[f]->offset(move.from_tile, b) * esize,
-                             layouts[f]->offset(move.to_tile, b) * esize, move.bytes});
-  }
-  for (const auto& back : stealing.returns) {
-    const index<N> mb = block_index<N>(back.memory_block);
-    const auto esize = static_cast<std::int64_t>(sizeof(Out));
-    program.returns.push_back(
-        {0, back.from_tile, back.to_tile,
-         (layouts[0]->offset(back.from_tile, mb) + back.offset_in_memory_block) * esize,
-         (layouts[0]->offset(back.to_tile, mb) + back.offset_in_memory_block) * esize,
-         back.elements * esize});
-    program.stealing_bytes += back.elements * esize;
-  }
-  for (const auto& move : stealing.extra_moves)
-    program.stealing_bytes += move.bytes;
-  result.runs = std::make_shared<const std::vector<std::vector<Task>>>(std::move(stealing.runs));
-  program.planned_bytes = owner_copy.bytes;
-  if (out.extent().size() <= (std::int64_t{1} << 22))
-    program.minimum_bytes = minimum_block_bytes<N>(out.map(), accesses);
-
+      binding<N, Out>(out, std::move(layout.layouts[0]), out_name),
+      binding<N, In>(*inputs.field, std::move(layout.layouts[I + 1]), inputs.name)...);
   auto shared = result.bindings;
-  program.load = [shared](int tile, const tile_memory& memory) {
+  result.program.load = [shared](int tile, const tile_memory& memory) {
     std::get<0>(*shared).copy(tile, memory(0).data, true);
     (std::get<I + 1>(*shared).copy(tile, memory(static_cast<int>(I + 1)).data, true), ...);
   };
-  program.store = [shared](int tile, const tile_memory& memory) {
+  result.program.store = [shared](int tile, const tile_memory& memory) {
     std::get<0>(*shared).copy(tile, memory(0).data, false); // only the output goes back
   };
   return result;

@@ -109,7 +109,7 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
     json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
     fabric.tile.sram_bytes = ring.bytes;
   }
-  write_schedule_copy(info.name, json);
+  write_schedule_copy(info.schedule ? info.schedule : info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
   const std::size_t row_bytes =

@@ -25,25 +25,9 @@ launch_fabric_choice launch_fabric(const tile_kernel_info& info) {
                                std::to_string(fabric.chip.tiles) + ")");
     return {fabric, path};
   }
-  sim::Fabric fabric = sim::default_fabric();
-  fabric.chips = static_cast<std::uint32_t>((tiles + fabric.chip.tiles - 1) / fabric.chip.tiles);
-  if (fabric.chips > 1)
-    fabric.name += ", " + std::to_string(fabric.chips) + " chips";
-  return {fabric, {}};
+  return {default_fabric_for(static_cast<std::uint32_t>(tiles)), {}};
 }
 
-std::uint32_t chips_for(const sim::Fabric& fabric, std::uint32_t tiles, bool even_split) {
-  std::uint32_t chips = (tiles + fabric.chip.tiles - 1) / fabric.chip.tiles;
-  // The ring generators split tiles evenly over chips; find the fewest chips that allow it.
-  while (even_split && tiles % chips != 0)
-    ++chips;
-  return chips;
-}
-
-std::uint32_t tiles_per_chip_for(const sim::Fabric& fabric, std::uint32_t tiles) {
-  return chips_for(fabric, tiles, false) > 1 ? fabric.chip.tiles
-                                             : std::max<std::uint32_t>(tiles, 1);
-}
 #endif
 
 std::vector<int> forall_chips(const tile_kernel_info& info) {

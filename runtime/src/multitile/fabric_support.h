@@ -12,6 +12,7 @@
 #include <vector>
 
 #if S2P_HAVE_FABRIC_SIM
+#include <seq2par/forall_schedule.h>
 #include <seq2par/sim/simulation.h>
 #endif
 
@@ -43,12 +44,6 @@ struct launch_fabric_choice {
   std::string file; // empty: the built-in default
 };
 launch_fabric_choice launch_fabric(const tile_kernel_info& info);
-
-// Chips a launch of `tiles` uses on `fabric`: tile t on chip t / (tiles / chips).
-std::uint32_t chips_for(const sim::Fabric& fabric, std::uint32_t tiles, bool even_split);
-
-// Tiles per chip of a forall's placement: whole chips of the fabric, or all on one.
-std::uint32_t tiles_per_chip_for(const sim::Fabric& fabric, std::uint32_t tiles);
 #endif
 
 // The chip each tile of a forall launch sits on (all 0 without the fabric simulator).

@@ -14,6 +14,7 @@
 #include <thread>
 
 #if S2P_HAVE_FABRIC_SIM
+#include <seq2par/forall_schedule.h>
 #include <seq2par/sim/simulation.h>
 #endif
 
@@ -111,126 +112,12 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
   return summary;
 }
 
-// Exchange entries for `moves`, with send cycles such that each tile sends one stream at a
-// time and receives one at a time. List scheduling: the move that can start earliest goes
-// next (ties in list order), so one busy port does not hold back moves between idle ones.
-// Moves between chips are external: the XB paces them, so only the sender's port is booked.
-nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
-                                        const tile_program& program, const sim::Fabric& fabric,
-                                        std::uint32_t tiles_per_chip, const std::string& what) {
-  const auto tiles = program.fields.empty() ? 0 : program.fields.front().bytes_per_tile.size();
-  std::vector<std::int64_t> send_free(tiles, 0), receive_free(tiles, 0);
-  nlohmann::ordered_json exchange = nlohmann::ordered_json::array();
-  const std::int64_t rate = fabric.exchange.send_bytes_per_cycle;
-  auto external = [&](const tile_move& m) {
-    return static_cast<std::uint32_t>(m.from_tile) / tiles_per_chip !=
-           static_cast<std::uint32_t>(m.to_tile) / tiles_per_chip;
-  };
-  auto latency = [&](const tile_move& m) {
-    return static_cast<std::int64_t>(
-        fabric.on_chip_latency(static_cast<std::uint32_t>(m.from_tile) % tiles_per_chip,
-                               static_cast<std::uint32_t>(m.to_tile) % tiles_per_chip));
-  };
-  auto earliest = [&](const tile_move& m) {
-    const std::int64_t sender = send_free[static_cast<std::size_t>(m.from_tile)];
-    return external(m)
-               ? sender
-               : std::max<std::int64_t>(sender, receive_free[static_cast<std::size_t>(m.to_tile)] -
-                                                    latency(m));
-  };
-  std::vector<std::size_t> pending(moves.size());
-  for (std::size_t k = 0; k < moves.size(); ++k)
-    pending[k] = k;
-  while (!pending.empty()) {
-    auto next = pending.begin();
-    for (auto it = pending.begin(); it != pending.end(); ++it)
-      if (earliest(moves[*it]) < earliest(moves[*next]))
-        next = it;
-    const std::size_t k = *next;
-    pending.erase(next);
-    const tile_move& m = moves[k];
-    const std::int64_t duration = (m.bytes + rate - 1) / rate;
-    const std::int64_t start = earliest(m);
-    send_free[static_cast<std::size_t>(m.from_tile)] = start + duration;
-    if (!external(m))
-      receive_free[static_cast<std::size_t>(m.to_tile)] = start + latency(m) + duration;
-    const std::string name = what + " " + std::to_string(k);
-    const std::string& buffer = program.fields[static_cast<std::size_t>(m.field)].name;
-    exchange.push_back({{"kind", "send"},
-                        {"name", name},
-                        {"tiles", {m.from_tile}},
-                        {"buffer", buffer},
-                        {"offset", m.from_offset},
-                        {"bytes", m.bytes},
-                        {"to", m.to_tile},
-                        {"cycle", start}});
-    exchange.push_back({{"kind", "recv"},
-                        {"name", name},
-                        {"tiles", {m.to_tile}},
-                        {"from", m.from_tile},
-                        {"buffer", buffer},
-                        {"offset", m.to_offset},
-                        {"bytes", m.bytes}});
-  }
-  return exchange;
-}
-
-// The program as a seq2par.schedule/1: superstep 1 exchanges the moves, superstep 2 runs the
-// `forall` codelet on every tile.
-// `tile_memory_from_fields`: on the built-in fabric, tiles grow to hold the fields (as
-// `s2p-sim gen` does); a user's fabric is taken as it is.
-nlohmann::ordered_json schedule_of(const tile_kernel_info& info, const tile_program& program,
-                                   const sim::Fabric& fabric, bool tile_memory_from_fields) {
-  const auto tiles = static_cast<std::uint32_t>(info.tiles);
-  const std::uint32_t chips = chips_for(fabric, tiles, false);
-  const std::uint32_t tiles_per_chip = tiles_per_chip_for(fabric, tiles);
-  nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
-  for (const auto& f : program.fields) {
-    const std::int64_t most = std::max<std::int64_t>(
-        1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
-    buffers.push_back({{"name", f.name},
-                       {"type", f.element_type},
-                       {"bytes", most},
-                       {"init", "zero"},
-                       {"category", "data"}});
-  }
-  const nlohmann::ordered_json exchange =
-      exchange_entries(program.moves, program, fabric, tiles_per_chip, "move");
-  const nlohmann::ordered_json returns =
-      exchange_entries(program.returns, program, fabric, tiles_per_chip, "stolen result");
-  // Like `s2p-sim gen`: when the fields do not fit a default tile, the schedule says how much
-  // tile memory it was made for, and the report names that fabric.
-  std::int64_t per_tile = 0;
-  for (const auto& b : buffers)
-    per_tile += b["bytes"].get<std::int64_t>();
-  nlohmann::ordered_json fabric_summary{{"chips", chips}, {"tiles_per_chip", tiles_per_chip}};
-  if (tile_memory_from_fields && per_tile > static_cast<std::int64_t>(fabric.tile.sram_bytes)) {
-    const auto bank = static_cast<std::int64_t>(fabric.tile.bank_bytes);
-    fabric_summary["tile_sram_bytes"] = (per_tile + bank - 1) / bank * bank;
-  }
-  nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
-  if (!exchange.empty())
-    supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
-  supersteps.push_back({{"name", "forall"},
-                        {"compute", {{{"name", "forall"}, {"codelet", "forall"}, {"cycles", 0}}}}});
-  if (!returns.empty())
-    supersteps.push_back(
-        {{"name", "work-stealing returns"}, {"sync", "all"}, {"exchange", returns}});
-  return {{"format", "seq2par.schedule/1"},
-          {"kernel", info.name},
-          {"generator", "seq2par runtime: owner-copy forall"},
-          {"tiles", info.tiles},
-          {"fabric", fabric_summary},
-          {"buffers", buffers},
-          {"supersteps", supersteps}};
-}
-
 void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
   auto [fabric, fabric_file] = launch_fabric(info);
   const std::uint32_t tiles_per_chip =
       tiles_per_chip_for(fabric, static_cast<std::uint32_t>(info.tiles));
-  const auto json = schedule_of(info, program, fabric, fabric_file.empty());
-  write_schedule_copy(info.name, json);
+  const auto json = forall_schedule(info.name, info.tiles, program, fabric, fabric_file.empty());
+  write_schedule_copy(info.schedule ? info.schedule : info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
   sim::SimulationOptions options;
   if (!fabric_file.empty()) {

@@ -18,8 +18,9 @@ struct kernel_info;
 void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model,
                        const sim::tile::TileParams& params);
 // With S2P_SCHEDULE_DIR set, keeps a copy of the concrete schedule a multi-tile launch ran
-// as <dir>/<kernel>.schedule.json (to inspect, or to run again with s2p-sim).
-void write_schedule_copy(const char* kernel, const nlohmann::ordered_json& schedule);
+// as <dir>/<name>.schedule.json (to inspect, or to run again with s2p-sim): `name` is the
+// kernel's, or "<kernel>.<k>" for step k of a kernel with several; the last launch wins.
+void write_schedule_copy(const char* name, const nlohmann::ordered_json& schedule);
 // Records a multi-tile launch on the fabric simulator: its report (seq2par.sim-report/1).
 void record_fabric_launch(const char* kernel, const char* source,
                           const nlohmann::ordered_json& fabric_report);

@@ -1,0 +1,36 @@
+# Requires each forall schedule template seq2par wrote beside a sample (seed 004: the
+# schedule beside the code) to be, byte for byte, the schedule the generated program runs on
+# the fabric simulator: the program keeps a copy of each with S2P_SCHEDULE_DIR.
+# Every template must also pass `s2p-sim check`.
+#   cmake -DPAR=<exe> -DSIM=<s2p-sim> -DTEMPLATES=<dir> -DSTEM=<source stem> -DWORK=<scratch dir>
+#         -P compare_schedule_templates.cmake
+foreach(var PAR SIM TEMPLATES STEM WORK)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "compare_schedule_templates: -D${var}=... is required")
+  endif()
+endforeach()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(ENV{S2P_BACKEND} sim)
+set(ENV{S2P_SCHEDULE_DIR} "${WORK}")
+execute_process(COMMAND "${PAR}" OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 300)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "generated program failed (${rc}):\n${err}")
+endif()
+
+file(GLOB templates "${TEMPLATES}/${STEM}.*.schedule.json")
+foreach(template IN LISTS templates)
+  execute_process(COMMAND "${SIM}" check "${template}" OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE rc TIMEOUT 300)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "s2p-sim check ${template} failed (${rc}):\n${out}${err}")
+  endif()
+endforeach()
+
+include(${CMAKE_CURRENT_LIST_DIR}/schedule_templates.cmake)
+compare_forall_templates("${TEMPLATES}" "${STEM}" "${WORK}" compared)
+if(compared EQUAL 0)
+  message(FATAL_ERROR "no forall schedule template beside ${STEM} in ${TEMPLATES}")
+endif()
+message(STATUS "${compared} forall schedule template(s) equal the schedules that ran")

@@ -1,0 +1,23 @@
+# Compares each forall template `<templates>/<stem>.<name>.schedule.json` with the copy
+# `<ran>/<name>.schedule.json` the program kept; sets <count_var> to how many it compared.
+function(compare_forall_templates templates stem ran count_var)
+  file(GLOB files "${templates}/${stem}.*.schedule.json")
+  set(compared 0)
+  foreach(template IN LISTS files)
+    file(READ "${template}" expected)
+    if(NOT expected MATCHES "\"generator\": \"seq2par: owner-copy forall")
+      continue() # a collective's template: the runtime sets its row length when it runs
+    endif()
+    get_filename_component(file "${template}" NAME)
+    string(REPLACE "${stem}." "" name "${file}")
+    if(NOT EXISTS "${ran}/${name}")
+      message(FATAL_ERROR "${file}: the program ran no schedule named ${name}")
+    endif()
+    file(READ "${ran}/${name}" actual)
+    if(NOT expected STREQUAL actual)
+      message(FATAL_ERROR "${file} is not the schedule the program ran (${ran}/${name})")
+    endif()
+    math(EXPR compared "${compared} + 1")
+  endforeach()
+  set(${count_var} ${compared} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,180 @@
+#include "emit/forall_schedule.h"
+
+#if S2P_HAVE_FABRIC_SIM
+#include <seq2par/forall_schedule.h>
+#include <seq2par/sim/fabric.h>
+#include <seq2par/sim/schedule.h>
+#endif
+
+#include <map>
+#include <stdexcept>
+
+namespace s2p::emit {
+
+using namespace s2p::ir;
+
+#if S2P_HAVE_FABRIC_SIM
+namespace {
+
+// Why a template cannot be planned; becomes the reason in the generated code's comment.
+struct NoTemplate : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <int N> s2p::extent<N> to_extent(const std::vector<std::int64_t>& values) {
+  if (static_cast<int>(values.size()) != N)
+    throw NoTemplate("an extent of rank " + std::to_string(values.size()) + " in a rank-" +
+                     std::to_string(N) + " forall");
+  s2p::extent<N> e;
+  for (int d = 0; d < N; ++d)
+    e[d] = values[static_cast<std::size_t>(d)];
+  return e;
+}
+
+// The resource map the kernel builds, built the same way (the runtime checks it the same way).
+template <int N>
+s2p::resource_map<N> build_map(const MapSpec& spec,
+                               const std::vector<std::int64_t>& parent_values) {
+  const s2p::extent<N> parent = to_extent<N>(parent_values);
+  const s2p::axis order = spec.columns ? s2p::axis::columns : s2p::axis::rows;
+  using map_t = s2p::resource_map<N>;
+  map_t map = [&] {
+    if (spec.protocol == "block_block")
+      return map_t::block_block(parent, to_extent<N>(spec.segment), spec.tiles, order);
+    if (spec.protocol == "block_cyclic")
+      return map_t::block_cyclic(parent, to_extent<N>(spec.segment), spec.tiles, order);
+    if (spec.protocol == "block")
+      return map_t::block(parent, spec.tiles, order);
+    if (spec.protocol == "cyclic")
+      return map_t::cyclic(parent, spec.tiles, order);
+    std::array<std::vector<std::int64_t>, N> splits;
+    if (static_cast<int>(spec.splits.size()) != N)
+      throw NoTemplate("split points for " + std::to_string(spec.splits.size()) + " axes");
+    for (int d = 0; d < N; ++d)
+      splits[static_cast<std::size_t>(d)] = spec.splits[static_cast<std::size_t>(d)];
+    return map_t::split_points(parent, splits, spec.tiles, order);
+  }();
+  for (const auto& step : spec.refinements) {
+    if (step.method == "weights")
+      map.weights(step.weights);
+    else if (step.method == "memory_blocks")
+      map.memory_blocks(to_extent<N>(step.extent));
+    else
+      map.algorithmic_blocks(to_extent<N>(step.extent));
+  }
+  return map;
+}
+
+std::string extent_text(const std::vector<std::int64_t>& extent) {
+  std::string text;
+  for (std::size_t d = 0; d < extent.size(); ++d)
+    text += (d ? "x" : "") + std::to_string(extent[d]);
+  return text;
+}
+
+template <int N>
+nlohmann::ordered_json plan_template(const Kernel& kernel, const TileStep& step,
+                                     const sim::Fabric& fabric, bool tile_memory_from_fields) {
+  const MultiTile& multi = *kernel.multi_tile;
+  std::map<std::string, s2p::resource_map<N>> maps; // node-based: pointers to them stay valid
+  auto field = [&](const std::string& variable) {
+    const auto distributed = multi.distributed.find(variable);
+    if (distributed == multi.distributed.end())
+      throw NoTemplate("'" + variable + "' is not an agile field declared with a named map");
+    const DistributedField& d = distributed->second;
+    const auto spec = multi.maps.find(d.map);
+    if (spec == multi.maps.end())
+      throw NoTemplate("resource map '" + d.map + "' has sizes that are not constants");
+    const auto extent = multi.parameter_extents.find(d.parameter);
+    if (extent == multi.parameter_extents.end())
+      throw NoTemplate("the extent of '" + d.parameter + "' is not known");
+    std::vector<std::int64_t> parent = spec->second.parent;
+    if (!spec->second.parent_parameter.empty()) {
+      const auto known = multi.parameter_extents.find(spec->second.parent_parameter);
+      if (known == multi.parameter_extents.end())
+        throw NoTemplate("the extent of '" + spec->second.parent_parameter + "' is not known");
+      parent = known->second;
+    }
+    if (parent != extent->second) // s2p::agile would refuse it when the kernel runs
+      throw NoTemplate("'" + d.parameter + "' is " + extent_text(extent->second) +
+                       " but resource map '" + d.map + "' covers " + extent_text(parent));
+    auto built = maps.find(d.map);
+    if (built == maps.end())
+      built = maps.emplace(d.map, build_map<N>(spec->second, parent)).first;
+    const auto type = sim::element_type_from_string(d.element_type);
+    if (!type)
+      throw NoTemplate("'" + variable + "' has an element type schedules do not name");
+    rt::forall_field_spec<N> field_spec;
+    field_spec.name = variable;
+    field_spec.element_type = d.element_type;
+    field_spec.element_bytes = static_cast<std::int64_t>(sim::element_size(*type));
+    field_spec.map = &built->second;
+    field_spec.view = step.local_global ? access_view::local_global : access_view::global;
+    return field_spec;
+  };
+  const rt::forall_field_spec<N> out = field(step.output);
+  if (out.map->tiles() != multi.tiles)
+    throw NoTemplate("the output's map deals to " + std::to_string(out.map->tiles()) +
+                     " tiles, the kernel spans " + std::to_string(multi.tiles));
+  std::vector<rt::forall_field_spec<N>> inputs;
+  for (const auto& read : step.reads) {
+    inputs.push_back(field(read.field));
+    for (const auto& m : read.maps) {
+      s2p::IndexMap<N> index_map;
+      for (int d = 0; d < N; ++d) {
+        index_map.source_axis[static_cast<std::size_t>(d)] = m.axis[static_cast<std::size_t>(d)];
+        index_map.offset[static_cast<std::size_t>(d)] = m.offset[static_cast<std::size_t>(d)];
+      }
+      inputs.back().maps.push_back(index_map);
+    }
+  }
+  const auto layout = rt::plan_forall<N>(multi.tiles, out, inputs, std::nullopt, false);
+  return rt::forall_schedule(kernel.name, multi.tiles, layout.program, fabric,
+                             tile_memory_from_fields);
+}
+
+} // namespace
+#endif
+
+ForallTemplate forall_schedule_template([[maybe_unused]] const Kernel& kernel,
+                                        [[maybe_unused]] const TileStep& step,
+                                        [[maybe_unused]] const std::string& fabric_file) {
+  ForallTemplate result;
+#if S2P_HAVE_FABRIC_SIM
+  const MultiTile& multi = *kernel.multi_tile;
+  if (multi.parameter_extents.empty() && !multi.no_extents_reason.empty()) {
+    result.reason = multi.no_extents_reason;
+    return result;
+  }
+  try {
+    const auto tiles = static_cast<std::uint32_t>(multi.tiles);
+    const sim::Fabric fabric =
+        fabric_file.empty() ? rt::default_fabric_for(tiles) : sim::load_fabric(fabric_file);
+    const bool from_fields = fabric_file.empty();
+    switch (step.rank) {
+    case 1:
+      result.schedule = plan_template<1>(kernel, step, fabric, from_fields);
+      break;
+    case 2:
+      result.schedule = plan_template<2>(kernel, step, fabric, from_fields);
+      break;
+    case 3:
+      result.schedule = plan_template<3>(kernel, step, fabric, from_fields);
+      break;
+    default:
+      result.reason = "a rank-" + std::to_string(step.rank) + " forall (templates cover ranks 1-3)";
+    }
+  } catch (const NoTemplate& e) {
+    result.reason = e.what();
+  } catch (const std::exception& e) {
+    // The runtime's own checks refuse these maps or accesses: so will the program.
+    result.reason = e.what();
+    result.fails_when_run = true;
+  }
+#else
+  result.reason = "this seq2par was built without the fabric simulator";
+#endif
+  return result;
+}
+
+} // namespace s2p::emit
