@@ -58,7 +58,7 @@ public:
                                   {"backend", "fabric simulator"},
                                   {"start_cycle", elapsed_}};
     for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "ring_bound",
-                            "owner_copy", "status"})
+                            "owner_copy", "links", "status"})
       if (report.contains(key))
         launch[key] = report[key];
     const std::int64_t cycles = report.value("total_cycles", std::int64_t{0});
