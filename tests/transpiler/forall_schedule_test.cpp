@@ -121,6 +121,27 @@ TEST(ForallScheduleTemplate, SeedAddTransposeMovesTheGoldenBlocks) {
   }
 }
 
+// The compute superstep says what the compute model charges before any owner lookup: a
+// cycle per element per field, over each tile's queue (12/8/8/8 algorithmic blocks).
+TEST(ForallScheduleTemplate, ComputeEstimateFollowsTheGoldenQueues) {
+  const nlohmann::json g = golden();
+  const Kernel kernel = seed_kernel(ints(g.at("matrix")), true);
+  const auto planned = s2p::emit::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  ASSERT_TRUE(planned.schedule) << planned.reason;
+  const auto block = ints(g.at("algorithmic_block"));
+  const std::int64_t per_task = block[0] * block[1] * 3; // C, A and B
+  std::map<std::int64_t, std::vector<int>> expected;
+  const auto& sizes = g.at("work_stealing_queue_sizes");
+  for (int t = 0; t < 4; ++t)
+    expected[sizes.at("tile" + std::to_string(t + 1)).get<std::int64_t>() * per_task].push_back(t);
+  std::map<std::int64_t, std::vector<int>> actual;
+  for (const auto& superstep : planned.schedule->at("supersteps"))
+    if (superstep.at("name") == "forall")
+      for (const auto& entry : superstep.at("compute"))
+        actual[entry.at("cycles").get<std::int64_t>()] = entry.at("tiles").get<std::vector<int>>();
+  EXPECT_EQ(actual, expected);
+}
+
 TEST(ForallScheduleTemplate, SeedAddMovesNothing) {
   const nlohmann::json g = golden();
   ASSERT_EQ(g.at("C_equals_A_plus_B").at("blocks_moved"), 0);

@@ -68,6 +68,9 @@ struct tile_program {
   std::int64_t minimum_bytes = -1; // -1: not computed (field too large to scan)
   bool work_stealing = false;      // planned with stealing on (stolen tasks: returns.size())
   std::int64_t stealing_bytes = 0; // fetches and returns work stealing added
+  // Per tile, the compute model's cycles for its tasks without owner lookups (known only
+  // while the body runs): what a schedule says the forall costs before it has run.
+  std::vector<std::int64_t> compute_estimate;
 };
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program);
@@ -244,6 +247,27 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   }
   for (const auto& move : steals.extra_moves)
     program.stealing_bytes += move.bytes;
+  // The compute model (run_global / run_local_global): a cycle per element per field in the
+  // global view; per element of every block accessed in the local-global view.
+  std::int64_t accesses_per_task = 0;
+  bool local_global = out.view == access_view::local_global;
+  for (const auto& input : inputs) {
+    accesses_per_task += static_cast<std::int64_t>(input.maps.size());
+    local_global = local_global || input.view == access_view::local_global;
+  }
+  const std::int64_t per_element =
+      local_global ? 1 + accesses_per_task : static_cast<std::int64_t>(1 + inputs.size());
+  for (const auto& tasks : steals.runs) {
+    std::int64_t cycles = 0;
+    for (const Task& task : tasks) {
+      const std::int64_t elements =
+          resource_map<N>::block_grid(out_map.parent(), out_map.algorithmic_block(),
+                                      block_of(task.block))
+              .total_extent();
+      cycles += elements * per_element;
+    }
+    program.compute_estimate.push_back(cycles);
+  }
   program.planned_bytes = result.plan.bytes;
   if (with_minimum && out_map.parent().size() <= (std::int64_t{1} << 22))
     program.minimum_bytes = minimum_block_bytes<N>(out_map, accesses);

@@ -250,6 +250,24 @@ nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
   return exchange;
 }
 
+// The forall's compute: one entry per distinct estimate, over the tiles with that estimate
+// (the codelet reports the real cycles when it runs; the estimate leaves out owner lookups).
+nlohmann::ordered_json compute_entries(const tile_program& program) {
+  std::map<std::int64_t, std::vector<int>> tiles_by_cycles;
+  for (std::size_t t = 0; t < program.compute_estimate.size(); ++t)
+    tiles_by_cycles[program.compute_estimate[t]].push_back(static_cast<int>(t));
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  if (tiles_by_cycles.size() <= 1) {
+    const std::int64_t cycles = tiles_by_cycles.empty() ? 0 : tiles_by_cycles.begin()->first;
+    entries.push_back({{"name", "forall"}, {"codelet", "forall"}, {"cycles", cycles}});
+    return entries;
+  }
+  for (const auto& [cycles, tiles] : tiles_by_cycles)
+    entries.push_back(
+        {{"name", "forall"}, {"codelet", "forall"}, {"tiles", tiles}, {"cycles", cycles}});
+  return entries;
+}
+
 } // namespace
 
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count,
@@ -285,8 +303,7 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
   nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
   if (!exchange.empty())
     supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
-  supersteps.push_back({{"name", "forall"},
-                        {"compute", {{{"name", "forall"}, {"codelet", "forall"}, {"cycles", 0}}}}});
+  supersteps.push_back({{"name", "forall"}, {"compute", compute_entries(program)}});
   if (!returns.empty())
     supersteps.push_back(
         {{"name", "work-stealing returns"}, {"sync", "all"}, {"exchange", returns}});
