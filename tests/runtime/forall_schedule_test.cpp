@@ -27,6 +27,23 @@ s2p::rt::tile_program shift_program(int tiles) {
   return program;
 }
 
+// Word w of tile t starts as t * 1000 + w; then the schedule runs (its codelet costs nothing).
+void run_with_numbered_words(s2p::sim::Simulation& simulation, int tiles) {
+  for (int t = 0; t < tiles; ++t) {
+    std::vector<std::uint32_t> words(kWords);
+    for (int w = 0; w < kWords; ++w)
+      words[static_cast<std::size_t>(w)] = static_cast<std::uint32_t>(t * 1000 + w);
+    simulation.write<std::uint32_t>(static_cast<s2p::sim::TileId>(t), "x", words);
+  }
+  simulation.on_compute("forall", [](s2p::sim::TileContext&) -> s2p::sim::Cycles { return 0; });
+  simulation.run();
+}
+
+std::uint32_t word_of(const s2p::sim::Simulation& simulation, int tile, int w) {
+  return simulation.read<std::uint32_t>(static_cast<s2p::sim::TileId>(tile),
+                                        "x")[static_cast<std::size_t>(w)];
+}
+
 TEST(ForallSchedule, RegularMovesBecomeOneEntryOfTheTileIndex) {
   constexpr int tiles = 64;
   const auto program = shift_program(tiles);
@@ -43,18 +60,10 @@ TEST(ForallSchedule, RegularMovesBecomeOneEntryOfTheTileIndex) {
   EXPECT_EQ(recv.at("offset"), 32);
 
   s2p::sim::Simulation simulation(s2p::sim::parse_schedule(json, "shift"), fabric);
-  for (int t = 0; t < tiles; ++t) {
-    std::vector<std::uint32_t> words(kWords);
-    for (int w = 0; w < kWords; ++w)
-      words[static_cast<std::size_t>(w)] = static_cast<std::uint32_t>(t * 1000 + w);
-    simulation.write<std::uint32_t>(static_cast<s2p::sim::TileId>(t), "x", words);
-  }
-  simulation.on_compute("forall", [](s2p::sim::TileContext&) -> s2p::sim::Cycles { return 0; });
-  simulation.run();
+  run_with_numbered_words(simulation, tiles);
   ASSERT_FALSE(simulation.diagnostics().has_errors());
   auto word = [&](int tile, int w) {
-    return simulation.read<std::uint32_t>(static_cast<s2p::sim::TileId>(tile),
-                                          "x")[static_cast<std::size_t>(w)];
+    return word_of(simulation, tile, w);
   };
   for (int t = 0; t + 1 < tiles; ++t)
     for (int w = 0; w < 4; ++w)
@@ -83,17 +92,10 @@ TEST(ForallSchedule, DescendingReceiversAndRepeatedPairsStayPaired) {
   EXPECT_NE(json.dump().find("\"(15 - tile) / 1\""), std::string::npos) << json.dump(1);
   EXPECT_NE(json.dump().find("\"(11 - tile) / 1\""), std::string::npos) << json.dump(1);
   s2p::sim::Simulation simulation(s2p::sim::parse_schedule(json, "mirror"), fabric);
-  for (int t = 0; t < tiles; ++t) {
-    std::vector<std::uint32_t> words(kWords);
-    for (int w = 0; w < kWords; ++w)
-      words[static_cast<std::size_t>(w)] = static_cast<std::uint32_t>(t * 1000 + w);
-    simulation.write<std::uint32_t>(static_cast<s2p::sim::TileId>(t), "x", words);
-  }
-  simulation.run();
+  run_with_numbered_words(simulation, tiles);
   ASSERT_FALSE(simulation.diagnostics().has_errors());
   auto word = [&](int tile, int w) {
-    return simulation.read<std::uint32_t>(static_cast<s2p::sim::TileId>(tile),
-                                          "x")[static_cast<std::size_t>(w)];
+    return word_of(simulation, tile, w);
   };
   for (int t = 0; t < tiles / 2; ++t)
     EXPECT_EQ(word(tiles - 1 - t, (16 + 4 * t % 16) / 4), static_cast<std::uint32_t>(t * 1000))
