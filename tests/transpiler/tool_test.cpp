@@ -408,6 +408,24 @@ TEST_F(Tool, ForallTemplatesFollowTheExtentsOfTheCalls) {
               "the extent of 'y' in the call at line 13 is not a constant");
   no_template("uncalled.cpp", "", "'scale' is not called in this file");
 
+  // --extents plans a kernel nobody calls here (a library's), for the extents it names.
+  const auto given = run(source("library.cpp", "") +
+                             " --extents scale:y=40,x=40 --extents other:z=1 --out-dir out_lib",
+                         dir);
+  ASSERT_EQ(given.status, 0) << given.output;
+  EXPECT_EQ(json::parse(read(dir / "out_lib" / "library.scale.schedule.json")).at("generator"),
+            "seq2par: owner-copy forall over Yd 40 f32, Xd 40 f32");
+  EXPECT_NE(comments_on_one_line(read(dir / "out_lib" / "library.par.cpp"))
+                .find("planned for the extents of --extents scale;"),
+            std::string::npos);
+  for (const char* bad : {"scale", "scale:y=40y2", "scale:y=0", ":y=4", "scale:=4"}) {
+    const auto refused = run(source("bad.cpp", "") + " --extents " + bad + " --out-dir o", dir);
+    EXPECT_EQ(refused.status, 2) << bad;
+    EXPECT_NE(refused.output.find("seq2par: error: --extents '" + std::string(bad) + "'"),
+              std::string::npos)
+        << refused.output;
+  }
+
   // A read the called extents put outside x: the program would throw, so seq2par warns.
   const auto broken =
       run(source("broken.cpp", fixed, "Xd[{i[0] + 1}]") + " --out-dir out_broken", dir);

@@ -4,6 +4,7 @@
 //
 // Exit codes: 0 success, 1 errors in the input (Clang-style diagnostics), 2 usage or I/O
 // errors. Nothing is written unless every input succeeded.
+#include "driver/extents_option.h"
 #include "driver/fabric_option.h"
 #include "driver/incremental_cache.h"
 #include "driver/output_files.h"
@@ -76,6 +77,11 @@ cl::opt<std::string> fabric_file(
              "the tiles S2P_TILES may span (chips x tiles per chip) and the SRAM pools may use; "
              "--fabric-tiles and --tile-sram override it"),
     cl::value_desc("file.json"), cl::cat(category));
+cl::list<std::string>
+    extents("extents",
+            cl::desc("Plan a multi-tile kernel's forall schedule templates for these field extents "
+                     "instead of those its calls in the file pass (repeatable)"),
+            cl::value_desc("kernel:param=AxB,param=AxB"), cl::cat(category));
 cl::opt<bool> no_verify("no-verify",
                         cl::desc("Skip the self-check of each warp split (races, deadlock)"),
                         cl::cat(category));
@@ -173,6 +179,13 @@ std::string fingerprint(const std::string& source, const clang::tooling::Compila
           std::to_string(options.pipeline.verify) + " " + std::to_string(options.fabric_tiles) +
           " " + std::to_string(options.fabric_tiles_per_chip) + " " + options.fabric_description +
           " " + options.style + "\n";
+  for (const auto& [kernel, parameters] : options.given_extents)
+    for (const auto& [parameter, extent] : parameters) {
+      text += kernel + ":" + parameter + "=";
+      for (const auto value : extent)
+        text += std::to_string(value) + "x";
+      text += "\n";
+    }
   // Forall templates are planned on the fabric: its content, not only its name, counts.
   if (!options.fabric_file.empty()) {
     std::ifstream fabric(options.fabric_file, std::ios::binary);
@@ -289,6 +302,12 @@ int main(int argc, const char** argv) {
       options.fabric_description = fabric.description;
     }
   }
+  const auto given_extents = s2p::driver::parse_extents(extents);
+  if (const auto* error = std::get_if<std::string>(&given_extents)) {
+    llvm::errs() << "seq2par: error: " << *error << "\n";
+    return kExitUsageError;
+  }
+  options.given_extents = std::get<s2p::driver::GivenExtents>(given_extents);
   options.dumps = dump_kinds;
   options.style = style;
   options.pipeline.verify = !no_verify;

@@ -18,9 +18,11 @@ struct ToolRunResult {
   bool tool_failed = false; // a file could not be parsed at all
 };
 
-ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations, const std::vector<std::string>& sources,
+ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
+                        const std::vector<std::string>& sources,
                         const std::vector<clang::tooling::ArgumentsAdjuster>& adjusters,
                         const frontend::TranspileOptions& options,
-                        const frontend::TranspileActionFactory::DisplayName& display_name, int jobs, bool progress);
+                        const frontend::TranspileActionFactory::DisplayName& display_name, int jobs,
+                        bool progress);
 
 } // namespace s2p::driver

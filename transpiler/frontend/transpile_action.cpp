@@ -167,10 +167,18 @@ private:
     const auto* body = decl.getBody();
     const unsigned begin = sm.getFileOffset(sm.getFileLoc(body->getBeginLoc()));
     const unsigned end = sm.getFileOffset(sm.getFileLoc(body->getEndLoc())) + 1;
+    // --extents names this kernel: its templates are planned for those extents.
+    ir::Kernel planned_kernel = kernel;
+    if (const auto given = options_.given_extents.find(kernel.name);
+        given != options_.given_extents.end()) {
+      planned_kernel.multi_tile->parameter_extents = given->second;
+      planned_kernel.multi_tile->extents_from = "--extents " + kernel.name;
+      planned_kernel.multi_tile->no_extents_reason.clear();
+    }
     emit::MultiTileSchedules schedules;
     try {
       schedules = emit::multi_tile_schedules(
-          kernel, {options_.fabric_tiles_per_chip, options_.fabric_file});
+          planned_kernel, {options_.fabric_tiles_per_chip, options_.fabric_file});
     } catch (const std::exception& e) { // a generator refusing its input is our bug
       report_error(ctx, decl.getLocation(),
                    "internal error: cannot make the schedule templates of kernel '" + kernel.name +

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct TranspileOptions {
   std::string fabric_description; // where fabric_tiles came from, for messages (--fabric)
   std::uint32_t fabric_tiles_per_chip = 1472; // collective templates span chips of this size
   std::string fabric_file; // --fabric: forall templates are planned on it (empty: built-in)
+  // --extents: kernel -> field parameter -> extent, instead of those its calls pass
+  std::map<std::string, std::map<std::string, std::vector<std::int64_t>>> given_extents;
 };
 
 struct KernelResult {
