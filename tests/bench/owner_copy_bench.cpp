@@ -7,6 +7,9 @@
 //  3. host time of the two views on the threads backend (ratio, info).
 // Prints a table; writes JSON to the path given as argv[1].
 #include <seq2par/runtime.h>
+#if S2P_HAVE_FABRIC_SIM
+#include <seq2par/forall_schedule.h>
+#endif
 
 #include <nlohmann/json.hpp>
 
@@ -148,6 +151,55 @@ const char* view_name(s2p::access_view view) {
 
 } // namespace
 
+#if S2P_HAVE_FABRIC_SIM
+// Seed 004's one template for all tiles: how many exchange entries a forall's schedule needs
+// against how many moves it makes, as the tile count grows. A 1-D shift (y[i] = x[i + 1],
+// 64-element segments) steps regularly from tile to tile; C = A + B^T on a square grid of
+// tiles (one segment each) steps regularly only along one axis.
+json template_sizes() {
+  std::printf("\nforall schedule size: moves vs exchange entries (send + receive)\n");
+  std::printf("%-28s %8s %10s %10s %12s\n", "forall", "tiles", "moves", "entries", "json bytes");
+  json rows = json::array();
+  auto report = [&](const std::string& label, int tiles, const s2p::rt::tile_program& program) {
+    const auto schedule =
+        s2p::rt::forall_schedule(label, tiles, program, s2p::rt::default_fabric_for(tiles), true);
+    std::size_t entries = 0;
+    for (const auto& step : schedule.at("supersteps"))
+      entries += step.contains("exchange") ? step.at("exchange").size() : 0;
+    const std::size_t bytes = schedule.dump(1).size();
+    std::printf("%-28s %8d %10zu %10zu %12zu\n", label.c_str(), tiles, program.moves.size(),
+                entries, bytes);
+    rows.push_back({{"forall", label},
+                    {"tiles", tiles},
+                    {"moves", program.moves.size()},
+                    {"entries", entries},
+                    {"json_bytes", bytes}});
+  };
+  for (const int tiles : {16, 184, 1472, 5888}) {
+    const std::int64_t n = 64 * static_cast<std::int64_t>(tiles);
+    const auto y_map = s2p::resource_map<1>::block_cyclic({n}, {64}, tiles);
+    const auto x_map = s2p::resource_map<1>::block_cyclic({n + 1}, {64}, tiles);
+    s2p::IndexMap<1> ahead = s2p::IndexMap<1>::identity();
+    ahead.offset[0] = 1;
+    const auto layout = s2p::rt::plan_forall<1>(
+        tiles, {"y", "f32", 4, &y_map, {}, s2p::access_view::global},
+        {{"x", "f32", 4, &x_map, {ahead}, s2p::access_view::global}}, std::nullopt, false);
+    report("1-D shift", tiles, layout.program);
+  }
+  for (const int side : {4, 8, 16, 32}) {
+    const int tiles = side * side;
+    const std::int64_t n = 32 * static_cast<std::int64_t>(side);
+    const auto map = s2p::resource_map<2>::block_cyclic({n, n}, {32, 32}, tiles);
+    const auto layout = s2p::rt::plan_forall<2>(
+        tiles, {"C", "f64", 8, &map, {}, s2p::access_view::global},
+        {{"B", "f64", 8, &map, {s2p::IndexMap<2>::transpose()}, s2p::access_view::global}},
+        std::nullopt, false);
+    report("C = B^T, square tile grid", tiles, layout.program);
+  }
+  return rows;
+}
+#endif
+
 int main(int argc, char** argv) {
   setenv("S2P_BACKEND", "sim", 1);
   const std::int64_t n = argc > 2 ? std::atoll(argv[2]) : 6144;
@@ -226,6 +278,10 @@ int main(int argc, char** argv) {
                       {"ratio", ratio}});
   }
   out["work_stealing"] = steals;
+
+#if S2P_HAVE_FABRIC_SIM
+  out["template_size"] = template_sizes();
+#endif
 
   // Host time on the threads backend, the two views run alternately, median of 5: the
   // local-global view looks owners up once per block instead of per element.
