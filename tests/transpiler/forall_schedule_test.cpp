@@ -179,7 +179,8 @@ TEST(ForallScheduleTemplate, ExtentsTheMapRefusesGiveNoTemplate) {
   kernel.multi_tile->maps.clear(); // a map with a size only known when the kernel runs
   planned = s2p::emit::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
   EXPECT_FALSE(planned.schedule);
-  EXPECT_EQ(planned.reason, "resource map 'map' has sizes that are not constants");
+  EXPECT_EQ(planned.reason, "resource map 'map' is not one protocol call (block, cyclic, "
+                            "block_block, block_cyclic, split_points) with constant sizes");
 
   kernel = seed_kernel({96, 90}, true); // C 96x90 reads B[{i1, i0}] outside a 96x90 B
   planned = s2p::emit::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");

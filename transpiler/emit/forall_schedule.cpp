@@ -84,7 +84,9 @@ nlohmann::ordered_json plan_template(const Kernel& kernel, const TileStep& step,
     const DistributedField& d = distributed->second;
     const auto spec = multi.maps.find(d.map);
     if (spec == multi.maps.end())
-      throw NoTemplate("resource map '" + d.map + "' has sizes that are not constants");
+      throw NoTemplate("resource map '" + d.map +
+                       "' is not one protocol call (block, cyclic, block_block, block_cyclic, "
+                       "split_points) with constant sizes");
     const auto extent = multi.parameter_extents.find(d.parameter);
     if (extent == multi.parameter_extents.end())
       throw NoTemplate("the extent of '" + d.parameter + "' is not known");

@@ -675,9 +675,9 @@ KernelExtractor::Impl::map_spec(const clang::CallExpr& protocol,
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const clang::CXXMemberCallExpr& member = **it;
     ir::MapSpec::Refinement step;
-    step.method = member.getMethodDecl()->getNameAsString();
-    if (member.getNumArgs() != 1)
+    if (!member.getMethodDecl() || member.getNumArgs() != 1)
       return std::nullopt;
+    step.method = member.getMethodDecl()->getNameAsString();
     if (step.method == "weights") {
       const clang::InitListExpr* list = braced_list(member.getArg(0));
       if (!list)
