@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <queue>
 #include <string>
 #include <tuple>
 
@@ -74,18 +75,25 @@ std::vector<timed_move> schedule_moves(const std::vector<tile_move>& moves, std:
                : std::max<std::int64_t>(sender, receive_free[static_cast<std::size_t>(m.to_tile)] -
                                                     latency(m));
   };
-  std::vector<std::size_t> pending(moves.size());
+  // A heap of (earliest start when last looked at, list index). Ports only get busier, so a
+  // stored start is a lower bound: the top is taken if its start is still current and put
+  // back with the new one otherwise. That picks what a scan of every pending move would
+  // (earliest start, then list order) in O(n log n).
+  using entry = std::pair<std::int64_t, std::size_t>;
+  std::priority_queue<entry, std::vector<entry>, std::greater<>> pending;
   for (std::size_t k = 0; k < moves.size(); ++k)
-    pending[k] = k;
+    pending.push({earliest(moves[k]), k});
   std::vector<timed_move> timed;
+  timed.reserve(moves.size());
   while (!pending.empty()) {
-    auto next = pending.begin();
-    for (auto it = pending.begin(); it != pending.end(); ++it)
-      if (earliest(moves[*it]) < earliest(moves[*next]))
-        next = it;
-    const tile_move& m = moves[*next];
-    pending.erase(next);
+    const auto [stored, k] = pending.top();
+    pending.pop();
+    const tile_move& m = moves[k];
     const std::int64_t start = earliest(m);
+    if (start != stored) {
+      pending.push({start, k});
+      continue;
+    }
     const std::int64_t duration = (m.bytes + rate - 1) / rate;
     send_free[static_cast<std::size_t>(m.from_tile)] = start + duration;
     if (!external(m))
