@@ -87,16 +87,25 @@ TEST(WorkStealing, BalancedQueuesStealNothing) {
   EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, inputs, 8, {}).stolen, 0);
 }
 
-TEST(WorkStealing, BlocksThatAreNotContiguousInTheirMemoryBlockStay) {
-  // 16 x 16 tasks inside 16 x 64 memory blocks: a task's rows are not one range, so its
-  // result could not go back as one transfer.
+TEST(WorkStealing, BlocksThatAreNotContiguousGoHomeInRuns) {
+  // 16 x 16 tasks inside 16 x 64 memory blocks: a task's rows are 16 ranges of its memory
+  // block, and its result goes back as 16 runs.
   const auto map = s2p::resource_map<2>::block_cyclic({64, 64}, {16, 64}, 4)
                        .weights({5.0, 1.0, 1.0, 1.0})
                        .algorithmic_blocks({16, 16});
   const auto plan = s2p::plan_owner_copy<2>(map, {});
-  s2p::StealCosts greedy; // would steal anything that balances the tiles
+  s2p::StealCosts greedy; // steals anything that balances the tiles
   greedy.free_transfers = true;
-  EXPECT_EQ(s2p::plan_work_stealing<2>(plan, map, {}, 8, greedy).stolen, 0);
+  const auto stealing = s2p::plan_work_stealing<2>(plan, map, {}, 8, greedy);
+  ASSERT_GT(stealing.stolen, 0);
+  for (const auto& back : stealing.returns) {
+    ASSERT_EQ(back.runs.size(), 16u);
+    const std::int64_t column = back.block[1] * 16;
+    for (std::size_t row = 0; row < back.runs.size(); ++row) {
+      EXPECT_EQ(back.runs[row].offset, static_cast<std::int64_t>(row) * 64 + column);
+      EXPECT_EQ(back.runs[row].elements, 16);
+    }
+  }
 }
 
 TEST_F(LopsidedPlan, TransfersThatCostMoreThanTheyGainAreNotMade) {
@@ -124,15 +133,26 @@ TEST_F(LopsidedPlan, StealsStayOnTheVictimsChip) {
     EXPECT_EQ(r.from_tile / 2, r.to_tile / 2);
 }
 
-TEST(WorkStealing, ContiguousOffsets) {
-  using s2p::work_stealing_detail::contiguous_offset;
+TEST(WorkStealing, ContiguousRuns) {
+  using s2p::work_stealing_detail::contiguous_runs;
+  using Runs = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  auto runs = [](const auto& list) {
+    Runs out;
+    for (const auto& r : list)
+      out.push_back({r.offset, r.elements});
+    return out;
+  };
   const s2p::grid<2> memory{{16, 64}, {32, 0}};
-  EXPECT_EQ(contiguous_offset<2>({{8, 64}, {40, 0}}, memory), 8 * 64);
-  EXPECT_EQ(contiguous_offset<2>({{1, 16}, {33, 16}}, memory), 64 + 16);
-  EXPECT_EQ(contiguous_offset<2>({{2, 16}, {32, 0}}, memory), -1);
-  EXPECT_EQ(contiguous_offset<2>(memory, memory), 0);
-  EXPECT_EQ(contiguous_offset<3>({{1, 1, 8}, {0, 1, 8}}, {{2, 2, 16}, {0, 0, 0}}), 16 + 8);
-  EXPECT_EQ(contiguous_offset<3>({{1, 2, 8}, {0, 0, 8}}, {{2, 2, 16}, {0, 0, 0}}), -1);
+  EXPECT_EQ(runs(contiguous_runs<2>({{8, 64}, {40, 0}}, memory)), (Runs{{8 * 64, 8 * 64}}));
+  EXPECT_EQ(runs(contiguous_runs<2>({{1, 16}, {33, 16}}, memory)), (Runs{{64 + 16, 16}}));
+  EXPECT_EQ(runs(contiguous_runs<2>({{2, 16}, {32, 0}}, memory)), (Runs{{0, 16}, {64, 16}}));
+  EXPECT_EQ(runs(contiguous_runs<2>(memory, memory)), (Runs{{0, 16 * 64}}));
+  const s2p::grid<3> cube{{2, 2, 16}, {0, 0, 0}};
+  EXPECT_EQ(runs(contiguous_runs<3>({{1, 1, 8}, {0, 1, 8}}, cube)), (Runs{{16 + 8, 8}}));
+  EXPECT_EQ(runs(contiguous_runs<3>({{1, 2, 8}, {0, 0, 8}}, cube)), (Runs{{8, 8}, {24, 8}}));
+  EXPECT_EQ(runs(contiguous_runs<3>({{2, 2, 8}, {0, 0, 0}}, cube)),
+            (Runs{{0, 8}, {16, 8}, {32, 8}, {48, 8}}));
+  EXPECT_EQ(runs(contiguous_runs<3>({{2, 1, 16}, {0, 1, 0}}, cube)), (Runs{{16, 16}, {48, 16}}));
 }
 
 class StealingForall : public ::testing::TestWithParam<const char*> {};
@@ -145,9 +165,10 @@ struct Outcome {
 
 // Over the lopsided map: C = A + B^T in the global view, C = A + B block by block in the
 // local-global view.
-Outcome add_transpose(const char* backend, bool steal, bool blocks) {
+Outcome add_transpose(const char* backend, bool steal, bool blocks,
+                      const s2p::resource_map<2>& map = lopsided_rows(), const char* mode = "1") {
   Env use("S2P_BACKEND", backend);
-  Env stealing("S2P_WORK_STEALING", steal ? "1" : "0");
+  Env stealing("S2P_WORK_STEALING", steal ? mode : "0");
   std::vector<double> a(128 * 128), b(a.size());
   Outcome out;
   out.c.assign(a.size(), -1.0);
@@ -155,7 +176,6 @@ Outcome add_transpose(const char* backend, bool steal, bool blocks) {
     a[k] = static_cast<double>(k % 101) * 0.5;
     b[k] = static_cast<double>((k * 7) % 89) - 40.0;
   }
-  const auto map = lopsided_rows();
   const auto Cd = s2p::agile(s2p::field<2, double>(out.c.data(), {128, 128}), map);
   const auto Ad = s2p::agile(s2p::field<2, double>(a.data(), {128, 128}), map);
   const auto Bd = s2p::agile(s2p::field<2, double>(b.data(), {128, 128}), map);
@@ -207,6 +227,20 @@ TEST_P(StealingForall, GlobalAndLocalGlobalViewsComputeTheSequentialResult) {
     GTEST_SKIP() << "built without the fabric simulator";
   EXPECT_EQ(add_transpose(GetParam(), true, false).c, sequential_add(true));
   EXPECT_EQ(add_transpose(GetParam(), true, true).c, sequential_add(false));
+}
+
+// Stolen 32 x 32 tasks of 32 x 128 memory blocks: each result goes home in 32 runs.
+TEST_P(StealingForall, TasksThatAreNotContiguousComputeTheSequentialResult) {
+  if (std::string(GetParam()) == "sim" && !s2p::rt::has_fabric_simulator())
+    GTEST_SKIP() << "built without the fabric simulator";
+  const auto map = s2p::resource_map<2>::block_cyclic({128, 128}, {32, 128}, 4)
+                       .weights({5.0, 1.0, 1.0, 1.0})
+                       .algorithmic_blocks({32, 32});
+  const Outcome global = add_transpose(GetParam(), true, false, map, "greedy");
+  EXPECT_EQ(global.c, sequential_add(true));
+  EXPECT_EQ(add_transpose(GetParam(), true, true, map, "greedy").c, sequential_add(false));
+  if (std::string(GetParam()) == "sim")
+    EXPECT_GT(global.stolen, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StealingForall, ::testing::Values("sim", "threads"));

@@ -66,7 +66,8 @@ struct tile_program {
   std::function<void(int tile, const tile_memory&)> store;           // owned output blocks out
   std::int64_t planned_bytes = 0;
   std::int64_t minimum_bytes = -1; // -1: not computed (field too large to scan)
-  bool work_stealing = false;      // planned with stealing on (stolen tasks: returns.size())
+  bool work_stealing = false;      // planned with stealing on
+  std::int64_t stolen_tasks = 0;   // their results go home as `returns` (one move per run)
   std::int64_t stealing_bytes = 0; // fetches and returns work stealing added
   // Per tile, the compute model's cycles for its tasks without owner lookups (known only
   // while the body runs): what a schedule says the forall costs before it has run.
@@ -238,13 +239,15 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   for (const auto& back : steals.returns) {
     const index<N> mb = block_of(back.memory_block);
     const std::int64_t size = out.element_bytes;
-    program.returns.push_back(
-        {0, back.from_tile, back.to_tile,
-         (result.layouts[0].offset(back.from_tile, mb) + back.offset_in_memory_block) * size,
-         (result.layouts[0].offset(back.to_tile, mb) + back.offset_in_memory_block) * size,
-         back.elements * size});
-    program.stealing_bytes += back.elements * size;
+    for (const auto& run : back.runs) {
+      program.returns.push_back({0, back.from_tile, back.to_tile,
+                                 (result.layouts[0].offset(back.from_tile, mb) + run.offset) * size,
+                                 (result.layouts[0].offset(back.to_tile, mb) + run.offset) * size,
+                                 run.elements * size});
+      program.stealing_bytes += run.elements * size;
+    }
   }
+  program.stolen_tasks = steals.stolen;
   for (const auto& move : steals.extra_moves)
     program.stealing_bytes += move.bytes;
   // The compute model (run_global / run_local_global): a cycle per element per field in the

@@ -18,6 +18,7 @@
 #include <seq2par/owner_copy.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <set>
@@ -39,12 +40,16 @@ struct StealCosts {
   bool free_transfers = false;
 };
 
-// A stolen task's output block going back to its owner.
+// A stolen task's output block going back to its owner: as many contiguous runs of its
+// memory block's row-major storage as it takes (one when the block is a range of it).
 struct TaskReturn {
-  std::vector<std::int64_t> block;         // output algorithmic-block coordinates
-  std::vector<std::int64_t> memory_block;  // the output memory block holding it
-  std::int64_t offset_in_memory_block = 0; // elements
-  std::int64_t elements = 0;
+  struct Run {
+    std::int64_t offset = 0; // elements, in the memory block
+    std::int64_t elements = 0;
+  };
+  std::vector<std::int64_t> block;        // output algorithmic-block coordinates
+  std::vector<std::int64_t> memory_block; // the output memory block holding it
+  std::vector<Run> runs;
   int from_tile = 0; // the thief
   int to_tile = 0;   // the owner
 };
@@ -58,24 +63,41 @@ struct StealResult {
 
 namespace work_stealing_detail {
 
-// Offset (elements) of algorithmic block `g` inside memory block `m`, or -1 if the
-// block is not one contiguous range of the memory block's row-major storage.
-template <int N> std::int64_t contiguous_offset(const grid<N>& g, const grid<N>& m) {
-  // Contiguous when, left of the last axis where g is narrower than m, g is one element
-  // thick (a block as wide as m in every axis is the whole memory block).
+// Algorithmic block `g` inside memory block `m` as contiguous runs of m's row-major
+// storage: axes after the last one where g is narrower than m are whole, so a run spans
+// them and g's extent on that axis; the axes before it enumerate the runs.
+template <int N> std::vector<TaskReturn::Run> contiguous_runs(const grid<N>& g, const grid<N>& m) {
   int last_partial = -1;
   for (int d = N - 1; d >= 0 && last_partial < 0; --d)
     if (g.size[d] != m.size[d])
       last_partial = d;
-  for (int d = 0; d < last_partial; ++d)
-    if (g.size[d] != 1)
-      return -1;
-  std::int64_t offset = 0, stride = 1;
+  std::array<std::int64_t, N> stride{};
+  std::int64_t run = 1, next_stride = 1;
   for (int d = N - 1; d >= 0; --d) {
-    offset += (g.offset[d] - m.offset[d]) * stride;
-    stride *= m.size[d];
+    stride[static_cast<std::size_t>(d)] = next_stride;
+    next_stride *= m.size[d];
+    if (d >= std::max(last_partial, 0))
+      run *= g.size[d];
   }
-  return offset;
+  std::int64_t base = 0;
+  for (int d = 0; d < N; ++d)
+    base += (g.offset[d] - m.offset[d]) * stride[static_cast<std::size_t>(d)];
+  if (last_partial <= 0)
+    return {{base, last_partial < 0 ? g.total_extent() : run}};
+  // One run per index of the axes before `last_partial`, in row-major order.
+  std::vector<TaskReturn::Run> runs;
+  index<N> at{};
+  while (true) {
+    std::int64_t offset = base;
+    for (int d = 0; d < last_partial; ++d)
+      offset += at[d] * stride[static_cast<std::size_t>(d)];
+    runs.push_back({offset, run});
+    int d = last_partial - 1;
+    while (d >= 0 && ++at[d] == g.size[d])
+      at[d] = 0, --d;
+    if (d < 0)
+      return runs;
+  }
 }
 
 template <int N> index<N> to_index(const std::vector<std::int64_t>& v) {
@@ -198,10 +220,8 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
     index<N> mb;
     for (int d = 0; d < N; ++d)
       mb[d] = g.offset[d] / output.memory_block()[d];
-    const std::int64_t offset = contiguous_offset(
-        g, resource_map<N>::block_grid(output.parent(), output.memory_block(), mb));
-    if (offset < 0)
-      break;
+    auto runs =
+        contiguous_runs(g, resource_map<N>::block_grid(output.parent(), output.memory_block(), mb));
     // Try it; keep it only if the whole forall gets shorter (else stop: the loads the
     // trial changed are not used again).
     const std::int64_t old_makespan = makespan();
@@ -228,7 +248,7 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
       held.insert({m.field, m.block, m.to_tile});
       result.extra_moves.push_back(m);
     }
-    result.returns.push_back({task.block, owner_copy_detail::coords(mb), offset, g.total_extent(),
+    result.returns.push_back({task.block, owner_copy_detail::coords(mb), std::move(runs),
                               static_cast<int>(thief), task.tile});
     stolen_by[thief].push_back(task);
     ++result.stolen;

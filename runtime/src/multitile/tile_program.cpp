@@ -107,7 +107,7 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
   }
   summary["per_tile"] = tiles;
   if (program.work_stealing)
-    summary["work_stealing"] = {{"stolen_tasks", program.returns.size()},
+    summary["work_stealing"] = {{"stolen_tasks", program.stolen_tasks},
                                 {"extra_bytes", program.stealing_bytes}};
   return summary;
 }
