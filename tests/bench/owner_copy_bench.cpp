@@ -8,7 +8,7 @@
 // Prints a table; writes JSON to the path given as argv[1].
 #include <seq2par/runtime.h>
 #if S2P_HAVE_FABRIC_SIM
-#include <seq2par/forall_schedule.h>
+#include <seq2par/tile_schedules.h>
 #endif
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
-// A forall's schedule (<seq2par/forall_schedule.h>): moves that step regularly from tile to
+// A forall's schedule (<seq2par/tile_schedules.h>): moves that step regularly from tile to
 // tile become one template entry whose fields are expressions of the tile index (seed 004),
 // and the simulator moves exactly the listed bytes through it.
-#include <seq2par/forall_schedule.h>
+#include <seq2par/tile_schedules.h>
 #include <seq2par/sim/schedule.h>
 #include <seq2par/sim/simulation.h>
 

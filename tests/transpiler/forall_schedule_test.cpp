@@ -1,7 +1,7 @@
-// The forall schedule template seq2par writes at transpile time (emit/forall_schedule.h),
+// The forall schedule template seq2par writes at transpile time (emit/schedule_templates.h),
 // from hand-built IR: seed 002's 6144^2 C = A + B^T against tests/golden/resource-maps.json,
 // and the reasons it writes none.
-#include "emit/forall_schedule.h"
+#include "emit/schedule_templates.h"
 #include "emit/multi_tile_code.h"
 
 #include <gtest/gtest.h>

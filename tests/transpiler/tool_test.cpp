@@ -259,6 +259,11 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r, int n) {
 
 // --fabric: the chips x tiles of a fabric file bound S2P_TILES; a broken file is a usage
 // error that names the field.
+// Generated code with libFormat's comment wrapping undone: "// a\n  // b" -> "// a b".
+std::string comments_on_one_line(const std::string& code) {
+  return std::regex_replace(code, std::regex("\n *// "), " ");
+}
+
 TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
   std::ofstream(dir / "two_chips.json") << R"({"chips": 2, "chip": {"tiles": 4}})";
   std::ofstream(dir / "broken.json") << R"({"chips": "two"})";
@@ -273,6 +278,12 @@ TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
   const auto eight = run(kernel(8) + " --fabric two_chips.json --out-dir out8", dir);
   EXPECT_EQ(eight.status, 0) << eight.output;
   EXPECT_TRUE(fs::exists(dir / "out8" / "k8.par.cpp"));
+  // Nobody calls k here: its ring template has one element per tile, and says why.
+  EXPECT_NE(comments_on_one_line(read(dir / "out8" / "k8.par.cpp"))
+                .find("k8.k.schedule.json with one element per tile ('k' is not called in this "
+                      "file)"),
+            std::string::npos)
+      << read(dir / "out8" / "k8.par.cpp");
   const auto nine = run(kernel(9) + " --fabric two_chips.json --out-dir out9", dir);
   EXPECT_EQ(nine.status, 1) << nine.output;
   EXPECT_NE(nine.output.find("k9.cpp:2:30: error: kernel 'k' spans 9 tiles but the fabric has 8 "
@@ -346,11 +357,6 @@ TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
 }
 
 } // namespace
-
-// Generated code with libFormat's comment wrapping undone: "// a\n  // b" -> "// a b".
-std::string comments_on_one_line(const std::string& code) {
-  return std::regex_replace(code, std::regex("\n *// "), " ");
-}
 
 // A forall's schedule template is planned for the extents the kernel's calls in the file pass
 // (seed 004: the schedule beside the code); when they are not constants, or calls disagree,

@@ -1,5 +1,5 @@
 #include "emit/multi_tile_code.h"
-#include "emit/forall_schedule.h"
+#include "emit/schedule_templates.h"
 
 #include <algorithm>
 #include <sstream>
@@ -118,7 +118,7 @@ MultiTileSchedules multi_tile_schedules(const Kernel& kernel, const ScheduleOpti
     const TileStep& step = multi.steps[k];
     const std::string name = schedule_name(kernel, k);
     if (step.kind == TileStep::Kind::Forall) {
-      const ForallTemplate planned = forall_schedule_template(kernel, step, options.fabric_file);
+      const ScheduleTemplate planned = forall_schedule_template(kernel, step, options.fabric_file);
       if (planned.fails_when_run)
         result.warnings.push_back("the forall at line " + std::to_string(step.loc.line) +
                                   " fails when the kernel runs with the extents of " +
@@ -138,6 +138,17 @@ MultiTileSchedules multi_tile_schedules(const Kernel& kernel, const ScheduleOpti
       continue;
     }
 #if S2P_HAVE_FABRIC_SIM
+    const ScheduleTemplate exact = ring_schedule_template(kernel, step, options.fabric_file);
+    if (exact.fails_when_run)
+      result.warnings.push_back("the " + std::string(collective_name(step.kind)) + " at line " +
+                                std::to_string(step.loc.line) +
+                                " fails when the kernel runs with the extents of " +
+                                multi.extents_from + ": " + exact.reason);
+    if (exact.schedule) {
+      result.notes[k] = stem + name + ", planned for the extents of " + multi.extents_from;
+      result.files.emplace_back(name, exact.schedule->dump(1) + "\n");
+      continue;
+    }
     sim::RingOptions ring;
     ring.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
                 : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
@@ -153,12 +164,12 @@ MultiTileSchedules multi_tile_schedules(const Kernel& kernel, const ScheduleOpti
       ++ring.chips;
     fabric.chips = ring.chips;
     auto schedule = sim::make_ring_schedule(ring, fabric);
-    // The rows' length is only known when the kernel runs; the runtime regenerates the
-    // schedule with the real S. Here S is the smallest valid size: one element per tile.
+    // Without the rows' length, S is the smallest valid size (one element per tile); the
+    // runtime makes the schedule with the real S when the kernel runs.
     schedule["generator"] = "seq2par: " + std::string(collective_name(step.kind)) + "(" +
                             step.field + ") at line " + std::to_string(step.loc.line) +
                             "; S (bytes per tile) is set when the kernel runs";
-    result.notes[k] = stem + name;
+    result.notes[k] = stem + name + " with one element per tile (" + exact.reason + ")";
     result.files.emplace_back(name, schedule.dump(1) + "\n");
 #endif
   }

@@ -23,7 +23,7 @@ struct ScheduleOptions {
 // for step k when the kernel has several steps.
 //  - a collective: the ring template (S, the bytes per tile, set when the kernel runs);
 //  - a forall: the owner-copy schedule for the extents every call in the file passes, when
-//    they are constants (forall_schedule.h); otherwise no file, and `notes` says why.
+//    they are constants (schedule_templates.h); otherwise no file, and `notes` says why.
 // Empty when seq2par was built without the fabric simulator.
 struct MultiTileSchedules {
   std::vector<std::pair<std::string, std::string>> files; // (file name suffix, content)

@@ -6,6 +6,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <algorithm>
+#include <map>
 
 namespace s2p::frontend {
 
@@ -48,6 +49,17 @@ std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::
                                                 : ir::TileStep::Kind::AllGather;
     step.field = text(call.getArg(0)->getSourceRange());
     step.op = call.getNumArgs() > 1 ? text(call.getArg(1)->getSourceRange()) : "s2p::sum{}";
+    // The library's combine objects, as the schedule spells them (their name()).
+    static const std::map<std::string, std::string> combines{
+        {"sum", "sum"}, {"product", "prod"}, {"maximum", "max"}, {"minimum", "min"}};
+    const clang::CXXRecordDecl* combine =
+        call.getNumArgs() > 1 ? call.getArg(1)->getType()->getAsCXXRecordDecl() : nullptr;
+    if (combine && qualified_name(combine).rfind("::s2p::", 0) == 0)
+      if (const auto known = combines.find(combine->getNameAsString()); known != combines.end())
+        step.combine = known->second;
+    if (const clang::ValueDecl* rows = referenced_decl(call.getArg(0));
+        rows && llvm::isa<clang::ParmVarDecl>(rows))
+      step.rows_parameter = rows->getNameAsString();
     step.element_type = schedule_element_type(call.getArg(0)->getType(), ctx_);
     if (step.element_type.empty()) {
       error(call.getArg(0)->getBeginLoc(),
@@ -937,9 +949,7 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
     error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
   if (!failed_)
     apply_move_memory(kernel, multi);
-  if (!failed_ && std::any_of(multi.steps.begin(), multi.steps.end(), [](const ir::TileStep& s) {
-        return s.kind == ir::TileStep::Kind::Forall;
-      }))
+  if (!failed_)
     find_call_extents(kernel, multi);
   if (failed_)
     return std::nullopt;

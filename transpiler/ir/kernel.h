@@ -111,10 +111,12 @@ struct TileStep {
   enum class Kind { AllReduce, ReduceScatter, AllGather, Forall };
   Kind kind = Kind::AllReduce;
   SourceLocation loc;
-  std::string field;        // collectives: the rows expression (row t = tile t)
-  std::string op;           // collectives: the combine object, e.g. "s2p::sum{}"
-  std::string element_type; // "f32", "f64", "i32", ...
-  std::string text;         // the statement as written
+  std::string field;          // collectives: the rows expression (row t = tile t)
+  std::string op;             // collectives: the combine object, e.g. "s2p::sum{}"
+  std::string combine;        // collectives: the schedule's op ("sum", "max", ...) if known
+  std::string rows_parameter; // collectives: the field parameter passed as the rows, if one
+  std::string element_type;   // "f32", "f64", "i32", ...
+  std::string text;           // the statement as written
 
   // Forall (owner-copy): the agile field written (identity index), the agile fields read
   // with their index maps (in[d] = i[axis[d]] + offset[d]), and the body as a lambda over

@@ -80,35 +80,21 @@ void run_on_threads(const tile_kernel_info& info, const collective_args& args) {
 
 #if S2P_HAVE_FABRIC_SIM
 void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
-  sim::RingOptions ring;
-  ring.kind = args.kind == collective_kind::all_reduce       ? "allreduce"
-              : args.kind == collective_kind::reduce_scatter ? "reduce-scatter"
-                                                             : "all-gather";
-  ring.tiles = static_cast<std::uint32_t>(info.tiles);
-  ring.bytes = static_cast<std::uint64_t>(args.elements_per_tile) * args.element_bytes;
-  ring.type = *sim::element_type_from_string(args.element_type);
+  ring_launch launch;
+  launch.kernel = info.name;
+  launch.tiles = static_cast<std::uint32_t>(info.tiles);
+  launch.kind = args.kind == collective_kind::all_reduce       ? "allreduce"
+                : args.kind == collective_kind::reduce_scatter ? "reduce-scatter"
+                                                               : "all-gather";
+  launch.element_type = args.element_type;
   if (args.kind != collective_kind::all_gather)
-    ring.op = *sim::combine_op_from_string(args.op);
-  ring.kernel = info.name;
+    launch.op = args.op;
+  launch.bytes_per_tile = static_cast<std::uint64_t>(args.elements_per_tile) * args.element_bytes;
   auto [fabric, fabric_file] = launch_fabric(info);
-  ring.chips = chips_for(fabric, ring.tiles, true);
-  if (ring.chips > fabric.chips) {
-    if (!fabric_file.empty())
-      throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "': a ring over " +
-                               std::to_string(ring.tiles) + " tiles needs " +
-                               std::to_string(ring.chips) +
-                               " chips with equal tile counts; the fabric in " + fabric_file +
-                               " has " + std::to_string(fabric.chips));
-    fabric.chips = ring.chips;
-  }
-  auto json = sim::make_ring_schedule(ring, fabric);
+  const auto json = ring_schedule(launch, fabric, fabric_file);
   sim::SimulationOptions options;
-  if (!fabric_file.empty()) {
+  if (!fabric_file.empty())
     options.fabric_source = fabric_file;
-  } else if (ring.bytes > fabric.tile.sram_bytes) {
-    json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
-    fabric.tile.sram_bytes = ring.bytes;
-  }
   write_schedule_copy(info.schedule ? info.schedule : info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #if S2P_HAVE_FABRIC_SIM
-#include <seq2par/forall_schedule.h>
+#include <seq2par/tile_schedules.h>
 #include <seq2par/sim/simulation.h>
 #endif
 

@@ -14,8 +14,8 @@
 #include <thread>
 
 #if S2P_HAVE_FABRIC_SIM
-#include <seq2par/forall_schedule.h>
 #include <seq2par/sim/simulation.h>
+#include <seq2par/tile_schedules.h>
 #endif
 
 namespace s2p::rt {

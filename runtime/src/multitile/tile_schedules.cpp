@@ -1,11 +1,14 @@
-// A forall's owner-copy program as a seq2par.schedule/1 (see <seq2par/forall_schedule.h>):
+// A forall's owner-copy program as a seq2par.schedule/1 (see <seq2par/tile_schedules.h>):
 // the runtime's schedule when the kernel runs and seq2par's template at transpile time.
-#include <seq2par/forall_schedule.h>
+#include <seq2par/tile_schedules.h>
+
+#include <seq2par/sim/collectives.h>
 
 #include <algorithm>
 #include <array>
 #include <map>
 #include <queue>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -322,6 +325,36 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
           {"fabric", fabric_summary},
           {"buffers", buffers},
           {"supersteps", supersteps}};
+}
+
+nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fabric,
+                                     const std::string& fabric_file) {
+  sim::RingOptions ring;
+  ring.kind = launch.kind;
+  ring.tiles = launch.tiles;
+  ring.bytes = launch.bytes_per_tile;
+  ring.type = *sim::element_type_from_string(launch.element_type);
+  if (launch.kind != "all-gather")
+    ring.op = *sim::combine_op_from_string(launch.op);
+  ring.kernel = launch.kernel;
+  ring.chips = chips_for(fabric, ring.tiles, true);
+  if (ring.chips > fabric.chips) {
+    if (!fabric_file.empty())
+      throw std::runtime_error("seq2par: kernel '" + launch.kernel + "': a ring over " +
+                               std::to_string(ring.tiles) + " tiles needs " +
+                               std::to_string(ring.chips) +
+                               " chips with equal tile counts; the fabric in " + fabric_file +
+                               " has " + std::to_string(fabric.chips));
+    fabric.chips = ring.chips;
+  }
+  auto json = sim::make_ring_schedule(ring, fabric);
+  json["generator"] = "seq2par: " + launch.kind + " ring (s2p-sim gen), " +
+                      std::to_string(launch.bytes_per_tile) + " bytes per tile";
+  if (fabric_file.empty() && ring.bytes > fabric.tile.sram_bytes) {
+    json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
+    fabric.tile.sram_bytes = ring.bytes;
+  }
+  return json;
 }
 
 } // namespace s2p::rt

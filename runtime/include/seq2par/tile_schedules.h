@@ -1,4 +1,4 @@
-// <seq2par/forall_schedule.h> — a forall's owner-copy program as a seq2par.schedule/1, and
+// <seq2par/tile_schedules.h> — a forall's owner-copy program as a seq2par.schedule/1, and
 // where its tiles sit on the fabric. The runtime writes this schedule when the kernel runs;
 // seq2par writes the same one at transpile time as the kernel's template when it knows the
 // fields' extents. Needs the fabric simulator's headers (not for generated code).
@@ -32,5 +32,22 @@ sim::Fabric default_fabric_for(std::uint32_t tiles);
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tiles,
                                        const tile_program& program, const sim::Fabric& fabric,
                                        bool tile_memory_from_fields);
+
+// A collective launch: the ring over `tiles` tiles, `bytes_per_tile` in each tile's row.
+struct ring_launch {
+  std::string kernel;
+  std::uint32_t tiles = 0;
+  std::string kind;         // "allreduce", "reduce-scatter" or "all-gather"
+  std::string element_type; // "f32", ...
+  std::string op = "sum";   // "sum", "prod", "max", "min" (all-gather copies)
+  std::uint64_t bytes_per_tile = 0;
+};
+
+// The ring schedule of a collective launch, as `s2p-sim gen` writes it. The ring splits its
+// tiles evenly over chips: the built-in fabric (`fabric_file` empty) gets the chips that
+// needs, and its tiles the memory the rows need; a fabric file without enough chips is an
+// error. `fabric` is updated to what the schedule runs on.
+nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fabric,
+                                     const std::string& fabric_file);
 
 } // namespace s2p::rt

@@ -1,9 +1,9 @@
-#include "emit/forall_schedule.h"
+#include "emit/schedule_templates.h"
 
 #if S2P_HAVE_FABRIC_SIM
-#include <seq2par/forall_schedule.h>
 #include <seq2par/sim/fabric.h>
 #include <seq2par/sim/schedule.h>
+#include <seq2par/tile_schedules.h>
 #endif
 
 #include <map>
@@ -138,10 +138,10 @@ nlohmann::ordered_json plan_template(const Kernel& kernel, const TileStep& step,
 } // namespace
 #endif
 
-ForallTemplate forall_schedule_template([[maybe_unused]] const Kernel& kernel,
-                                        [[maybe_unused]] const TileStep& step,
-                                        [[maybe_unused]] const std::string& fabric_file) {
-  ForallTemplate result;
+ScheduleTemplate forall_schedule_template([[maybe_unused]] const Kernel& kernel,
+                                          [[maybe_unused]] const TileStep& step,
+                                          [[maybe_unused]] const std::string& fabric_file) {
+  ScheduleTemplate result;
 #if S2P_HAVE_FABRIC_SIM
   const MultiTile& multi = *kernel.multi_tile;
   if (multi.parameter_extents.empty() && !multi.no_extents_reason.empty()) {
@@ -170,6 +170,54 @@ ForallTemplate forall_schedule_template([[maybe_unused]] const Kernel& kernel,
     result.reason = e.what();
   } catch (const std::exception& e) {
     // The runtime's own checks refuse these maps or accesses: so will the program.
+    result.reason = e.what();
+    result.fails_when_run = true;
+  }
+#else
+  result.reason = "this seq2par was built without the fabric simulator";
+#endif
+  return result;
+}
+
+ScheduleTemplate ring_schedule_template([[maybe_unused]] const Kernel& kernel,
+                                        [[maybe_unused]] const TileStep& step,
+                                        [[maybe_unused]] const std::string& fabric_file) {
+  ScheduleTemplate result;
+#if S2P_HAVE_FABRIC_SIM
+  const MultiTile& multi = *kernel.multi_tile;
+  const auto extent = multi.parameter_extents.find(step.rows_parameter);
+  if (step.rows_parameter.empty()) {
+    result.reason = "the rows are not a field parameter of the kernel";
+  } else if (extent == multi.parameter_extents.end()) {
+    result.reason = multi.no_extents_reason.empty()
+                        ? "the extent of '" + step.rows_parameter + "' is not known"
+                        : multi.no_extents_reason;
+  } else if (extent->second.size() != 2 || extent->second[0] != multi.tiles) {
+    result.reason = "'" + step.rows_parameter + "' is " + extent_text(extent->second) +
+                    ", not one row per tile";
+    result.fails_when_run = true;
+  } else if (step.combine.empty() && step.kind != TileStep::Kind::AllGather) {
+    result.reason = "the combine object is not one of the library's";
+  }
+  if (!result.reason.empty())
+    return result;
+  rt::ring_launch launch;
+  launch.kernel = kernel.name;
+  launch.tiles = static_cast<std::uint32_t>(multi.tiles);
+  launch.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
+                : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
+                                                             : "all-gather";
+  launch.element_type = step.element_type;
+  if (step.kind != TileStep::Kind::AllGather)
+    launch.op = step.combine;
+  const auto type = sim::element_type_from_string(step.element_type);
+  launch.bytes_per_tile =
+      static_cast<std::uint64_t>(extent->second[1]) * (type ? sim::element_size(*type) : 0);
+  try {
+    sim::Fabric fabric =
+        fabric_file.empty() ? rt::default_fabric_for(launch.tiles) : sim::load_fabric(fabric_file);
+    result.schedule = rt::ring_schedule(launch, fabric, fabric_file);
+  } catch (const std::exception& e) {
     result.reason = e.what();
     result.fails_when_run = true;
   }

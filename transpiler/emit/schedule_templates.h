@@ -1,0 +1,36 @@
+// Schedule templates at transpile time (seed 004: the schedule is written beside the code).
+// A forall's owner-copy plan and a collective's ring depend on the fields' extents; when the
+// front end knows them (every call in the file passes the same constant extents, or
+// --extents) and every resource map's sizes are constants, seq2par plans the step with the
+// runtime's own planner and schedule writers: the schedule the runtime will run for those
+// extents.
+#pragma once
+
+#include "ir/kernel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace s2p::emit {
+
+struct ScheduleTemplate {
+  std::optional<nlohmann::ordered_json> schedule; // absent: `reason` says why
+  std::string reason;
+  // The maps or accesses fail for these extents: the kernel, called as the file calls it,
+  // throws `reason` when it runs (worth a warning).
+  bool fails_when_run = false;
+};
+
+// `fabric_file`: the fabric to plan for (empty: the built-in chip, repeated as the tiles need,
+// as the runtime does without S2P_FABRIC).
+ScheduleTemplate forall_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
+                                          const std::string& fabric_file);
+
+// A collective's ring for the extents of its rows (a field parameter): `reason` says why
+// there is none (unknown extents, a combine object of the user's).
+ScheduleTemplate ring_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
+                                        const std::string& fabric_file);
+
+} // namespace s2p::emit
