@@ -180,29 +180,21 @@ json template_sizes() {
                     {"json_bytes", bytes},
                     {"host_seconds", seconds}});
   };
-  for (const int tiles : {16, 184, 1472, 5888}) {
-    const std::int64_t n = 64 * static_cast<std::int64_t>(tiles);
-    const auto y_map = s2p::resource_map<1>::block_cyclic({n}, {64}, tiles);
-    const auto x_map = s2p::resource_map<1>::block_cyclic({n + 1}, {64}, tiles);
+  // y[i] = x[i + 1], x one element longer, both dealt in segments of `segment` elements.
+  auto shift = [](int tiles, std::int64_t n, std::int64_t segment) {
+    const auto y_map = s2p::resource_map<1>::block_cyclic({n}, {segment}, tiles);
+    const auto x_map = s2p::resource_map<1>::block_cyclic({n + 1}, {segment}, tiles);
     s2p::IndexMap<1> ahead = s2p::IndexMap<1>::identity();
     ahead.offset[0] = 1;
-    const auto layout = s2p::rt::plan_forall<1>(
-        tiles, {"y", "f32", 4, &y_map, {}, s2p::access_view::global},
-        {{"x", "f32", 4, &x_map, {ahead}, s2p::access_view::global}}, std::nullopt, false);
-    report("1-D shift", tiles, layout.program);
-  }
-  { // Many moves: element-cyclic maps put every neighbour on the next tile.
-    const int tiles = 1472;
-    const std::int64_t n = 100 * static_cast<std::int64_t>(tiles);
-    const auto y_map = s2p::resource_map<1>::cyclic({n}, tiles);
-    const auto x_map = s2p::resource_map<1>::cyclic({n + 1}, tiles);
-    s2p::IndexMap<1> ahead = s2p::IndexMap<1>::identity();
-    ahead.offset[0] = 1;
-    const auto layout = s2p::rt::plan_forall<1>(
-        tiles, {"y", "f32", 4, &y_map, {}, s2p::access_view::global},
-        {{"x", "f32", 4, &x_map, {ahead}, s2p::access_view::global}}, std::nullopt, false);
-    report("1-D shift, cyclic elements", tiles, layout.program);
-  }
+    return s2p::rt::plan_forall<1>(tiles, {"y", "f32", 4, &y_map, {}, s2p::access_view::global},
+                                   {{"x", "f32", 4, &x_map, {ahead}, s2p::access_view::global}},
+                                   std::nullopt, false)
+        .program;
+  };
+  for (const int tiles : {16, 184, 1472, 5888})
+    report("1-D shift", tiles, shift(tiles, 64 * static_cast<std::int64_t>(tiles), 64));
+  // Many moves: element-cyclic maps put every neighbour on the next tile.
+  report("1-D shift, cyclic elements", 1472, shift(1472, 100 * 1472, 1));
   for (const int side : {4, 8, 16, 32}) {
     const int tiles = side * side;
     const std::int64_t n = 32 * static_cast<std::int64_t>(side);

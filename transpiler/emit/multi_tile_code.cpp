@@ -150,9 +150,7 @@ MultiTileSchedules multi_tile_schedules(const Kernel& kernel, const ScheduleOpti
       continue;
     }
     sim::RingOptions ring;
-    ring.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
-                : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
-                                                             : "all-gather";
+    ring.kind = ring_kind(step.kind);
     ring.tiles = static_cast<std::uint32_t>(multi.tiles);
     ring.type = *sim::element_type_from_string(step.element_type);
     ring.bytes = static_cast<std::uint64_t>(multi.tiles) * sim::element_size(ring.type);

@@ -21,6 +21,27 @@ struct NoTemplate : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What the runtime runs on: the fabric file, or the built-in chip repeated as `tiles` need.
+sim::Fabric planning_fabric(std::uint32_t tiles, const std::string& fabric_file) {
+  return fabric_file.empty() ? rt::default_fabric_for(tiles) : sim::load_fabric(fabric_file);
+}
+
+// Runs `plan`, which returns the schedule. NoTemplate gives the reason there is none; any
+// other exception is the runtime's own check refusing the step, which the program will meet
+// too when it runs.
+template <class Plan> ScheduleTemplate attempt(Plan&& plan) {
+  ScheduleTemplate result;
+  try {
+    result.schedule = plan();
+  } catch (const NoTemplate& e) {
+    result.reason = e.what();
+  } catch (const std::exception& e) {
+    result.reason = e.what();
+    result.fails_when_run = true;
+  }
+  return result;
+}
+
 template <int N> s2p::extent<N> to_extent(const std::vector<std::int64_t>& values) {
   if (static_cast<int>(values.size()) != N)
     throw NoTemplate("an extent of rank " + std::to_string(values.size()) + " in a rank-" +
@@ -141,90 +162,71 @@ nlohmann::ordered_json plan_template(const Kernel& kernel, const TileStep& step,
 ScheduleTemplate forall_schedule_template([[maybe_unused]] const Kernel& kernel,
                                           [[maybe_unused]] const TileStep& step,
                                           [[maybe_unused]] const std::string& fabric_file) {
-  ScheduleTemplate result;
 #if S2P_HAVE_FABRIC_SIM
-  const MultiTile& multi = *kernel.multi_tile;
-  if (multi.parameter_extents.empty() && !multi.no_extents_reason.empty()) {
-    result.reason = multi.no_extents_reason;
-    return result;
-  }
-  try {
-    const auto tiles = static_cast<std::uint32_t>(multi.tiles);
+  return attempt([&] {
+    const MultiTile& multi = *kernel.multi_tile;
+    if (multi.parameter_extents.empty() && !multi.no_extents_reason.empty())
+      throw NoTemplate(multi.no_extents_reason);
     const sim::Fabric fabric =
-        fabric_file.empty() ? rt::default_fabric_for(tiles) : sim::load_fabric(fabric_file);
+        planning_fabric(static_cast<std::uint32_t>(multi.tiles), fabric_file);
     const bool from_fields = fabric_file.empty();
     switch (step.rank) {
     case 1:
-      result.schedule = plan_template<1>(kernel, step, fabric, from_fields);
-      break;
+      return plan_template<1>(kernel, step, fabric, from_fields);
     case 2:
-      result.schedule = plan_template<2>(kernel, step, fabric, from_fields);
-      break;
+      return plan_template<2>(kernel, step, fabric, from_fields);
     case 3:
-      result.schedule = plan_template<3>(kernel, step, fabric, from_fields);
-      break;
+      return plan_template<3>(kernel, step, fabric, from_fields);
     default:
-      result.reason = "a rank-" + std::to_string(step.rank) + " forall (templates cover ranks 1-3)";
+      throw NoTemplate("a rank-" + std::to_string(step.rank) +
+                       " forall (templates cover ranks 1-3)");
     }
-  } catch (const NoTemplate& e) {
-    result.reason = e.what();
-  } catch (const std::exception& e) {
-    // The runtime's own checks refuse these maps or accesses: so will the program.
-    result.reason = e.what();
-    result.fails_when_run = true;
-  }
+  });
 #else
-  result.reason = "this seq2par was built without the fabric simulator";
+  return {std::nullopt, "this seq2par was built without the fabric simulator", false};
 #endif
-  return result;
+}
+
+const char* ring_kind(TileStep::Kind kind) {
+  return kind == TileStep::Kind::AllReduce       ? "allreduce"
+         : kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
+                                                 : "all-gather";
 }
 
 ScheduleTemplate ring_schedule_template([[maybe_unused]] const Kernel& kernel,
                                         [[maybe_unused]] const TileStep& step,
                                         [[maybe_unused]] const std::string& fabric_file) {
-  ScheduleTemplate result;
 #if S2P_HAVE_FABRIC_SIM
-  const MultiTile& multi = *kernel.multi_tile;
-  const auto extent = multi.parameter_extents.find(step.rows_parameter);
-  if (step.rows_parameter.empty()) {
-    result.reason = "the rows are not a field parameter of the kernel";
-  } else if (extent == multi.parameter_extents.end()) {
-    result.reason = multi.no_extents_reason.empty()
-                        ? "the extent of '" + step.rows_parameter + "' is not known"
-                        : multi.no_extents_reason;
-  } else if (extent->second.size() != 2 || extent->second[0] != multi.tiles) {
-    result.reason = "'" + step.rows_parameter + "' is " + extent_text(extent->second) +
-                    ", not one row per tile";
-    result.fails_when_run = true;
-  } else if (step.combine.empty() && step.kind != TileStep::Kind::AllGather) {
-    result.reason = "the combine object is not one of the library's";
-  }
-  if (!result.reason.empty())
-    return result;
-  rt::ring_launch launch;
-  launch.kernel = kernel.name;
-  launch.tiles = static_cast<std::uint32_t>(multi.tiles);
-  launch.kind = step.kind == TileStep::Kind::AllReduce       ? "allreduce"
-                : step.kind == TileStep::Kind::ReduceScatter ? "reduce-scatter"
-                                                             : "all-gather";
-  launch.element_type = step.element_type;
-  if (step.kind != TileStep::Kind::AllGather)
-    launch.op = step.combine;
-  const auto type = sim::element_type_from_string(step.element_type);
-  launch.bytes_per_tile =
-      static_cast<std::uint64_t>(extent->second[1]) * (type ? sim::element_size(*type) : 0);
-  try {
-    sim::Fabric fabric =
-        fabric_file.empty() ? rt::default_fabric_for(launch.tiles) : sim::load_fabric(fabric_file);
-    result.schedule = rt::ring_schedule(launch, fabric, fabric_file);
-  } catch (const std::exception& e) {
-    result.reason = e.what();
-    result.fails_when_run = true;
-  }
+  return attempt([&] {
+    const MultiTile& multi = *kernel.multi_tile;
+    const auto extent = multi.parameter_extents.find(step.rows_parameter);
+    if (step.rows_parameter.empty())
+      throw NoTemplate("the rows are not a field parameter of the kernel");
+    if (extent == multi.parameter_extents.end())
+      throw NoTemplate(multi.no_extents_reason.empty()
+                           ? "the extent of '" + step.rows_parameter + "' is not known"
+                           : multi.no_extents_reason);
+    if (extent->second.size() != 2 || extent->second[0] != multi.tiles) // collective() refuses
+      throw std::invalid_argument("'" + step.rows_parameter + "' is " +
+                                  extent_text(extent->second) + ", not one row per tile");
+    if (step.combine.empty() && step.kind != TileStep::Kind::AllGather)
+      throw NoTemplate("the combine object is not one of the library's");
+    rt::ring_launch launch;
+    launch.kernel = kernel.name;
+    launch.tiles = static_cast<std::uint32_t>(multi.tiles);
+    launch.kind = ring_kind(step.kind);
+    launch.element_type = step.element_type;
+    if (step.kind != TileStep::Kind::AllGather)
+      launch.op = step.combine;
+    const auto type = sim::element_type_from_string(step.element_type);
+    launch.bytes_per_tile =
+        static_cast<std::uint64_t>(extent->second[1]) * (type ? sim::element_size(*type) : 0);
+    sim::Fabric fabric = planning_fabric(launch.tiles, fabric_file);
+    return rt::ring_schedule(launch, fabric, fabric_file);
+  });
 #else
-  result.reason = "this seq2par was built without the fabric simulator";
+  return {std::nullopt, "this seq2par was built without the fabric simulator", false};
 #endif
-  return result;
 }
 
 } // namespace s2p::emit

@@ -28,6 +28,9 @@ struct ScheduleTemplate {
 ScheduleTemplate forall_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
                                           const std::string& fabric_file);
 
+// The ring generator's name of a collective step: "allreduce", "reduce-scatter", "all-gather".
+const char* ring_kind(ir::TileStep::Kind kind);
+
 // A collective's ring for the extents of its rows (a field parameter): `reason` says why
 // there is none (unknown extents, a combine object of the user's).
 ScheduleTemplate ring_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
