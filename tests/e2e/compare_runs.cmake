@@ -1,11 +1,8 @@
 # Runs the sequential build (the oracle) and the generated build of one program and
 # requires identical standard output, a clean exit from both, and no sanitizer report.
 #   cmake -DSEQ=<exe> -DPAR=<exe> -DBACKEND=<threads|sim> -P compare_runs.cmake
-foreach(var SEQ PAR BACKEND)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "compare_runs: -D${var}=... is required")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/require_arguments.cmake)
+require_arguments(SEQ PAR BACKEND)
 
 execute_process(COMMAND "${SEQ}" OUTPUT_VARIABLE seq_out ERROR_VARIABLE seq_err RESULT_VARIABLE seq_rc TIMEOUT 300)
 if(NOT seq_rc EQUAL 0)

@@ -4,11 +4,8 @@
 # Every template must also pass `s2p-sim check`.
 #   cmake -DPAR=<exe> -DSIM=<s2p-sim> -DTEMPLATES=<dir> -DSTEM=<source stem> -DWORK=<scratch dir>
 #         -P compare_schedule_templates.cmake
-foreach(var PAR SIM TEMPLATES STEM WORK)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "compare_schedule_templates: -D${var}=... is required")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/require_arguments.cmake)
+require_arguments(PAR SIM TEMPLATES STEM WORK)
 
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")

@@ -3,11 +3,8 @@
 # project's sequential build prints.
 #   cmake -DCXX=<compiler> -DSOURCE=<sample.cpp> -DINCLUDE=<runtime/include> -DSEQ=<exe>
 #         -DWORK=<dir> -P plain_compiler_oracle.cmake
-foreach(var CXX SOURCE INCLUDE SEQ WORK)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "plain_compiler_oracle: -D${var}=... is required")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/require_arguments.cmake)
+require_arguments(CXX SOURCE INCLUDE SEQ WORK)
 file(MAKE_DIRECTORY "${WORK}")
 get_filename_component(name "${SOURCE}" NAME_WE)
 set(exe "${WORK}/${name}")

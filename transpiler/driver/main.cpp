@@ -159,18 +159,12 @@ std::vector<s2p::dump::DumpKind> parse_dumps(bool& ok) {
   return kinds;
 }
 
-// How `source` is transpiled: everything that changes the output except file contents.
-std::string fingerprint(const std::string& source, const clang::tooling::CompilationDatabase& db,
-                        const s2p::frontend::TranspileOptions& options,
-                        const s2p::driver::ToolPaths& paths, const std::string& root) {
+// What changes every input's output, apart from its compile command and file contents: the
+// same for the whole run, so it is put together (and the fabric file read) once.
+std::string options_text(const s2p::frontend::TranspileOptions& options,
+                         const s2p::driver::ToolPaths& paths, const std::string& root) {
   std::string text = std::string("seq2par ") + SEQ2PAR_VERSION + "\n" + paths.include_dir + "\n" +
                      paths.clang_resource_dir + "\n" + root + "\n";
-  for (const auto& command : db.getCompileCommands(source)) {
-    text += command.Directory + "\n";
-    for (const auto& arg : command.CommandLine)
-      text += arg + "\x1f";
-    text += "\n";
-  }
   for (const auto kind : options.dumps)
     text += std::to_string(static_cast<int>(kind)) + ",";
   text += "\n" + std::to_string(options.pipeline.keep_redundant) + " " +
@@ -190,6 +184,19 @@ std::string fingerprint(const std::string& source, const clang::tooling::Compila
   if (!options.fabric_file.empty()) {
     std::ifstream fabric(options.fabric_file, std::ios::binary);
     text += std::string(std::istreambuf_iterator<char>(fabric), {}) + "\n";
+  }
+  return text;
+}
+
+// How `source` is transpiled: everything that changes the output except file contents.
+std::string fingerprint(const std::string& source, const clang::tooling::CompilationDatabase& db,
+                        const std::string& options) {
+  std::string text = options;
+  for (const auto& command : db.getCompileCommands(source)) {
+    text += command.Directory + "\n";
+    for (const auto& arg : command.CommandLine)
+      text += arg + "\x1f";
+    text += "\n";
   }
   return s2p::driver::hash_text(text);
 }
@@ -316,11 +323,12 @@ int main(int argc, const char** argv) {
   auto cache = s2p::driver::IncrementalCache::load(out_dir);
   const bool had_cache = !cache.empty();
   std::map<std::string, std::string> fingerprints;
+  const std::string how = options_text(options, paths, root);
   std::vector<std::string> to_run;
   int up_to_date = 0;
   for (const auto& source : sources) {
     const std::string key = absolute(source);
-    fingerprints[key] = fingerprint(source, parsed->getCompilations(), options, paths, root);
+    fingerprints[key] = fingerprint(source, parsed->getCompilations(), how);
     bool skipped_before = false;
     if (!force && !no_cache && cache.up_to_date(key, fingerprints[key], skipped_before)) {
       ++up_to_date;

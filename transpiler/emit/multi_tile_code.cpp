@@ -4,12 +4,6 @@
 #include <algorithm>
 #include <sstream>
 
-#if S2P_HAVE_FABRIC_SIM
-#include <seq2par/sim/collectives.h>
-#include <seq2par/sim/fabric.h>
-#include <seq2par/sim/schedule.h>
-#endif
-
 namespace s2p::emit {
 
 using namespace s2p::ir;
@@ -117,59 +111,42 @@ MultiTileSchedules multi_tile_schedules(const Kernel& kernel, const ScheduleOpti
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
     const std::string name = schedule_name(kernel, k);
-    if (step.kind == TileStep::Kind::Forall) {
-      const ScheduleTemplate planned = forall_schedule_template(kernel, step, options.fabric_file);
-      if (planned.fails_when_run)
-        result.warnings.push_back("the forall at line " + std::to_string(step.loc.line) +
-                                  " fails when the kernel runs with the extents of " +
-                                  multi.extents_from + ": " + planned.reason);
-      if (!planned.schedule) {
-        result.notes[k] = "no schedule template: " + planned.reason +
-                          "; the owner-copy moves are planned when the kernel runs";
-        continue;
-      }
-      result.notes[k] = "schedule: " + stem + name + ", planned for the extents of " +
-                        multi.extents_from + "; other extents are planned when the kernel runs";
-      result.files.emplace_back(name, planned.schedule->dump(1) + "\n");
-      continue;
-    }
-    if (multi.tiles < 2) { // a ring of one tile has no steps (the runtime returns at once)
+    const std::string what = step.kind == TileStep::Kind::Forall
+                                 ? std::string("forall")
+                                 : std::string(collective_name(step.kind));
+    if (step.kind != TileStep::Kind::Forall && multi.tiles < 2) {
+      // A ring of one tile has no steps (the runtime returns at once).
       result.notes[k] = "one tile: nothing moves";
       continue;
     }
-#if S2P_HAVE_FABRIC_SIM
-    const ScheduleTemplate exact = ring_schedule_template(kernel, step, options.fabric_file);
-    if (exact.fails_when_run)
-      result.warnings.push_back("the " + std::string(collective_name(step.kind)) + " at line " +
-                                std::to_string(step.loc.line) +
+    const ScheduleTemplate planned =
+        step.kind == TileStep::Kind::Forall
+            ? forall_schedule_template(kernel, step, options.fabric_file)
+            : ring_schedule_template(kernel, step, options.fabric_file);
+    if (planned.fails_when_run)
+      result.warnings.push_back("the " + what + " at line " + std::to_string(step.loc.line) +
                                 " fails when the kernel runs with the extents of " +
-                                multi.extents_from + ": " + exact.reason);
-    if (exact.schedule) {
-      result.notes[k] = stem + name + ", planned for the extents of " + multi.extents_from;
-      result.files.emplace_back(name, exact.schedule->dump(1) + "\n");
-      continue;
+                                multi.extents_from + ": " + planned.reason);
+    const std::string planned_for =
+        stem + name + ", planned for the extents of " + multi.extents_from;
+    if (planned.schedule && step.kind == TileStep::Kind::Forall) {
+      result.notes[k] =
+          "schedule: " + planned_for + "; other extents are planned when the kernel runs";
+      result.files.emplace_back(name, planned.schedule->dump(1) + "\n");
+    } else if (planned.schedule) {
+      result.notes[k] = planned_for;
+      result.files.emplace_back(name, planned.schedule->dump(1) + "\n");
+    } else if (step.kind == TileStep::Kind::Forall) {
+      result.notes[k] = "no schedule template: " + planned.reason +
+                        "; the owner-copy moves are planned when the kernel runs";
+    } else if (auto schedule = ring_placeholder_template(kernel, step, options.tiles_per_chip)) {
+      // The runtime makes the schedule with the real S when the kernel runs.
+      (*schedule)["generator"] = "seq2par: " + what + "(" + step.field + ") at line " +
+                                 std::to_string(step.loc.line) +
+                                 "; S (bytes per tile) is set when the kernel runs";
+      result.notes[k] = stem + name + " with one element per tile (" + planned.reason + ")";
+      result.files.emplace_back(name, schedule->dump(1) + "\n");
     }
-    sim::RingOptions ring;
-    ring.kind = ring_kind(step.kind);
-    ring.tiles = static_cast<std::uint32_t>(multi.tiles);
-    ring.type = *sim::element_type_from_string(step.element_type);
-    ring.bytes = static_cast<std::uint64_t>(multi.tiles) * sim::element_size(ring.type);
-    ring.kernel = kernel.name;
-    sim::Fabric fabric = sim::default_fabric();
-    fabric.chip.tiles = std::max<std::uint32_t>(1, options.tiles_per_chip);
-    ring.chips = (ring.tiles + fabric.chip.tiles - 1) / fabric.chip.tiles;
-    while (ring.tiles % ring.chips != 0) // the ring generator splits tiles evenly
-      ++ring.chips;
-    fabric.chips = ring.chips;
-    auto schedule = sim::make_ring_schedule(ring, fabric);
-    // Without the rows' length, S is the smallest valid size (one element per tile); the
-    // runtime makes the schedule with the real S when the kernel runs.
-    schedule["generator"] = "seq2par: " + std::string(collective_name(step.kind)) + "(" +
-                            step.field + ") at line " + std::to_string(step.loc.line) +
-                            "; S (bytes per tile) is set when the kernel runs";
-    result.notes[k] = stem + name + " with one element per tile (" + exact.reason + ")";
-    result.files.emplace_back(name, schedule.dump(1) + "\n");
-#endif
   }
   return result;
 }

@@ -26,6 +26,19 @@ sim::Fabric planning_fabric(std::uint32_t tiles, const std::string& fabric_file)
   return fabric_file.empty() ? rt::default_fabric_for(tiles) : sim::load_fabric(fabric_file);
 }
 
+// The launch of collective `step` with `elements` per tile in each row (op: the default).
+rt::ring_launch ring_launch_of(const Kernel& kernel, const TileStep& step, std::int64_t elements) {
+  rt::ring_launch launch;
+  launch.kernel = kernel.name;
+  launch.tiles = static_cast<std::uint32_t>(kernel.multi_tile->tiles);
+  launch.kind = ring_kind(step.kind);
+  launch.element_type = step.element_type;
+  const auto type = sim::element_type_from_string(step.element_type);
+  launch.bytes_per_tile =
+      static_cast<std::uint64_t>(elements) * (type ? sim::element_size(*type) : 0);
+  return launch;
+}
+
 // Runs `plan`, which returns the schedule. NoTemplate gives the reason there is none; any
 // other exception is the runtime's own check refusing the step, which the program will meet
 // too when it runs.
@@ -211,21 +224,29 @@ ScheduleTemplate ring_schedule_template([[maybe_unused]] const Kernel& kernel,
                                   extent_text(extent->second) + ", not one row per tile");
     if (step.combine.empty() && step.kind != TileStep::Kind::AllGather)
       throw NoTemplate("the combine object is not one of the library's");
-    rt::ring_launch launch;
-    launch.kernel = kernel.name;
-    launch.tiles = static_cast<std::uint32_t>(multi.tiles);
-    launch.kind = ring_kind(step.kind);
-    launch.element_type = step.element_type;
-    if (step.kind != TileStep::Kind::AllGather)
-      launch.op = step.combine;
-    const auto type = sim::element_type_from_string(step.element_type);
-    launch.bytes_per_tile =
-        static_cast<std::uint64_t>(extent->second[1]) * (type ? sim::element_size(*type) : 0);
+    rt::ring_launch launch = ring_launch_of(kernel, step, extent->second[1]);
+    launch.op = step.combine; // not read for an all-gather
     sim::Fabric fabric = planning_fabric(launch.tiles, fabric_file);
     return rt::ring_schedule(launch, fabric, fabric_file);
   });
 #else
   return {std::nullopt, "this seq2par was built without the fabric simulator", false};
+#endif
+}
+
+std::optional<nlohmann::ordered_json>
+ring_placeholder_template([[maybe_unused]] const Kernel& kernel,
+                          [[maybe_unused]] const TileStep& step,
+                          [[maybe_unused]] std::uint32_t tiles_per_chip) {
+#if S2P_HAVE_FABRIC_SIM
+  // The smallest valid size, one element per tile, on chips of `tiles_per_chip` (the ring
+  // gets as many as splitting its tiles evenly needs).
+  const rt::ring_launch launch = ring_launch_of(kernel, step, kernel.multi_tile->tiles);
+  sim::Fabric fabric = sim::default_fabric();
+  fabric.chip.tiles = std::max<std::uint32_t>(1, tiles_per_chip);
+  return rt::ring_schedule(launch, fabric, "");
+#else
+  return std::nullopt;
 #endif
 }
 

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -35,5 +36,11 @@ const char* ring_kind(ir::TileStep::Kind kind);
 // there is none (unknown extents, a combine object of the user's).
 ScheduleTemplate ring_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
                                         const std::string& fabric_file);
+
+// When there is no exact ring: the ring for one element per tile, on chips of
+// `tiles_per_chip` tiles (none without the fabric simulator).
+std::optional<nlohmann::ordered_json> ring_placeholder_template(const ir::Kernel& kernel,
+                                                                const ir::TileStep& step,
+                                                                std::uint32_t tiles_per_chip);
 
 } // namespace s2p::emit

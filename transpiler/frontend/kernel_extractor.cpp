@@ -917,10 +917,10 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
 
 KernelExtractor::KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas,
                                  std::string display_file)
-    : ctx_(ctx), pragmas_(pragmas), display_file_(std::move(display_file)) {}
+    : ctx_(ctx), pragmas_(pragmas), display_file_(std::move(display_file)), calls_(ctx) {}
 
 std::optional<ir::Kernel> KernelExtractor::extract(const clang::FunctionDecl& kernel) {
-  Impl impl(ctx_, pragmas_, display_file_);
+  Impl impl(ctx_, pragmas_, calls_, display_file_);
   return impl.run(kernel);
 }
 

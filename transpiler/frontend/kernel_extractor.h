@@ -4,6 +4,7 @@
 // through Clang's diagnostics, at the construct, saying why.
 #pragma once
 
+#include "frontend/kernel_calls.h"
 #include "frontend/warp_pragmas.h"
 #include "ir/kernel.h"
 
@@ -18,6 +19,7 @@ namespace s2p::frontend {
 class KernelExtractor {
 public:
   // `display_file` is how locations name the input file in the IR and generated comments.
+  // One extractor serves every kernel of a file (they share the index of its calls).
   KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas, std::string display_file);
 
   // The kernel's IR, or nullopt if errors were reported.
@@ -28,6 +30,7 @@ private:
   clang::ASTContext& ctx_;
   WarpPragmaTable& pragmas_;
   std::string display_file_;
+  KernelCalls calls_;
 };
 
 // Reports an error at `loc` through the context's diagnostics engine.

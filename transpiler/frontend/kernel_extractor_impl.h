@@ -38,8 +38,10 @@ struct Binding {
 
 class KernelExtractor::Impl {
 public:
-  Impl(clang::ASTContext& ctx, WarpPragmaTable& pragmas, const std::string& display_file)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), pragmas_(pragmas), display_file_(display_file) {}
+  Impl(clang::ASTContext& ctx, WarpPragmaTable& pragmas, KernelCalls& calls,
+       const std::string& display_file)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), pragmas_(pragmas), calls_(calls),
+        display_file_(display_file) {}
 
   std::optional<ir::Kernel> run(const clang::FunctionDecl& kernel);
 
@@ -176,6 +178,7 @@ private:
   clang::ASTContext& ctx_;
   const clang::SourceManager& sm_;
   WarpPragmaTable& pragmas_;
+  KernelCalls& calls_;
   const std::string& display_file_;
 
   ir::Kernel kernel_;

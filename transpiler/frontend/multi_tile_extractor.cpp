@@ -784,29 +784,15 @@ std::string extent_text(const std::vector<std::int64_t>& extent) {
 // same constant extents, those are the extents the template is planned for.
 void KernelExtractor::Impl::find_call_extents(const clang::FunctionDecl& kernel,
                                               ir::MultiTile& multi) {
-  struct Calls : clang::RecursiveASTVisitor<Calls> {
-    const clang::FunctionDecl* kernel = nullptr;
-    std::vector<const clang::CallExpr*> found;
-    bool VisitCallExpr(clang::CallExpr* call) {
-      if (const auto* callee = call->getDirectCallee();
-          callee && callee->getCanonicalDecl() == kernel)
-        found.push_back(call);
-      return true;
-    }
-  } calls;
-  calls.kernel = kernel.getCanonicalDecl();
-  // Only this file's own declarations: headers do not call the kernels it defines.
-  for (clang::Decl* decl : ctx_.getTranslationUnitDecl()->decls())
-    if (sm_.isInMainFile(sm_.getFileLoc(decl->getLocation())))
-      calls.TraverseDecl(decl);
+  const std::vector<const clang::CallExpr*>& calls = calls_.of(kernel);
   const std::string kernel_name = "'" + kernel.getNameAsString() + "'";
-  if (calls.found.empty()) {
+  if (calls.empty()) {
     multi.no_extents_reason = kernel_name + " is not called in this file";
     return;
   }
   std::map<std::string, std::vector<std::int64_t>> extents;
   std::map<std::string, unsigned> first_line;
-  for (const clang::CallExpr* call : calls.found) {
+  for (const clang::CallExpr* call : calls) {
     const unsigned line = loc(call->getBeginLoc()).line;
     for (unsigned k = 0; k < kernel.getNumParams() && k < call->getNumArgs(); ++k) {
       const clang::ParmVarDecl* parameter = kernel.getParamDecl(k);
@@ -832,10 +818,9 @@ void KernelExtractor::Impl::find_call_extents(const clang::FunctionDecl& kernel,
   }
   multi.parameter_extents = std::move(extents);
   multi.extents_from =
-      calls.found.size() == 1
-          ? "the call at " + display_file_ + ":" +
-                std::to_string(loc(calls.found[0]->getBeginLoc()).line)
-          : "the " + std::to_string(calls.found.size()) + " calls in " + display_file_;
+      calls.size() == 1
+          ? "the call at " + display_file_ + ":" + std::to_string(loc(calls[0]->getBeginLoc()).line)
+          : "the " + std::to_string(calls.size()) + " calls in " + display_file_;
 }
 
 // S2P_MOVE_MEMORY(C, B): some forall writes (a distribution of) parameter C and reads B.

@@ -93,8 +93,9 @@ public:
         kernels.push_back(f);
     }
     std::vector<BodyReplacement> bodies;
+    KernelExtractor extractor(ctx, pragmas_, result_.display_name);
     for (const clang::FunctionDecl* kernel : kernels)
-      transpile_kernel(ctx, *kernel, bodies);
+      transpile_kernel(ctx, extractor, *kernel, bodies);
     if (diags.hasErrorOccurred())
       return;
     result_.ok = true;
@@ -108,9 +109,8 @@ public:
   }
 
 private:
-  void transpile_kernel(clang::ASTContext& ctx, const clang::FunctionDecl& decl,
-                        std::vector<BodyReplacement>& bodies) {
-    KernelExtractor extractor(ctx, pragmas_, result_.display_name);
+  void transpile_kernel(clang::ASTContext& ctx, KernelExtractor& extractor,
+                        const clang::FunctionDecl& decl, std::vector<BodyReplacement>& bodies) {
     auto kernel = extractor.extract(decl);
     if (!kernel)
       return;

@@ -103,6 +103,13 @@ namespace owner_copy_detail {
 template <int N> std::vector<std::int64_t> coords(const index<N>& i) {
   return {i.v.begin(), i.v.end()};
 }
+// The inverse of coords().
+template <int N> index<N> to_index(const std::vector<std::int64_t>& v) {
+  index<N> i;
+  for (int d = 0; d < N; ++d)
+    i[d] = v[static_cast<std::size_t>(d)];
+  return i;
+}
 
 // Calls fn(block coordinates) for every block of `block` size overlapping rectangle `r`.
 template <int N, class Fn> void for_each_block(const grid<N>& r, const extent<N>& block, Fn&& fn) {

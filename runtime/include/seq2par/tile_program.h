@@ -167,8 +167,7 @@ template <int N> struct forall_field_spec {
 template <int N> struct forall_layout {
   tile_program program; // fields, moves, returns and byte counts; no load/compute/store
   std::vector<block_layout<N>> layouts; // the output's, then each input's
-  OwnerCopyPlan plan;
-  std::vector<std::vector<Task>> runs; // per tile, the tasks it runs
+  std::vector<std::vector<Task>> runs;  // per tile, the tasks it runs
 };
 
 // `stealing`: the costs work stealing decides with, or nothing to run every task at home.
@@ -183,10 +182,10 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   for (const auto& input : inputs)
     for (const auto& m : input.maps)
       accesses.push_back({input.name, input.map, m, input.element_bytes, input.view});
+  const OwnerCopyPlan plan = plan_owner_copy<N>(out_map, accesses);
+  if (!plan.error.empty())
+    throw std::invalid_argument("seq2par: " + plan.error);
   forall_layout<N> result;
-  result.plan = plan_owner_copy<N>(out_map, accesses);
-  if (!result.plan.error.empty())
-    throw std::invalid_argument("seq2par: " + result.plan.error);
   result.layouts.emplace_back(out_map, tiles);
   for (const auto& input : inputs)
     result.layouts.emplace_back(*input.map, tiles);
@@ -203,17 +202,12 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   program.work_stealing = stealing.has_value();
   StealResult steals;
   if (stealing)
-    steals = plan_work_stealing<N>(result.plan, out_map, accesses, out.element_bytes, *stealing);
+    steals = plan_work_stealing<N>(plan, out_map, accesses, out.element_bytes, *stealing);
   else
-    steals.runs = result.plan.queues;
-  std::vector<BlockMove> moves = result.plan.moves;
+    steals.runs = plan.queues;
+  std::vector<BlockMove> moves = plan.moves;
   moves.insert(moves.end(), steals.extra_moves.begin(), steals.extra_moves.end());
-  auto block_of = [](const std::vector<std::int64_t>& coords) {
-    index<N> b;
-    for (int d = 0; d < N; ++d)
-      b[d] = coords[static_cast<std::size_t>(d)];
-    return b;
-  };
+  const auto block_of = owner_copy_detail::to_index<N>;
   for (const auto& move : moves)
     result.layouts[field_of(move.field)].add(move.to_tile, block_of(move.block));
   for (const auto& back : steals.returns) // the thief computes into its own copy
@@ -271,7 +265,7 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
     }
     program.compute_estimate.push_back(cycles);
   }
-  program.planned_bytes = result.plan.bytes;
+  program.planned_bytes = plan.bytes;
   if (with_minimum && out_map.parent().size() <= (std::int64_t{1} << 22))
     program.minimum_bytes = minimum_block_bytes<N>(out_map, accesses);
   result.runs = std::move(steals.runs);
@@ -417,13 +411,6 @@ template <int N, class Out, class... In> struct planned_forall {
   std::shared_ptr<std::tuple<binding<N, Out>, binding<N, In>...>> bindings;
 };
 
-template <int N> index<N> block_index(const std::vector<std::int64_t>& coords) {
-  index<N> b;
-  for (int d = 0; d < N; ++d)
-    b[d] = coords[static_cast<std::size_t>(d)];
-  return b;
-}
-
 // The plan (plan_forall) with each field's data bound to its tile buffers: the program's
 // moves, load and store; the caller adds the compute.
 template <int N, class Out, class... In, std::size_t... I>
@@ -484,8 +471,8 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
                          std::get<I + 1>(*bindings).layout, tile)...};
     std::int64_t elements = 0;
     for (const Task& task : (*runs)[static_cast<std::size_t>(tile)]) {
-      const grid<N> g =
-          resource_map<N>::block_grid(parent, algorithmic, block_index<N>(task.block));
+      const grid<N> g = resource_map<N>::block_grid(parent, algorithmic,
+                                                    owner_copy_detail::to_index<N>(task.block));
       for (std::int64_t k = 0; k < g.total_extent(); ++k)
         body(g.offset + delinearize(k, g.size), output, std::get<I>(views)...);
       elements += g.total_extent();
@@ -513,7 +500,7 @@ void run_local_global(const tile_kernel_info& info, int tiles, const agile_field
         reinterpret_cast<const In*>(memory(static_cast<int>(I + 1)).data),
         std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
     for (const Task& task : (*runs)[static_cast<std::size_t>(tile)])
-      body(block_index<N>(task.block), output, std::get<I>(views)...);
+      body(owner_copy_detail::to_index<N>(task.block), output, std::get<I>(views)...);
     // A cycle per element of every block the tasks accessed, and a lookup per tile access.
     const std::int64_t elements = (output.elements() + ... + std::get<I>(views).elements());
     const std::int64_t lookups = (output.lookups() + ... + std::get<I>(views).lookups());

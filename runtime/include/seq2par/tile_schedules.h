@@ -39,7 +39,7 @@ struct ring_launch {
   std::uint32_t tiles = 0;
   std::string kind;         // "allreduce", "reduce-scatter" or "all-gather"
   std::string element_type; // "f32", ...
-  std::string op = "sum";   // "sum", "prod", "max", "min" (all-gather copies)
+  std::string op = "sum";   // "sum", "prod", "max", "min"; not read for an all-gather
   std::uint64_t bytes_per_tile = 0;
 };
 

@@ -100,13 +100,6 @@ template <int N> std::vector<TaskReturn::Run> contiguous_runs(const grid<N>& g, 
   }
 }
 
-template <int N> index<N> to_index(const std::vector<std::int64_t>& v) {
-  index<N> i;
-  for (int d = 0; d < N; ++d)
-    i[d] = v[static_cast<std::size_t>(d)];
-  return i;
-}
-
 } // namespace work_stealing_detail
 
 // Steals over the plan's queues. `plan` supplies the queues and the owner-copy moves (which
@@ -124,7 +117,8 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
   };
   const extent<N> algorithmic = output.algorithmic_block();
   auto task_grid = [&](const Task& t) {
-    return resource_map<N>::block_grid(output.parent(), algorithmic, to_index<N>(t.block));
+    return resource_map<N>::block_grid(output.parent(), algorithmic,
+                                       owner_copy_detail::to_index<N>(t.block));
   };
   auto compute_cost = [&](const Task& t) {
     return task_grid(t).total_extent() * static_cast<std::int64_t>(1 + inputs.size()) *
@@ -185,7 +179,8 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
     const grid<N> out_block = task_grid(task);
     for (const auto& input : inputs) {
       grid<N> needed;
-      if (!owner_copy_detail::needed_region(input, to_index<N>(task.block), out_block, needed))
+      if (!owner_copy_detail::needed_region(input, owner_copy_detail::to_index<N>(task.block),
+                                            out_block, needed))
         continue; // the plan already reported it
       owner_copy_detail::for_each_remote_memory_block(input, needed, thief, [&](BlockMove m) {
         if (!held.count({m.field, m.block, thief}) && seen.insert({m.field, m.block}).second)

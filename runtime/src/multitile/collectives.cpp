@@ -12,7 +12,6 @@
 #include <vector>
 
 #if S2P_HAVE_FABRIC_SIM
-#include <seq2par/sim/collectives.h>
 #include <seq2par/sim/simulation.h>
 #endif
 
@@ -87,8 +86,7 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
                 : args.kind == collective_kind::reduce_scatter ? "reduce-scatter"
                                                                : "all-gather";
   launch.element_type = args.element_type;
-  if (args.kind != collective_kind::all_gather)
-    launch.op = args.op;
+  launch.op = args.op; // all-gather's "copy" is not read
   launch.bytes_per_tile = static_cast<std::uint64_t>(args.elements_per_tile) * args.element_bytes;
   auto [fabric, fabric_file] = launch_fabric(info);
   const auto json = ring_schedule(launch, fabric, fabric_file);

@@ -1,5 +1,6 @@
-// A forall's owner-copy program as a seq2par.schedule/1 (see <seq2par/tile_schedules.h>):
-// the runtime's schedule when the kernel runs and seq2par's template at transpile time.
+// Multi-tile launches as seq2par.schedule/1 (see <seq2par/tile_schedules.h>): a forall's
+// owner-copy program and a collective's ring, as the runtime runs them and as seq2par writes
+// them as templates at transpile time.
 #include <seq2par/tile_schedules.h>
 
 #include <seq2par/sim/collectives.h>
@@ -116,9 +117,9 @@ std::vector<std::vector<std::size_t>> progressions(const std::vector<timed_move>
     return key{t.move.field,       t.move.bytes,     t.move.from_tile, t.move.to_tile,
                t.move.from_offset, t.move.to_offset, t.cycle};
   };
-  std::map<key, std::size_t> unassigned;
+  std::map<key, std::size_t> index_of; // every move by its key (`taken` says if it is used)
   for (std::size_t k = 0; k < moves.size(); ++k)
-    unassigned.emplace(key_of(moves[k]), k);
+    index_of.emplace(key_of(moves[k]), k);
   // By field, size and sender: a run's next member comes from a later sender.
   std::vector<std::size_t> order(moves.size());
   for (std::size_t k = 0; k < order.size(); ++k)
@@ -140,8 +141,8 @@ std::vector<std::vector<std::size_t>> progressions(const std::vector<timed_move>
     while (true) {
       for (std::size_t d = 2; d < at.size(); ++d)
         at[d] += step[d];
-      const auto found = unassigned.find(at);
-      if (found == unassigned.end() || taken[found->second])
+      const auto found = index_of.find(at);
+      if (found == index_of.end() || taken[found->second])
         return chain;
       chain.push_back(found->second);
     }
@@ -186,10 +187,9 @@ std::vector<std::vector<std::size_t>> progressions(const std::vector<timed_move>
 nlohmann::ordered_json affine(std::int64_t base, std::int64_t step) {
   if (step == 0)
     return base;
-  const std::string term = step == 1    ? "k"
-                           : step == -1 ? "k"
-                                        : "k * " + std::to_string(step < 0 ? -step : step);
-  return std::to_string(base) + (step < 0 ? " - " : " + ") + term;
+  const std::int64_t size = step < 0 ? -step : step;
+  return std::to_string(base) + (step < 0 ? " - " : " + ") +
+         (size == 1 ? "k" : "k * " + std::to_string(size));
 }
 
 // Exchange entries for `moves` (with send cycles, see schedule_moves): a send and a receive
