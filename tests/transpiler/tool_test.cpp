@@ -278,7 +278,14 @@ TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
   const auto eight = run(kernel(8) + " --fabric two_chips.json --out-dir out8", dir);
   EXPECT_EQ(eight.status, 0) << eight.output;
   EXPECT_TRUE(fs::exists(dir / "out8" / "k8.par.cpp"));
-  // Nobody calls k here: its ring template has one element per tile, and says why.
+  // Nobody calls k here: its ring template has one element per tile, and says why; its
+  // combine is the kernel's (a placeholder once said `sum` whatever the kernel combined with).
+  std::ofstream(dir / "max.cpp") << "#include <seq2par/seq2par.h>\n"
+                                 << "S2P_KERNEL S2P_TILES(4) void m(s2p::field<2, float>& rows) {\n"
+                                 << "  s2p::all_reduce(rows, s2p::maximum{});\n}\n";
+  ASSERT_EQ(run("max.cpp --out-dir outmax", dir).status, 0);
+  EXPECT_EQ(json::parse(read(dir / "outmax" / "max.m.schedule.json")).at("collective").at("op"),
+            "max");
   EXPECT_NE(comments_on_one_line(read(dir / "out8" / "k8.par.cpp"))
                 .find("k8.k.schedule.json with one element per tile ('k' is not called in this "
                       "file)"),

@@ -241,7 +241,9 @@ ring_placeholder_template([[maybe_unused]] const Kernel& kernel,
 #if S2P_HAVE_FABRIC_SIM
   // The smallest valid size, one element per tile, on chips of `tiles_per_chip` (the ring
   // gets as many as splitting its tiles evenly needs).
-  const rt::ring_launch launch = ring_launch_of(kernel, step, kernel.multi_tile->tiles);
+  rt::ring_launch launch = ring_launch_of(kernel, step, kernel.multi_tile->tiles);
+  if (!step.combine.empty()) // the library's combine: the placeholder says it too
+    launch.op = step.combine;
   sim::Fabric fabric = sim::default_fabric();
   fabric.chip.tiles = std::max<std::uint32_t>(1, tiles_per_chip);
   return rt::ring_schedule(launch, fabric, "");
