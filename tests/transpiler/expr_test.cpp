@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 namespace s2p::ir {
 namespace {
 
@@ -85,6 +87,75 @@ TEST(CallText, SymbolicHolesAreParenthesized) {
   call.text = "f(a[i])";
   call.holes.push_back({4, 1, bin(Expr::Op::Add, v("k"), c(1)), ""});
   EXPECT_EQ(render_call(call, Bindings{}), "f(a[(k + 1)])");
+}
+
+// Typed arithmetic: what the sequential program computes with its real C++ types.
+const IntType kUnsigned{32, false, "unsigned int"};
+const IntType kInt{32, true, "int"};
+const IntType kUChar{8, false, "unsigned char"};
+const IntType kSizeT{64, false, "unsigned long"};
+
+TEST(TypedExpr, UnsignedSubtractionWrapsAroundLikeCxx) {
+  Bindings env;
+  env.bind("i", 0);
+  const Expr e = Expr::binary(Expr::Op::Sub, Expr::variable("i", kUnsigned),
+                              Expr::constant(1, kUnsigned), kUnsigned);
+  EXPECT_EQ(e.evaluate(env), 4294967295);
+  EXPECT_EQ(e.substitute(env).to_cpp(), "4294967295U");
+  // (i - 1) % 5 + 1 at i = 0 selects slot 1, not slot 0 as int64 arithmetic would.
+  const Expr slot = Expr::binary(
+      Expr::Op::Add, Expr::binary(Expr::Op::Rem, e, Expr::constant(5, kUnsigned), kUnsigned),
+      Expr::constant(1, kUnsigned), kUnsigned);
+  EXPECT_EQ(slot.evaluate(env), 1);
+}
+
+TEST(TypedExpr, UnsignedDivisionAndNarrowingConversions) {
+  Bindings env;
+  env.bind("i", 1);
+  const Expr divisor = Expr::binary(Expr::Op::Sub, Expr::variable("i", kUnsigned),
+                                    Expr::constant(3, kUnsigned), kUnsigned);
+  EXPECT_EQ(Expr::binary(Expr::Op::Div, Expr::constant(7, kUnsigned), divisor, kUnsigned)
+                .evaluate(env),
+            0); // 7u / 4294967294u
+  const Expr wide = Expr::binary(Expr::Op::Add,
+                                 Expr::binary(Expr::Op::Mul, Expr::variable("i", kInt),
+                                              Expr::constant(100, kInt), kInt),
+                                 Expr::constant(250, kInt), kInt);
+  EXPECT_EQ(Expr::cast(wide, kUChar).evaluate(env), 94); // 350 as unsigned char
+  EXPECT_EQ(Expr::cast(wide, kUChar).substitute(env).to_cpp(), "static_cast<unsigned char>(94)");
+  EXPECT_EQ(Expr::cast(Expr::constant(-1, kInt), kSizeT).substitute({}).to_cpp(),
+            "18446744073709551615UL");
+}
+
+TEST(TypedExpr, SignedOverflowAndDivisionByZeroAreErrors) {
+  std::string error;
+  const Expr big = Expr::binary(Expr::Op::Mul, Expr::constant(65536, kInt),
+                                Expr::constant(65536, kInt), kInt);
+  EXPECT_FALSE(big.evaluate({}, &error));
+  EXPECT_EQ(error, "integer overflow");
+  EXPECT_FALSE(big.substitute({}).is_constant()); // not folded: the emitter must not print it
+  const Expr zero = Expr::binary(Expr::Op::Div, Expr::constant(7, kUnsigned),
+                                 Expr::constant(0, kUnsigned), kUnsigned);
+  EXPECT_FALSE(zero.evaluate({}, &error));
+  EXPECT_EQ(error, "division by zero");
+}
+
+TEST(TypedExpr, LiteralsKeepTheirType) {
+  EXPECT_EQ(Expr::constant(-5, IntType{64, true, "long"}).to_cpp(), "(-5L)");
+  EXPECT_EQ(Expr::constant(INT32_MIN, kInt).to_cpp(), "(-2147483647 - 1)");
+  EXPECT_EQ(Expr::constant(3, IntType{16, true, "short"}).to_cpp(), "static_cast<short>(3)");
+  EXPECT_EQ(Expr::constant(3).to_cpp(), "3"); // untyped: as before
+}
+
+TEST(TypedExpr, OnlyArithmeticThatCannotWrapIsExact) {
+  const Expr i = Expr::variable("i", kUnsigned);
+  EXPECT_TRUE(Expr::binary(Expr::Op::Rem, i, Expr::constant(3, kUnsigned), kUnsigned)
+                  .is_exact_arithmetic());
+  EXPECT_FALSE(Expr::binary(Expr::Op::Sub, i, Expr::constant(1, kUnsigned), kUnsigned)
+                   .is_exact_arithmetic());
+  EXPECT_FALSE(Expr::cast(Expr::variable("j", kInt), kUChar).is_exact_arithmetic());
+  EXPECT_TRUE(Expr::cast(Expr::variable("j", kInt), IntType{64, true, "long"})
+                  .is_exact_arithmetic());
 }
 
 } // namespace

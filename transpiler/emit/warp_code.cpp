@@ -3,7 +3,9 @@
 #include "ir/call_text.h"
 #include "passes/loop_period.h"
 
+#include <cstdint>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace s2p::emit {
@@ -135,6 +137,7 @@ public:
       out_ << statement << "\n";
     for (const auto& [expression, why] : kernel_.kept_references)
       out_ << "(void)" << expression << "; // " << why << "\n";
+    write_tensor_ref_check();
     for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
       const Region& region = plan_.regions[r];
       if (region.kind != Region::Kind::SymbolicLoop)
@@ -179,10 +182,106 @@ private:
     for (std::size_t v = 0; v < sites_.size(); ++v)
       out_ << (v ? ", " : "") << "{" << quoted(sites_[v].first) << ", " << sites_[v].second << "}";
     out_ << "};\n";
+    const std::vector<std::string> accesses = site_accesses();
+    const std::vector<Space>& spaces =
+        plan_.regions.empty() ? std::vector<Space>{} : plan_.regions.front().graph.spaces;
+    if (!accesses.empty()) {
+      out_ << "static const char* const s2p_spaces[] = {";
+      for (std::size_t i = 0; i < spaces.size(); ++i)
+        out_ << (i ? ", " : "") << quoted(spaces[i].name);
+      out_ << "};\n";
+      out_ << "static const s2p::rt::site_access s2p_accesses[] = {";
+      for (std::size_t i = 0; i < accesses.size(); ++i)
+        out_ << (i ? ", " : "") << accesses[i];
+      out_ << "};\n";
+    }
     out_ << "static const s2p::rt::kernel_info s2p_kernel = {" << quoted(kernel_.name) << ", "
          << quoted(options_.source_name) << ", " << plan_.warps.size() << ", s2p_warp_ids, "
          << plan_.channel_count << ", " << quoted(plan_.channel_kinds) << ", s2p_sites, "
-         << sites_.size() << ", " << pool_bytes(kernel_) << "};\n";
+         << sites_.size() << ", " << pool_bytes(kernel_);
+    if (!accesses.empty())
+      out_ << ", s2p_spaces, " << spaces.size() << ", s2p_accesses, " << accesses.size();
+    out_ << "};\n";
+  }
+
+  // The declared ranges each site touches, for the sim backend's race check: the k-th
+  // execution of a site, k % period == residue, touches [lo, hi) + (k / period) * stride.
+  static std::string access_entry(int site, const ResolvedAccess& a, Range range,
+                                  std::int64_t stride, int period, int residue) {
+    return "{" + std::to_string(site) + ", " + std::to_string(a.space) + ", " +
+           std::to_string(range.lo) + "LL, " + std::to_string(range.hi) + "LL, " +
+           std::to_string(stride) + ", " + std::to_string(period) + ", " +
+           std::to_string(residue) + ", " + (writes(a.mode) ? "true" : "false") + "}";
+  }
+  std::vector<std::string> site_accesses() const {
+    std::vector<std::string> entries;
+    for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
+      const Region& region = plan_.regions[r];
+      if (region.kind == Region::Kind::Expanded) {
+        for (std::size_t v = 0; v < region.graph.nodes.size(); ++v)
+          for (const auto& a : region.graph.nodes[v].accesses)
+            entries.push_back(
+                access_entry(site_of_.at({r, static_cast<int>(v)}), a, a.range, 0, 1, 0));
+        continue;
+      }
+      symbolic_accesses(r, region, entries);
+    }
+    return entries;
+  }
+  // A symbolic loop's site runs once per iteration; its ranges repeat every period, moved
+  // by a constant stride (tensor_ref indices affine in the loop variable).
+  void symbolic_accesses(std::size_t r, const Region& region,
+                         std::vector<std::string>& entries) const {
+    const SymbolicLoop& loop = region.loop;
+    const int P = loop.period;
+    for (int b = 0; b < loop.body_size; ++b) {
+      const int site = site_of_.at({r, b});
+      for (int s = 0; s < P; ++s) {
+        const int t0 = loop.steady_start + s;
+        const Node& at = region.graph.nodes[loop.node_of(b, t0)];
+        const Node* next = t0 + P < loop.window ? &region.graph.nodes[loop.node_of(b, t0 + P)]
+                                                : nullptr;
+        for (std::size_t i = 0; i < at.accesses.size(); ++i) {
+          const ResolvedAccess& a = at.accesses[i];
+          if (loop.whole_refs.count(a.tensor)) {
+            entries.push_back(access_entry(site, a, {0, INT64_MAX}, 0, P, s));
+            continue;
+          }
+          const std::int64_t stride = next ? next->accesses[i].range.lo - a.range.lo : 0;
+          const std::int64_t back = (t0 - s) / P * stride;
+          entries.push_back(access_entry(site, a, {a.range.lo - back, a.range.hi - back}, stride,
+                                         P, s));
+        }
+      }
+    }
+  }
+
+  // Accesses are ordered per tensor_ref, so two tensor_refs over overlapping memory, one
+  // of them written, would race: the launch checks their address ranges first.
+  void write_tensor_ref_check() {
+    std::set<int> written;
+    collect_written(kernel_.root, written);
+    std::vector<std::string> spans;
+    for (std::size_t t = 0; t < kernel_.tensors.size(); ++t) {
+      const Tensor& tensor = kernel_.tensors[t];
+      if (tensor.kind == TensorKind::Ref)
+        spans.push_back("s2p::rt::span_of(" + quoted(tensor.name) + ", " + tensor.name + ", " +
+                        (written.count(static_cast<int>(t)) ? "true" : "false") + ")");
+    }
+    if (spans.size() < 2 || written.empty())
+      return;
+    out_ << "s2p::rt::check_disjoint_tensor_refs(" << quoted(kernel_.name) << ", {";
+    for (std::size_t i = 0; i < spans.size(); ++i)
+      out_ << (i ? ", " : "") << spans[i];
+    out_ << "});\n";
+  }
+  static void collect_written(const ScheduleNode& node, std::set<int>& written) {
+    if (node.kind == ScheduleNode::Kind::Call)
+      for (const auto& access : node.call.accesses)
+        if (writes(access.mode))
+          written.insert(access.tensor);
+    for (const auto& child : node.children)
+      collect_written(child, written);
   }
 
   void write_fence(std::size_t region) {

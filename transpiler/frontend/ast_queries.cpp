@@ -50,4 +50,13 @@ const clang::ValueDecl* referenced_decl(const clang::Expr* e) {
   return nullptr;
 }
 
+const clang::Expr* without_integer_conversion(const clang::Expr* e) {
+  while (const auto* implicit = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+    if (!implicit->getSubExpr()->getType()->isIntegralOrEnumerationType())
+      break;
+    e = implicit->getSubExpr();
+  }
+  return e;
+}
+
 } // namespace s2p::frontend

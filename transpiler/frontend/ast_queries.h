@@ -11,6 +11,9 @@ namespace s2p::frontend {
 // `e` without parentheses, implicit casts, temporaries and single-argument conversions.
 const clang::Expr* strip(const clang::Expr* e);
 
+// `e` before the implicit integer conversions its context applies.
+const clang::Expr* without_integer_conversion(const clang::Expr* e);
+
 // `::ns::name` for a namespace-scope declaration (anonymous and inline namespaces
 // skipped): how generated code names it from the kernel's scope.
 std::string qualified_name(const clang::NamedDecl* decl);

@@ -1,5 +1,7 @@
 #include "frontend/kernel_extractor_impl.h"
 
+#include "frontend/access_model.h"
+
 #include "frontend/s2p_types.h"
 #include "frontend/unsupported_constructs.h"
 
@@ -55,12 +57,54 @@ std::optional<ir::Expr::Op> ir_operator(clang::BinaryOperatorKind op) {
 
 } // namespace
 
+std::optional<ir::IntType> KernelExtractor::Impl::int_type(clang::QualType type) const {
+  const clang::QualType canonical = type.getCanonicalType().getUnqualifiedType();
+  if (!canonical->isIntegralOrEnumerationType() || canonical->isBooleanType())
+    return std::nullopt;
+  const unsigned bits = ctx_.getIntWidth(canonical);
+  if (bits > 64)
+    return std::nullopt;
+  clang::PrintingPolicy policy(ctx_.getLangOpts());
+  policy.FullyQualifiedName = true;
+  policy.SuppressScope = false;
+  return ir::IntType{static_cast<int>(bits), canonical->isSignedIntegerOrEnumerationType(),
+                     canonical.getAsString(policy)};
+}
+
+std::optional<ir::IntType> KernelExtractor::Impl::int_type_of(const clang::Expr* e,
+                                                               const char* what) {
+  if (auto type = int_type(e->getType()))
+    return type;
+  error(e->getBeginLoc(), std::string(what) + " has type '" + e->getType().getAsString() +
+                              "'; index arithmetic needs integer types of at most 64 bits "
+                              "(no bool)");
+  return std::nullopt;
+}
+
+// Integer conversions become Cast nodes unless they change no type the arithmetic sees, so
+// evaluation wraps exactly where the program does.
+// An implicit conversion that keeps every value stays implicit: the compiler applies it
+// again wherever the expression is printed back.
+std::optional<ir::Expr> KernelExtractor::Impl::cast_to_ir(const clang::CastExpr& cast,
+                                                          const char* what) {
+  auto operand = to_ir(cast.getSubExpr(), what);
+  if (!operand)
+    return std::nullopt;
+  auto to = int_type_of(&cast, what);
+  if (!to)
+    return std::nullopt;
+  if (*to == operand->type() ||
+      (llvm::isa<clang::ImplicitCastExpr>(cast) && to->holds_every_value_of(operand->type())))
+    return operand;
+  return ir::Expr::cast(std::move(*operand), std::move(*to)).substitute({});
+}
+
 std::optional<ir::Expr> KernelExtractor::Impl::to_ir(const clang::Expr* e, const char* what) {
   e = e->IgnoreParens();
   if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
     if (cast->getType()->isIntegralOrEnumerationType() &&
         cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
-      return to_ir(cast->getSubExpr(), what);
+      return cast_to_ir(*cast, what);
   }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
     if (const Binding* b = lookup(ref->getDecl())) {
@@ -79,7 +123,10 @@ std::optional<ir::Expr> KernelExtractor::Impl::to_ir(const clang::Expr* e, const
       auto rhs = to_ir(bin->getRHS(), what);
       if (!rhs)
         return std::nullopt;
-      return ir::Expr::binary(*op, std::move(*lhs), std::move(*rhs));
+      auto type = int_type_of(bin, what);
+      if (!type)
+        return std::nullopt;
+      return ir::Expr::binary(*op, std::move(*lhs), std::move(*rhs), std::move(*type));
     }
   }
   if (const auto* un = llvm::dyn_cast<clang::UnaryOperator>(e)) {
@@ -87,14 +134,28 @@ std::optional<ir::Expr> KernelExtractor::Impl::to_ir(const clang::Expr* e, const
       auto operand = to_ir(un->getSubExpr(), what);
       if (!operand)
         return std::nullopt;
-      return un->getOpcode() == clang::UO_Minus ? ir::Expr::negate(std::move(*operand)) : *operand;
+      if (un->getOpcode() == clang::UO_Plus)
+        return operand;
+      auto type = int_type_of(un, what);
+      if (!type)
+        return std::nullopt;
+      return ir::Expr::negate(std::move(*operand), std::move(*type));
     }
   }
-  // Anything Clang can fold to a constant (constexpr variables, enumerators, sizeof, ...).
+  // Anything Clang can fold to a constant (constexpr variables and functions, enumerators,
+  // sizeof, ...): Clang's own evaluator, with the expression's real type.
   clang::Expr::EvalResult result;
   if (!e->isValueDependent() && e->getType()->isIntegralOrEnumerationType() &&
-      e->EvaluateAsInt(result, ctx_))
-    return ir::Expr::constant(result.Val.getInt().getExtValue());
+      e->EvaluateAsInt(result, ctx_)) {
+    auto type = int_type_of(e, what);
+    if (!type)
+      return std::nullopt;
+    const llvm::APSInt& value = result.Val.getInt();
+    return ir::Expr::constant(value.isUnsigned()
+                                  ? static_cast<std::int64_t>(value.getZExtValue())
+                                  : value.getSExtValue(),
+                              std::move(*type));
+  }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
     error(e->getBeginLoc(),
           std::string(what) + " uses '" + ref->getDecl()->getNameAsString() +
@@ -156,6 +217,9 @@ void KernelExtractor::Impl::collect_holes(const clang::Expr* e, unsigned call_be
     return;
   if (e->getType()->isIntegralOrEnumerationType() && !e->isValueDependent() &&
       mentions_local_binding(e)) {
+    // The literal replaces the text of the converted expression; the compiler applies the
+    // conversion to it again, as it did to the expression.
+    e = without_integer_conversion(e);
     auto where = span(e->getSourceRange());
     auto value = to_ir(e, "an intrinsic argument");
     if (!where || !value) {
@@ -419,6 +483,15 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
       error(var.getLocation(), "declare tensor_ref '" + name + "' at the top level of the kernel");
       return;
     }
+    if (var.getInit() && (mentions(var.getInit(), Binding::Kind::Tensor) ||
+                          mentions(var.getInit(), Binding::Kind::Pool))) {
+      error(var.getLocation(),
+            "tensor_ref '" + name +
+                "' is built over memory the kernel already reaches through another tensor or "
+                "pool; seq2par orders accesses per tensor_ref, so two views of one buffer would "
+                "race: use sub-tensors of the one tensor instead");
+      return;
+    }
     ir::Tensor tensor;
     tensor.name = name;
     tensor.kind = ir::TensorKind::Ref;
@@ -484,7 +557,8 @@ void KernelExtractor::Impl::visit_pool_tensor(const clang::VarDecl& var,
               "pool of this kernel");
     return;
   }
-  auto offset = to_ir(call->getArg(0), "a tensor offset");
+  // The offset is range-checked below as written, before its conversion to size_t.
+  auto offset = to_ir(without_integer_conversion(call->getArg(0)), "a tensor offset");
   if (!offset)
     return;
   const auto dims = integer_template_args(var.getType());
@@ -546,6 +620,12 @@ void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNo
         "a kernel loop must declare one integer induction variable: for (int i = lo; i < hi; ++i)");
     return;
   }
+  const auto var_type = int_type(var->getType());
+  if (!var_type) {
+    error(var->getLocation(), "the induction variable '" + var->getNameAsString() +
+                                  "' must have an integer type of at most 64 bits (not bool)");
+    return;
+  }
   auto start = to_ir(var->getInit(), "a loop start");
   if (!start)
     return;
@@ -573,6 +653,19 @@ void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNo
   auto bound = to_ir(bound_expr, "a loop bound");
   if (!bound)
     return;
+  // The comparison runs in the common type of the variable and the bound: a variable that
+  // type cannot hold (int compared as unsigned) would compare as another value.
+  const clang::Expr* compared = referenced_decl(cond->getLHS()) == var ? cond->getLHS()
+                                                                        : cond->getRHS();
+  if (auto common = int_type(compared->getType());
+      !common || !common->holds_every_value_of(*var_type)) {
+    error(cond->getOperatorLoc(),
+          "the loop condition compares '" + var->getNameAsString() + "' (" + var_type->spelling +
+              ") as '" + compared->getType().getAsString() +
+              "', which changes some of its values; give the variable and the bound types "
+              "whose comparison keeps every value (e.g. both signed)");
+    return;
+  }
   // Increment: ++i, i++, --i, i--, i += c, i -= c.
   std::optional<std::int64_t> step;
   const clang::Expr* inc = loop.getInc() ? loop.getInc()->IgnoreParenImpCasts() : nullptr;
@@ -620,11 +713,12 @@ void KernelExtractor::Impl::visit_for(const clang::ForStmt& loop, ir::ScheduleNo
   node.loc = loc(loop.getBeginLoc());
   node.name = loop_variable_name(var->getNameAsString());
   node.var_type = var->getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  node.var_int_type = *var_type;
   node.init = *start;
   node.bound = exclusive;
   node.step = *step;
   scopes_.emplace_back();
-  bind(var, {Binding::Kind::Int, -1, ir::Expr::variable(node.name), "", false});
+  bind(var, {Binding::Kind::Int, -1, ir::Expr::variable(node.name, *var_type), "", false});
   live_loop_names_.insert(node.name);
   ++loop_depth_;
   const clang::Stmt* body = loop.getBody();
@@ -650,8 +744,18 @@ void KernelExtractor::Impl::visit_call(const clang::CallExpr& call, ir::Schedule
           "helper function by name");
     return;
   }
-  if (is_intrinsic(callee))
+  if (is_intrinsic(callee)) {
+    if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+        method && !method->isStatic()) {
+      error(call.getBeginLoc(),
+            "intrinsic '" + callee->getQualifiedNameAsString() +
+                "' is a member function: it can read and write its object, which seq2par cannot "
+                "see; make it a free (or static) function that takes the object's data as "
+                "s2p::in/out/inout arguments");
+      return;
+    }
     return visit_intrinsic_call(call, *callee, parent, warp);
+  }
   if (llvm::isa<clang::CXXMethodDecl>(callee)) {
     error(call.getBeginLoc(),
           "member function '" + callee->getQualifiedNameAsString() +
@@ -667,6 +771,40 @@ void KernelExtractor::Impl::visit_call(const clang::CallExpr& call, ir::Schedule
     return;
   }
   inline_helper(call, *definition, parent, warp);
+}
+
+bool KernelExtractor::Impl::is_constant(const clang::Expr& e) const {
+  return !e.isValueDependent() && e.isCXX11ConstantExpr(ctx_);
+}
+
+// State an intrinsic keeps outside its arguments (a global counter, a static cache) is
+// safe while every call that reaches it runs on one warp: a warp runs its calls in program
+// order. Calls on two warps run concurrently, and would race on it.
+bool KernelExtractor::Impl::intrinsic_state_is_visible(const clang::CallExpr& call,
+                                                       const clang::FunctionDecl& callee,
+                                                       int warp) {
+  auto [cached, inserted] = hidden_state_.try_emplace(&callee);
+  if (inserted)
+    cached->second = find_hidden_state(callee);
+  bool ok = true;
+  for (const HiddenState& state : cached->second) {
+    if (!state.variable)
+      continue; // the tile index: one tile runs a warp-split kernel, so it is a constant
+    auto [user, first] = state_users_.try_emplace(state.variable, StateUser{&call, &callee, warp});
+    if (first || user->second.warp == warp)
+      continue;
+    error(call.getBeginLoc(),
+          "intrinsic '" + callee.getNameAsString() + "' on warp " + std::to_string(warp) + " " +
+              state.what + ", which '" + user->second.callee->getNameAsString() +
+              "' on warp " + std::to_string(user->second.warp) +
+              " also reaches; warps run concurrently, so they would race on it: run both calls "
+              "on one warp, or pass the state as an s2p::inout argument");
+    report_note(ctx_, state.where, "here");
+    report_note(ctx_, user->second.call->getBeginLoc(), "the call on warp " +
+                                                            std::to_string(user->second.warp));
+    ok = false;
+  }
+  return ok;
 }
 
 void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
@@ -717,13 +855,22 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
                 site.callee +
                 "' as s2p::in/out/inout sub-tensors (no pointer arithmetic on pools)");
       ok = false;
-    } else if (arg->HasSideEffects(ctx_)) {
+    } else if (auto problem = plain_value_problem(callee.getParamDecl(i)->getType(), ctx_)) {
+      error(arg->getBeginLoc(),
+            "parameter " + std::to_string(i + 1) + " ('" +
+                callee.getParamDecl(i)->getNameAsString() + "') of intrinsic '" + site.callee +
+                "' is " + *problem +
+                "; an intrinsic reads and writes only its s2p::in/out/inout/view arguments and "
+                "takes everything else as a plain value: put the data in a tensor_ref or pool "
+                "tensor and pass it as s2p::inout<T>, or pass a value");
+      ok = false;
+    } else if (arg->HasSideEffects(ctx_) && !is_constant(*arg)) {
       error(arg->getBeginLoc(),
             "argument " + std::to_string(i + 1) + " of '" + site.callee + "' has side effects");
       ok = false;
     }
   }
-  if (!ok)
+  if (!ok || (warp >= 0 && !intrinsic_state_is_visible(call, callee, warp)))
     return;
   collect_holes(call.getCallee(), where->first, site);
   for (unsigned i = 0; i < call.getNumArgs(); ++i) {
@@ -903,7 +1050,13 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
             "pools and pool tensors must be declared inside the kernel, not passed in");
     } else if (param->getType()->isIntegralOrEnumerationType()) {
       kernel_.symbols.push_back(name);
-      bind(param, {Binding::Kind::Int, -1, ir::Expr::variable(name), "", true});
+      auto type = int_type(param->getType());
+      if (!type) {
+        error(param->getLocation(), "integer parameter '" + name +
+                                        "' must have an integer type of at most 64 bits");
+        continue;
+      }
+      bind(param, {Binding::Kind::Int, -1, ir::Expr::variable(name, *type), "", true});
     } else {
       bind(param, {Binding::Kind::Opaque, -1, {}, "", true});
     }

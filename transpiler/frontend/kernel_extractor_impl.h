@@ -2,6 +2,7 @@
 // kernel_extractor.cpp (warp-split kernels) and multi_tile_extractor.cpp (S2P_TILES kernels).
 #pragma once
 
+#include "frontend/access_model.h"
 #include "frontend/ast_queries.h"
 #include "frontend/kernel_extractor.h"
 
@@ -54,6 +55,7 @@ private:
   std::optional<ir::TileStep> tile_forall_step(const clang::CallExpr& call,
                                                const clang::LambdaExpr& lambda,
                                                const clang::ValueDecl& output);
+  bool check_forall_body(const clang::LambdaExpr& lambda, bool local_global);
   std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index,
                                                   const clang::ParmVarDecl* i, int rank);
   std::map<const clang::ValueDecl*, int>
@@ -63,6 +65,9 @@ private:
   // Agile and tile-view variables -> the kernel parameter whose data they distribute.
   std::map<std::string, std::string> source_parameter_;
   void note_source_parameter(const clang::VarDecl& var);
+  // Refuses (and returns false) when `input` distributes the same field as `output`.
+  bool same_source(const clang::ValueDecl& input, const clang::ValueDecl& output,
+                   clang::SourceLocation where);
   void check_resource_map(const clang::VarDecl& var, ir::MultiTile& multi);
   std::optional<ir::MapSpec>
   map_spec(const clang::CallExpr& protocol,
@@ -155,10 +160,24 @@ private:
   void inline_helper(const clang::CallExpr& call, const clang::FunctionDecl& helper,
                      ir::ScheduleNode& parent, int warp);
   int take_pragma(clang::SourceLocation after, clang::SourceLocation before);
+  bool is_constant(const clang::Expr& e) const;
+  bool intrinsic_state_is_visible(const clang::CallExpr& call, const clang::FunctionDecl& callee,
+                                  int warp);
+  std::map<const clang::FunctionDecl*, std::vector<HiddenState>> hidden_state_;
+  struct StateUser {
+    const clang::CallExpr* call;
+    const clang::FunctionDecl* callee;
+    int warp;
+  };
+  std::map<const clang::VarDecl*, StateUser> state_users_; // hidden state -> first call reaching it
   void check_body_rules(const clang::Stmt& body);
 
   // --- expressions ---
   std::optional<ir::Expr> to_ir(const clang::Expr* e, const char* what);
+  std::optional<ir::Expr> cast_to_ir(const clang::CastExpr& cast, const char* what);
+  // The arithmetic type of a C++ integer type; nullopt for bool and types over 64 bits.
+  std::optional<ir::IntType> int_type(clang::QualType type) const;
+  std::optional<ir::IntType> int_type_of(const clang::Expr* e, const char* what);
   std::optional<ir::Access> to_access(const clang::Expr* arg, ir::AccessMode mode,
                                       const clang::FunctionDecl& callee, unsigned index);
   void collect_holes(const clang::Expr* e, unsigned call_begin, ir::CallSite& call);

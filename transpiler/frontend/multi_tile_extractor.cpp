@@ -6,6 +6,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace s2p::frontend {
@@ -57,6 +58,13 @@ std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::
     if (combine && qualified_name(combine).rfind("::s2p::", 0) == 0)
       if (const auto known = combines.find(combine->getNameAsString()); known != combines.end())
         step.combine = known->second;
+    if (step.kind != ir::TileStep::Kind::AllGather && step.combine.empty()) {
+      error(call.getArg(1)->getBeginLoc(),
+            "the combine of a collective must be one of the library's: s2p::sum{}, "
+            "s2p::product{}, s2p::maximum{} or s2p::minimum{} (a ring collective combines "
+            "in the fabric's order with an operation every backend knows)");
+      return std::nullopt;
+    }
     if (const clang::ValueDecl* rows = referenced_decl(call.getArg(0));
         rows && llvm::isa<clang::ParmVarDecl>(rows))
       step.rows_parameter = rows->getNameAsString();
@@ -145,9 +153,14 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
   if (const auto* blocks = llvm::dyn_cast<clang::CXXMemberCallExpr>(strip(call.getArg(0)))) {
     const clang::ValueDecl* domain = referenced_decl(blocks->getImplicitObjectArgument());
     if (blocks->getMethodDecl() && blocks->getMethodDecl()->getName() == "blocks" && domain &&
-        tile_blocks_.count(domain))
+        tile_blocks_.count(domain)) {
+      if (!check_forall_body(*lambda, true))
+        return std::nullopt;
       return tile_forall_step(call, *lambda, *domain);
+    }
   }
+  if (!check_forall_body(*lambda, false))
+    return std::nullopt;
   const clang::ParmVarDecl* i = op->getParamDecl(0);
   step.rank = static_cast<int>(integer_template_args(i->getType()).front());
   // Every subscript of an agile field inside the body: what it reads and writes.
@@ -226,6 +239,8 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
     }
     if (a.field == output)
       continue;
+    if (!same_source(*a.field, *output, a.where))
+      return std::nullopt;
     step.add_read(a.field->getNameAsString(), a.map);
   }
   step.output = output->getNameAsString();
@@ -264,6 +279,129 @@ const clang::Expr* access_root(const clang::Expr* e) {
 
 } // namespace
 
+namespace {
+
+// Calls Derived::check_write(target, where) for each assignment, increment and decrement.
+template <class Derived> class WriteVisitor : public clang::RecursiveASTVisitor<Derived> {
+public:
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isAssignmentOp())
+      self().check_write(op->getLHS(), op->getOperatorLoc());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->isIncrementDecrementOp())
+      self().check_write(op->getSubExpr(), op->getOperatorLoc());
+    return true;
+  }
+
+private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+// The forall body rules: every tile runs the body at once, so the body may write only its
+// output (element or block) and its own locals, and may compute nothing that depends on
+// which tile runs it. Anything else it reaches is refused, at the construct.
+class ForallBodyRules : public WriteVisitor<ForallBodyRules> {
+public:
+  using Fail = std::function<void(clang::SourceLocation, const std::string&)>;
+  ForallBodyRules(const clang::LambdaExpr& lambda, std::function<bool(const clang::ValueDecl*)> distributed,
+                  bool local_global, Fail fail)
+      : op_(*lambda.getCallOperator()), distributed_(std::move(distributed)),
+        local_global_(local_global), fail_(std::move(fail)) {}
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!captured(var) || distributed_(var) || s2p_template_name(var->getType()) != "field")
+      return true;
+    if (local_global_ && llvm::isa<clang::ParmVarDecl>(var))
+      return true; // the tile-view rules name it already
+    fail_(ref->getBeginLoc(),
+          "'" + var->getNameAsString() +
+              "' is the plain field, which bypasses the distribution: inside a forall, read and "
+              "write data only through agile fields (Xd[i]) or tile views (Xt(b))");
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+    if (call->isAssignmentOp() || call->getOperator() == clang::OO_PlusPlus ||
+        call->getOperator() == clang::OO_MinusMinus)
+      check_write(call->getArg(0), call->getOperatorLoc());
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+    const auto* method = call->getMethodDecl();
+    if (method && !method->isConst() && !method->isStatic())
+      check_write(call->getImplicitObjectArgument(), call->getExprLoc());
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (!callee || llvm::isa<clang::CXXOperatorCallExpr>(call))
+      return true;
+    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+      const clang::QualType type = callee->getParamDecl(i)->getType();
+      const bool mutable_ref =
+          type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
+      const bool mutable_pointer =
+          type->isPointerType() && !type->getPointeeType().isConstQualified();
+      if (mutable_ref || mutable_pointer)
+        check_write(call->getArg(i), call->getArg(i)->getBeginLoc());
+    }
+    return true;
+  }
+
+  void check_write(const clang::Expr* target, clang::SourceLocation where) {
+    const auto* root = llvm::dyn_cast<clang::DeclRefExpr>(access_root(target));
+    const auto* var = root ? llvm::dyn_cast<clang::VarDecl>(root->getDecl()) : nullptr;
+    if (!captured(var) || distributed_(var))
+      return;
+    fail_(where, "the forall body writes '" + var->getNameAsString() +
+                     "', which it captured from the kernel; every tile runs the body at once, "
+                     "so a forall may write only its output and its own local variables "
+                     "(collect per-element results in an output field)");
+  }
+
+private:
+  // Declared outside the body (not the index parameter, not a local of the body).
+  bool captured(const clang::VarDecl* var) const {
+    if (!var || var->hasGlobalStorage())
+      return false; // globals are the hidden-state check's
+    for (const clang::DeclContext* ctx = var->getDeclContext(); ctx; ctx = ctx->getParent())
+      if (ctx == &op_)
+        return false;
+    return true;
+  }
+  const clang::CXXMethodDecl& op_;
+  std::function<bool(const clang::ValueDecl*)> distributed_;
+  bool local_global_;
+  Fail fail_;
+};
+
+} // namespace
+
+// Side effects, plain-field access and tile-dependent compute in a forall body.
+bool KernelExtractor::Impl::check_forall_body(const clang::LambdaExpr& lambda, bool local_global) {
+  bool ok = true;
+  auto fail = [&](clang::SourceLocation where, const std::string& message) {
+    error(where, message);
+    ok = false;
+  };
+  ForallBodyRules rules(
+      lambda,
+      [this](const clang::ValueDecl* d) { return agile_fields_.count(d) || tile_blocks_.count(d); },
+      local_global, fail);
+  rules.TraverseStmt(lambda.getBody());
+  for (const HiddenState& state : find_hidden_state(*lambda.getBody())) {
+    fail(state.where, "the forall body " + state.what +
+                          (state.variable ? "; every tile runs the body at once, so they would "
+                                            "race on it (mark a function whose state changes no "
+                                            "result S2P_HARMLESS_STATE)"
+                                          : "; a forall must compute each element the same way "
+                                            "wherever it runs"));
+  }
+  return ok;
+}
+
 // s2p::forall(Ct.blocks(), [&](s2p::index<N> b) { auto c = Ct(b); auto a = At(b); ... }):
 // the tasks are the output's algorithmic blocks; every tile access Xt(m(b)) is planned
 // (owner-copy of the memory blocks holding it), element accesses inside are not.
@@ -288,7 +426,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
     ir::TileStep::IndexMap map;
     const clang::Expr* call;
   };
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
+  struct Finder : WriteVisitor<Finder> {
     Impl* self;
     const clang::ParmVarDecl* b;
     int rank;
@@ -394,16 +532,6 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
                     "output block '" +
                         output->getNameAsString() + "(b)' may be written");
     }
-    bool VisitBinaryOperator(clang::BinaryOperator* op) {
-      if (op->isAssignmentOp())
-        check_write(op->getLHS(), op->getOperatorLoc());
-      return true;
-    }
-    bool VisitUnaryOperator(clang::UnaryOperator* op) {
-      if (op->isIncrementDecrementOp())
-        check_write(op->getSubExpr(), op->getOperatorLoc());
-      return true;
-    }
   } finder;
   finder.self = this;
   finder.b = b;
@@ -435,6 +563,8 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
                                        std::to_string(step.rank));
       return std::nullopt;
     }
+    if (!same_source(*a.blocks, output, a.call->getBeginLoc()))
+      return std::nullopt;
     step.add_read(a.blocks->getNameAsString(), a.map);
   }
   if (!output_used) {
@@ -714,6 +844,22 @@ KernelExtractor::Impl::map_spec(const clang::CallExpr& protocol,
 }
 
 // `auto Xd = s2p::agile(X, map)` and `auto Xt = s2p::tiles(Xd)` both distribute X.
+// A forall that reads the field it writes (an in-place transpose through two agile
+// views of one parameter) would read elements other tiles are overwriting.
+bool KernelExtractor::Impl::same_source(const clang::ValueDecl& input,
+                                        const clang::ValueDecl& output,
+                                        clang::SourceLocation where) {
+  const auto in = source_parameter_.find(input.getNameAsString());
+  const auto out = source_parameter_.find(output.getNameAsString());
+  if (in == source_parameter_.end() || out == source_parameter_.end() || in->second != out->second)
+    return true;
+  error(where, "the forall reads '" + input.getNameAsString() + "' and writes '" +
+                   output.getNameAsString() + "', which both distribute field '" + in->second +
+                   "'; a forall cannot update a field in place: write the result to another "
+                   "field");
+  return false;
+}
+
 void KernelExtractor::Impl::note_source_parameter(const clang::VarDecl& var) {
   const auto* call =
       var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;

@@ -9,96 +9,164 @@ std::optional<std::int64_t> Bindings::lookup(std::string_view name) const {
   return std::nullopt;
 }
 
-Expr Expr::constant(std::int64_t value) {
+bool IntType::holds_every_value_of(const IntType& from) const {
+  if (is_signed == from.is_signed)
+    return bits >= from.bits;
+  return is_signed && bits > from.bits; // unsigned into a wider signed type
+}
+
+Expr Expr::constant(std::int64_t value, IntType type) {
   Expr e;
   e.value_ = value;
+  e.type_ = std::move(type);
   return e;
 }
 
-Expr Expr::variable(std::string name) {
+Expr Expr::variable(std::string name, IntType type) {
   Expr e;
   e.op_ = Op::Variable;
   e.name_ = std::move(name);
+  e.type_ = std::move(type);
   return e;
 }
 
-Expr Expr::binary(Op op, Expr lhs, Expr rhs) {
+Expr Expr::binary(Op op, Expr lhs, Expr rhs, IntType type) {
   Expr e;
   e.op_ = op;
+  e.type_ = std::move(type);
   e.operands_ = {std::move(lhs), std::move(rhs)};
   return e;
 }
 
-Expr Expr::negate(Expr operand) {
+Expr Expr::negate(Expr operand, IntType type) {
   Expr e;
   e.op_ = Op::Neg;
+  e.type_ = std::move(type);
+  e.operands_ = {std::move(operand)};
+  return e;
+}
+
+Expr Expr::cast(Expr operand, IntType type) {
+  Expr e;
+  e.op_ = Op::Cast;
+  e.type_ = std::move(type);
   e.operands_ = {std::move(operand)};
   return e;
 }
 
 namespace {
 
-std::optional<std::int64_t> apply(Expr::Op op, std::int64_t a, std::int64_t b, std::string* error) {
-  std::int64_t result = 0;
-  auto fail = [&](const char* why) -> std::optional<std::int64_t> {
-    if (error)
-      *error = why;
-    return std::nullopt;
-  };
+// Values are computed exactly in 128 bits, then converted to the node's type.
+using Wide = __int128;
+using UWide = unsigned __int128;
+
+Wide min_of(const IntType& t) {
+  return t.is_signed ? -(Wide(1) << (t.bits - 1)) : 0;
+}
+Wide max_of(const IntType& t) {
+  return t.is_signed ? (Wide(1) << (t.bits - 1)) - 1 : (Wide(1) << t.bits) - 1;
+}
+
+// C++'s integral conversion: the value modulo 2^bits, in the type's range.
+Wide wrap(Wide v, const IntType& t) {
+  const Wide modulus = Wide(1) << t.bits;
+  Wide r = v % modulus;
+  if (r < 0)
+    r += modulus;
+  if (r > max_of(t))
+    r -= modulus;
+  return r;
+}
+
+// A constant's value: 64-bit unsigned constants keep their bit pattern in an int64.
+Wide stored_value(std::int64_t value, const IntType& t) {
+  if (!t.is_signed && t.bits == 64)
+    return static_cast<Wide>(static_cast<std::uint64_t>(value));
+  return value;
+}
+std::int64_t storage_of(Wide value) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<UWide>(value)));
+}
+
+std::optional<Wide> fail(std::string* error, const char* why) {
+  if (error)
+    *error = why;
+  return std::nullopt;
+}
+
+// An arithmetic result converted to the operation's type: unsigned types wrap, a signed
+// result out of range is undefined behaviour in the program, so an error.
+std::optional<Wide> to_type(Wide v, const IntType& t, std::string* error) {
+  if (v >= min_of(t) && v <= max_of(t))
+    return v;
+  if (!t.is_signed)
+    return wrap(v, t);
+  return fail(error, "integer overflow");
+}
+
+std::optional<Wide> apply(Expr::Op op, Wide a, Wide b, const IntType& t, std::string* error) {
   switch (op) {
   case Expr::Op::Add:
-    if (__builtin_add_overflow(a, b, &result))
-      return fail("integer overflow");
-    return result;
+    return t.is_signed ? to_type(a + b, t, error) : wrap(Wide(UWide(a) + UWide(b)), t);
   case Expr::Op::Sub:
-    if (__builtin_sub_overflow(a, b, &result))
-      return fail("integer overflow");
-    return result;
-  case Expr::Op::Mul:
-    if (__builtin_mul_overflow(a, b, &result))
-      return fail("integer overflow");
-    return result;
+    return t.is_signed ? to_type(a - b, t, error) : wrap(Wide(UWide(a) - UWide(b)), t);
+  case Expr::Op::Mul: {
+    // Operands are 64-bit values at most; their signed product fits in 128 bits, an
+    // unsigned one wraps modulo 2^128, which is a multiple of 2^bits.
+    if (!t.is_signed)
+      return wrap(Wide(UWide(a) * UWide(b)), t);
+    return to_type(a * b, t, error);
+  }
   case Expr::Op::Div:
   case Expr::Op::Rem:
     if (b == 0)
-      return fail("division by zero");
-    if (a == INT64_MIN && b == -1)
-      return fail("integer overflow");
-    return op == Expr::Op::Div ? a / b : a % b;
+      return fail(error, "division by zero");
+    return to_type(op == Expr::Op::Div ? a / b : a % b, t, error);
   default:
-    return fail("not a binary operator");
+    return fail(error, "not a binary operator");
+  }
+}
+
+std::optional<Wide> evaluate_wide(const Expr& e, const Bindings& env, std::string* error) {
+  switch (e.op()) {
+  case Expr::Op::Constant:
+    return stored_value(e.value(), e.type());
+  case Expr::Op::Variable:
+    if (auto v = env.lookup(e.name()))
+      return *v;
+    return std::nullopt;
+  case Expr::Op::Neg:
+  case Expr::Op::Cast: {
+    auto v = evaluate_wide(e.operands()[0], env, error);
+    if (!v)
+      return std::nullopt;
+    if (e.op() == Expr::Op::Cast)
+      return wrap(*v, e.type());
+    return e.type().is_signed ? to_type(-*v, e.type(), error) : wrap(-*v, e.type());
+  }
+  default: {
+    auto a = evaluate_wide(e.operands()[0], env, error);
+    if (!a)
+      return std::nullopt;
+    auto b = evaluate_wide(e.operands()[1], env, error);
+    if (!b)
+      return std::nullopt;
+    return apply(e.op(), *a, *b, e.type(), error);
+  }
   }
 }
 
 } // namespace
 
 std::optional<std::int64_t> Expr::evaluate(const Bindings& env, std::string* error) const {
-  switch (op_) {
-  case Op::Constant:
-    return value_;
-  case Op::Variable:
-    return env.lookup(name_);
-  case Op::Neg: {
-    auto v = operands_[0].evaluate(env, error);
-    if (!v)
-      return std::nullopt;
-    if (*v == INT64_MIN) {
-      if (error)
-        *error = "integer overflow";
-      return std::nullopt;
-    }
-    return -*v;
+  auto v = evaluate_wide(*this, env, error);
+  if (!v)
+    return std::nullopt;
+  if (*v < INT64_MIN || *v > INT64_MAX) {
+    fail(error, "value does not fit in a signed 64-bit index");
+    return std::nullopt;
   }
-  default: {
-    auto a = operands_[0].evaluate(env, error);
-    if (!a)
-      return std::nullopt;
-    auto b = operands_[1].evaluate(env, error);
-    if (!b)
-      return std::nullopt;
-    return apply(op_, *a, *b, error);
-  }
-  }
+  return static_cast<std::int64_t>(*v);
 }
 
 Expr Expr::substitute(const Bindings& env) const {
@@ -107,22 +175,27 @@ Expr Expr::substitute(const Bindings& env) const {
     return *this;
   case Op::Variable: {
     auto v = env.lookup(name_);
-    return v ? constant(*v) : *this;
+    return v ? constant(*v, type_) : *this;
   }
-  case Op::Neg: {
+  case Op::Neg:
+  case Op::Cast: {
     Expr inner = operands_[0].substitute(env);
-    if (inner.is_constant() && inner.value() != INT64_MIN)
-      return constant(-inner.value());
-    return negate(std::move(inner));
+    if (inner.is_constant())
+      if (auto folded = evaluate_wide(op_ == Op::Neg ? negate(inner, type_) : cast(inner, type_),
+                                      {}, nullptr))
+        return constant(storage_of(*folded), type_);
+    return op_ == Op::Neg ? negate(std::move(inner), type_) : cast(std::move(inner), type_);
   }
   default: {
     Expr a = operands_[0].substitute(env);
     Expr b = operands_[1].substitute(env);
     if (a.is_constant() && b.is_constant()) {
-      if (auto folded = apply(op_, a.value(), b.value(), nullptr))
-        return constant(*folded);
+      if (auto folded = apply(op_, stored_value(a.value(), a.type()),
+                              stored_value(b.value(), b.type()), type_, nullptr))
+        return constant(storage_of(*folded), type_);
     }
-    // Identities, so generated code reads `base` rather than `base + 0`.
+    // Identities, so generated code reads `base` rather than `base + 0`. The operands of a
+    // typed operation already have its type (conversions are Cast nodes).
     const bool a_zero = a.is_constant() && a.value() == 0,
                b_zero = b.is_constant() && b.value() == 0;
     const bool a_one = a.is_constant() && a.value() == 1, b_one = b.is_constant() && b.value() == 1;
@@ -134,7 +207,7 @@ Expr Expr::substitute(const Bindings& env) const {
       return a;
     if (op_ == Op::Mul && a_one)
       return b;
-    return binary(op_, std::move(a), std::move(b));
+    return binary(op_, std::move(a), std::move(b), type_);
   }
   }
 }
@@ -154,6 +227,7 @@ bool Expr::is_affine() const {
   case Op::Variable:
     return true;
   case Op::Neg:
+  case Op::Cast:
     return operands_[0].is_affine();
   case Op::Add:
   case Op::Sub:
@@ -166,6 +240,23 @@ bool Expr::is_affine() const {
     return operands_[0].is_affine() && operands_[1].variables().empty();
   }
   return false;
+}
+
+bool Expr::is_exact_arithmetic() const {
+  for (const auto& operand : operands_)
+    if (!operand.is_exact_arithmetic())
+      return false;
+  switch (op_) {
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Neg:
+    return type_.is_signed;
+  case Op::Cast:
+    return type_.holds_every_value_of(operands_[0].type());
+  default:
+    return true;
+  }
 }
 
 namespace {
@@ -182,8 +273,51 @@ int precedence(Expr::Op op) {
   case Expr::Op::Neg:
     return 3;
   default:
-    return 4;
+    return 4; // constants, variables and casts (static_cast<T>(...)) need no parentheses
   }
+}
+
+std::string decimal(Wide v) {
+  if (v == 0)
+    return "0";
+  const bool negative = v < 0;
+  UWide magnitude = negative ? UWide(0) - UWide(v) : UWide(v);
+  std::string digits;
+  for (; magnitude; magnitude /= 10)
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+  return negative ? "-" + digits : digits;
+}
+
+// Literal suffixes that give a decimal literal exactly the type (for values that fit).
+const char* suffix_of(const std::string& spelling) {
+  if (spelling == "int")
+    return "";
+  if (spelling == "unsigned int")
+    return "U";
+  if (spelling == "long")
+    return "L";
+  if (spelling == "unsigned long")
+    return "UL";
+  if (spelling == "long long")
+    return "LL";
+  if (spelling == "unsigned long long")
+    return "ULL";
+  return nullptr;
+}
+
+// A constant spelled so C++ gives it the same value and type.
+std::string literal(Wide v, const IntType& t) {
+  if (t.untyped()) {
+    if (v == INT64_MIN) // no literal spelling
+      return "(-9223372036854775807LL - 1)";
+    return v < 0 ? "(" + decimal(v) + ")" : decimal(v);
+  }
+  const char* suffix = suffix_of(t.spelling);
+  if (!suffix)
+    return "static_cast<" + t.spelling + ">(" + literal(v, IntType{}) + ")";
+  if (v == min_of(t) && v < 0) // -2147483648 would be a long: spell it as a difference
+    return "(" + decimal(v + 1) + suffix + " - 1)";
+  return v < 0 ? "(" + decimal(v) + suffix + ")" : decimal(v) + suffix;
 }
 
 const char* spelling(Expr::Op op) {
@@ -208,12 +342,11 @@ const char* spelling(Expr::Op op) {
 std::string Expr::to_cpp() const {
   switch (op_) {
   case Op::Constant:
-    // INT64_MIN has no literal spelling.
-    if (value_ == INT64_MIN)
-      return "(-9223372036854775807LL - 1)";
-    return value_ < 0 ? "(" + std::to_string(value_) + ")" : std::to_string(value_);
+    return literal(stored_value(value_, type_), type_);
   case Op::Variable:
     return name_;
+  case Op::Cast:
+    return "static_cast<" + type_.spelling + ">(" + operands_[0].to_cpp() + ")";
   case Op::Neg: {
     const std::string inner = operands_[0].to_cpp();
     return precedence(operands_[0].op()) < 3 ? "-(" + inner + ")" : "-" + inner;
@@ -233,7 +366,8 @@ std::string Expr::to_cpp() const {
 }
 
 bool operator==(const Expr& a, const Expr& b) {
-  return a.op_ == b.op_ && a.value_ == b.value_ && a.name_ == b.name_ && a.operands_ == b.operands_;
+  return a.op_ == b.op_ && a.type_ == b.type_ && a.value_ == b.value_ && a.name_ == b.name_ &&
+         a.operands_ == b.operands_;
 }
 
 } // namespace s2p::ir

@@ -1,7 +1,11 @@
 // Integer expressions over loop variables, index scalars, kernel parameters and constants:
-// the coordinates, offsets and loop bounds of a kernel. Semantics are C++'s for int64
-// (truncating division, remainder with the dividend's sign), so what seq2par evaluates at
-// transpile time is what the sequential program computes.
+// the coordinates, offsets and loop bounds of a kernel. Every node carries the C++ integer
+// type the front end read for it (IntType), and evaluation follows C++ exactly: each
+// operation's result is converted to its type (unsigned types wrap modulo 2^bits, a signed
+// result out of range is the program's undefined behaviour and an error here), conversions
+// are explicit Cast nodes, division truncates and remainders take the dividend's sign. So
+// what seq2par evaluates at transpile time is what the sequential program computes.
+// Expressions built without a type (hand-built IR, the passes' own arithmetic) are int64.
 #pragma once
 
 #include <cstdint>
@@ -27,17 +31,37 @@ private:
   std::vector<std::pair<std::string, std::int64_t>> values_;
 };
 
+// A C++ integer type as arithmetic sees it: width, signedness, and its spelling in the
+// generated code (empty: the untyped int64 of expressions seq2par builds itself).
+struct IntType {
+  int bits = 64;
+  bool is_signed = true;
+  std::string spelling;
+
+  static IntType int64() { return {}; }
+  bool untyped() const { return spelling.empty(); }
+  // Every value of `from` is a value of this type.
+  bool holds_every_value_of(const IntType& from) const;
+  friend bool operator==(const IntType& a, const IntType& b) {
+    return a.bits == b.bits && a.is_signed == b.is_signed && a.spelling == b.spelling;
+  }
+};
+
 class Expr {
 public:
-  enum class Op { Constant, Variable, Add, Sub, Mul, Div, Rem, Neg };
+  enum class Op { Constant, Variable, Add, Sub, Mul, Div, Rem, Neg, Cast };
 
   Expr() = default; // the constant 0
-  static Expr constant(std::int64_t value);
-  static Expr variable(std::string name);
-  static Expr binary(Op op, Expr lhs, Expr rhs);
-  static Expr negate(Expr operand);
+  // A constant of `type`; for 64-bit unsigned types `value` holds the bit pattern.
+  static Expr constant(std::int64_t value, IntType type = {});
+  static Expr variable(std::string name, IntType type = {});
+  static Expr binary(Op op, Expr lhs, Expr rhs, IntType type = {});
+  static Expr negate(Expr operand, IntType type = {});
+  // The operand converted to `type` as C++ converts integers (modulo 2^bits).
+  static Expr cast(Expr operand, IntType type);
 
   Op op() const { return op_; }
+  const IntType& type() const { return type_; }
   std::int64_t value() const { return value_; }
   const std::string& name() const { return name_; }
   const std::vector<Expr>& operands() const { return operands_; }
@@ -53,6 +77,10 @@ public:
   // True if no product or quotient has a variable on both sides (affine in the variables,
   // allowing `% c` and `/ c` by constants).
   bool is_affine() const;
+  // True if the expression can be read as arithmetic on mathematical integers: no operation
+  // that may wrap (unsigned + - * and negation, conversions that may change a value).
+  // Symbolic analyses (periods, affine splits) are only sound on such expressions.
+  bool is_exact_arithmetic() const;
   // C++ source text, fully parenthesized where needed.
   std::string to_cpp() const;
 
@@ -60,6 +88,7 @@ public:
 
 private:
   Op op_ = Op::Constant;
+  IntType type_;
   std::int64_t value_ = 0;
   std::string name_;
   std::vector<Expr> operands_;

@@ -97,6 +97,7 @@ struct ScheduleNode {
 
   // Loop: for (name = init; step > 0 ? name < bound : name > bound; name += step)
   std::string var_type = "int"; // the induction variable's declared type
+  IntType var_int_type{32, true, "int"}; // its arithmetic: every value the loop takes must fit
   Expr init;
   Expr bound;
   std::int64_t step = 1;

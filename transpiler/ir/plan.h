@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <set>
 #include <vector>
 
 namespace s2p::ir {
@@ -51,6 +52,7 @@ struct SymbolicLoop {
   int window = 0;       // iterations expanded for the analysis
   int body_size = 0;    // calls per iteration
   int steady_start = 0; // a window iteration (multiple of period) in the steady state
+  std::set<int> whole_refs; // tensor_refs the loop orders as one unit (window range {0, 1})
   std::vector<EdgeFamily> families;
   // Per warp, per residue s in [0, period): the ops of an iteration t with t % period == s.
   struct Warp {

@@ -131,9 +131,21 @@ private:
       env.truncate(scope);
       if (failed_)
         return;
-      if (__builtin_add_overflow(v, loop.step, &v))
-        break;
+      if (__builtin_add_overflow(v, loop.step, &v) || !fits(v, loop.var_int_type)) {
+        // The program's variable wraps around (or overflows) before the condition fails:
+        // it does not run the iterations an exact count would give.
+        fail(loop.loc, "loop '" + loop.name + "' steps past the range of its type '" +
+                           loop.var_int_type.spelling + "' before its condition ends it");
+        return;
+      }
     }
+  }
+
+  static bool fits(std::int64_t v, const IntType& type) {
+    if (type.bits >= 64)
+      return type.is_signed || v >= 0;
+    const std::int64_t span = std::int64_t{1} << type.bits;
+    return type.is_signed ? v >= -span / 2 && v < span / 2 : v >= 0 && v < span;
   }
 
   // --- symbolic loops ---
@@ -191,7 +203,23 @@ private:
           if (tensor.kind == TensorKind::Ref)
             ref_indexing[access.tensor].insert(
                 {p.kind, p.kind == Periodicity::Kind::Affine ? p.coefficient : 0});
+          // An index with a run-time term (n - 1 - i) is ordered as the whole tensor_ref:
+          // the loop treats that tensor_ref as one unit.
+          if (tensor.kind == TensorKind::Ref) {
+            auto names = coord.substitute(env).variables();
+            names.erase(loop.name);
+            if (!names.empty())
+              ref_indexing[access.tensor].insert({Periodicity::Kind::Other, -1});
+          }
           const bool pool = tensor.kind == TensorKind::Pool;
+          if (p.kind == Periodicity::Kind::Other && !coord.is_exact_arithmetic()) {
+            fail(access.loc, "coordinate '" + coord.to_cpp() + "' of '" + tensor.name +
+                                 "' uses unsigned arithmetic or a narrowing conversion, which "
+                                 "may wrap around; in loop '" + loop.name +
+                                 "', whose trip count is only known at run time, coordinates "
+                                 "must be ordinary signed arithmetic (use a signed loop variable)");
+            return std::nullopt;
+          }
           if (p.kind == Periodicity::Kind::Other ||
               (pool && p.kind != Periodicity::Kind::Periodic)) {
             fail(access.loc, pool
@@ -262,6 +290,7 @@ private:
     info.bound = loop.bound.substitute(env);
     info.period = *period;
     info.window = analysis_window(*period);
+    info.whole_refs = collapsed_refs_;
     current_ = std::move(region);
     current_.graph.spaces = spaces_;
 
@@ -294,6 +323,15 @@ private:
     ResolvedAccess out;
     out.tensor = access.tensor;
     out.mode = access.mode;
+    if (tensor.kind == TensorKind::Ref && !access.whole &&
+        depends_on_kernel_parameters(access.coords[0].substitute(env))) {
+      // `in[n - 1 - i]`: which sub-tensor is known only at run time, so the access is
+      // ordered as one to the whole tensor_ref (conservative, and the same in every run).
+      out.space = ref_space_.at(access.tensor);
+      out.coords.push_back(0);
+      out.range = in_window_ ? Range{0, 1} : Range{0, std::numeric_limits<std::int64_t>::max()};
+      return out;
+    }
     for (std::size_t d = 0; d < access.coords.size(); ++d) {
       auto c = evaluate(access.coords[d], env, access.loc,
                         "coordinate " + std::to_string(d) + " of '" + tensor.name + "'");
@@ -341,6 +379,32 @@ private:
     return out;
   }
 
+  // A folded argument that divides by zero or overflows a signed type is undefined
+  // behaviour in the sequential program: there is no result to reproduce.
+  bool holes_are_defined(const CallSite& call, const Bindings& env) {
+    for (const auto& hole : call.holes) {
+      if (!hole.value)
+        continue;
+      const Expr folded = hole.value->substitute(env);
+      if (folded.is_constant() || !folded.variables().empty())
+        continue;
+      std::string error;
+      hole.value->evaluate(env, &error);
+      fail(call.loc, "'" + hole.value->to_cpp() + "' in " + render_call(call, env) + " is " +
+                         (error.empty() ? "not defined" : error) +
+                         " here: undefined behaviour in the sequential program");
+      return false;
+    }
+    return true;
+  }
+
+  bool depends_on_kernel_parameters(const Expr& e) const {
+    const auto names = e.variables();
+    return !names.empty() && std::all_of(names.begin(), names.end(), [&](const std::string& v) {
+      return std::find(kernel_.symbols.begin(), kernel_.symbols.end(), v) != kernel_.symbols.end();
+    });
+  }
+
   void instantiate(const CallSite& call, const Bindings& env) {
     if (total_nodes_ >= options_.max_nodes) {
       fail(call.loc,
@@ -348,6 +412,8 @@ private:
                " intrinsic calls; make the trip count a kernel parameter so the loop stays a loop");
       return;
     }
+    if (!holes_are_defined(call, env))
+      return;
     Node node;
     node.warp = call.warp;
     node.call = &call;

@@ -30,12 +30,18 @@ bool is_constant(const Expr& e) {
 } // namespace
 
 Periodicity periodicity(const Expr& e, const std::string& var) {
+  // Periods and affine coefficients are facts about mathematical integers: an operation
+  // that may wrap (unsigned arithmetic, a narrowing conversion) has neither.
+  if (!e.is_exact_arithmetic())
+    return other();
   const auto& ops = e.operands();
   switch (e.op()) {
   case Expr::Op::Constant:
     return periodic(1);
   case Expr::Op::Variable:
     return e.name() == var ? affine(1) : periodic(1);
+  case Expr::Op::Cast: // a widening conversion (exact, checked above) changes no value
+    return periodicity(ops[0], var);
   case Expr::Op::Neg: {
     auto inner = periodicity(ops[0], var);
     if (inner.kind == Kind::Affine)
@@ -105,14 +111,22 @@ struct AffineSplit {
 std::optional<AffineSplit> split_affine(const Expr& e, const std::string& var) {
   if (!e.variables().count(var))
     return AffineSplit{0, e};
+  if (!e.is_exact_arithmetic())
+    return std::nullopt;
   switch (e.op()) {
   case Expr::Op::Variable:
-    return AffineSplit{1, Expr::constant(0)};
+    return AffineSplit{1, Expr::constant(0, e.type())};
+  case Expr::Op::Cast: {
+    auto inner = split_affine(e.operands()[0], var);
+    if (!inner)
+      return std::nullopt;
+    return AffineSplit{inner->coefficient, Expr::cast(inner->rest, e.type())};
+  }
   case Expr::Op::Neg: {
     auto inner = split_affine(e.operands()[0], var);
     if (!inner)
       return std::nullopt;
-    return AffineSplit{-inner->coefficient, Expr::negate(inner->rest)};
+    return AffineSplit{-inner->coefficient, Expr::negate(inner->rest, e.type())};
   }
   case Expr::Op::Add:
   case Expr::Op::Sub: {
@@ -121,7 +135,7 @@ std::optional<AffineSplit> split_affine(const Expr& e, const std::string& var) {
       return std::nullopt;
     const bool sub = e.op() == Expr::Op::Sub;
     return AffineSplit{sub ? a->coefficient - b->coefficient : a->coefficient + b->coefficient,
-                       Expr::binary(e.op(), a->rest, b->rest)};
+                       Expr::binary(e.op(), a->rest, b->rest, e.type())};
   }
   case Expr::Op::Mul: {
     const auto& l = e.operands()[0];
@@ -130,13 +144,13 @@ std::optional<AffineSplit> split_affine(const Expr& e, const std::string& var) {
       auto a = split_affine(l, var);
       if (!a)
         return std::nullopt;
-      return AffineSplit{a->coefficient * r.value(), Expr::binary(Expr::Op::Mul, a->rest, r)};
+      return AffineSplit{a->coefficient * r.value(), Expr::binary(Expr::Op::Mul, a->rest, r, e.type())};
     }
     if (l.is_constant()) {
       auto b = split_affine(r, var);
       if (!b)
         return std::nullopt;
-      return AffineSplit{b->coefficient * l.value(), Expr::binary(Expr::Op::Mul, l, b->rest)};
+      return AffineSplit{b->coefficient * l.value(), Expr::binary(Expr::Op::Mul, l, b->rest, e.type())};
     }
     return std::nullopt;
   }
@@ -156,15 +170,19 @@ Expr fold_residues(const Expr& e, const std::string& var, std::int64_t value, st
       const auto first = e.operands()[0].evaluate(at);
       // Later values differ by multiples of coefficient * stride: fixed mod m if that is 0 mod m.
       if (first && *first >= 0 && (split->coefficient * stride) % m == 0)
-        return Expr::constant(*first % m);
+        return Expr::constant(*first % m, e.type());
     }
   }
   if (e.operands().empty())
     return e;
   if (e.op() == Expr::Op::Neg)
-    return Expr::negate(fold_residues(e.operands()[0], var, value, stride)).substitute({});
+    return Expr::negate(fold_residues(e.operands()[0], var, value, stride), e.type())
+        .substitute({});
+  if (e.op() == Expr::Op::Cast)
+    return Expr::cast(fold_residues(e.operands()[0], var, value, stride), e.type())
+        .substitute({});
   return Expr::binary(e.op(), fold_residues(e.operands()[0], var, value, stride),
-                      fold_residues(e.operands()[1], var, value, stride))
+                      fold_residues(e.operands()[1], var, value, stride), e.type())
       .substitute({});
 }
 

@@ -7,7 +7,9 @@
 //                            so a wait can never consume a signal meant for someone else)
 //   w.signal(ch)             one more signal on `ch`
 //   w.step(site, cycles)     the warp finished CDFG node `site`, which cost `cycles`
-//                            (virtual time on the simulator; progress for the watchdog)
+//                            (virtual time on the simulator; progress for the watchdog);
+//                            the site's declared accesses (site_access) happen here: after
+//                            the waits before it, before the signals after it
 //
 // The backend is chosen at run time with S2P_BACKEND (see backend_name()).
 // This header is C++17 so generated code builds wherever the sequential input does.
@@ -17,6 +19,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -31,6 +34,20 @@ struct site {
   int line;
 };
 
+// One declared access of a site (an intrinsic call) to a memory space (a pool or a tensor_ref
+// the kernel declares): the k-th execution of the site in one launch, for k % period == residue,
+// touches elements [lo + (k / period) * stride, hi + (k / period) * stride) of space `space`.
+// Calls of expanded regions run once: period 1, residue 0, stride 0.
+struct site_access {
+  int site;  // index into kernel_info::sites
+  int space; // index into kernel_info::spaces
+  std::int64_t lo, hi;
+  std::int64_t stride;
+  std::int64_t period;
+  std::int64_t residue;
+  bool write; // out/inout/view parameters write; in parameters only read
+};
+
 struct kernel_info {
   const char* name;    // kernel function name
   const char* source;  // input file the kernel came from
@@ -43,10 +60,22 @@ struct kernel_info {
   const site* sites; // CDFG nodes (or loop-body calls), indexed by `site` arguments
   int site_count;
   long long pool_bytes; // on-tile memory the kernel's pools need
+  // What the sites touch, for the `sim` backend's race check (S2P_RACE_CHECK); null: unchecked.
+  const char* const* spaces = nullptr; // names of the memory spaces accesses refer to
+  int space_count = 0;
+  const site_access* accesses = nullptr; // declared accesses of the sites, any order
+  int access_count = 0;
 };
 
 // Thrown by launch() when every live warp is blocked on a channel nobody can signal.
 class deadlock_error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown by launch() on the `sim` backend when two warps touch the same elements, at least
+// one writing, and no channel or fence orders them (kernel_info::accesses, S2P_RACE_CHECK).
+class race_error : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
@@ -107,6 +136,30 @@ private:
   std::int64_t produced_ = 0;
   std::int64_t consumed_ = 0;
 };
+
+// The bytes a tensor_ref covers, and whether the kernel writes through it.
+struct memory_span {
+  const char* name;
+  std::uintptr_t begin, end;
+  bool written;
+};
+template <class T> memory_span span_of(const char* name, const tensor_ref<T>& t, bool written) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(t.data());
+  return {name, begin, begin + t.count() * t.size() * sizeof(T), written};
+}
+// seq2par orders a kernel's accesses per tensor_ref: two tensor_refs over overlapping
+// memory, one of them written, would race unseen. Refused before any warp starts.
+inline void check_disjoint_tensor_refs(const char* kernel, std::initializer_list<memory_span> spans) {
+  for (auto a = spans.begin(); a != spans.end(); ++a)
+    for (auto b = a + 1; b != spans.end(); ++b)
+      if ((a->written || b->written) && a->begin < b->end && b->begin < a->end)
+        throw std::invalid_argument(std::string("seq2par: kernel '") + kernel +
+                                    "': tensor_refs '" + a->name + "' and '" + b->name +
+                                    "' overlap in memory, and the kernel writes through " +
+                                    (a->written ? a->name : b->name) +
+                                    "; seq2par orders accesses per tensor_ref, so pass "
+                                    "tensor_refs over disjoint memory");
+}
 
 // Iterations of `for (i = init; i < bound; i += step)` (step > 0).
 inline std::int64_t trip_count(std::int64_t init, std::int64_t bound, std::int64_t step) {

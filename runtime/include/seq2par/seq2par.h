@@ -36,12 +36,17 @@
 // writes C and reads B.
 #define S2P_MOVE_MEMORY(...)                                                                       \
   [[clang::annotate("s2p.move_memory", S2P_DETAIL_STRINGIFY(__VA_ARGS__))]]
+// On a function an intrinsic or forall body calls: it keeps state (a call counter, a log,
+// scheduling jitter) whose order between warps and tiles changes no result, so seq2par
+// does not look inside it for global or static variables. The user vouches for it.
+#define S2P_HARMLESS_STATE [[clang::annotate("s2p.harmless_state")]]
 #else
 #define S2P_KERNEL
 #define S2P_INTRINSIC
 #define S2P_COST(...)
 #define S2P_TILES(n)
 #define S2P_MOVE_MEMORY(...)
+#define S2P_HARMLESS_STATE
 #endif
 
 // Macro form of `#pragma s2p warp(N)`: applies to the next statement.

@@ -29,11 +29,13 @@ public:
   ~Collector() { flush(); }
 
   void add(const kernel_info& info, const sim::tile::TileThreads& model,
-           const sim::tile::TileParams& params) {
+           const sim::tile::TileParams& params, const nlohmann::ordered_json& race_check) {
     std::lock_guard lock(mutex_);
     nlohmann::ordered_json launch{
         {"kernel", info.name}, {"source", info.source}, {"start_cycle", elapsed_}};
     launch.update(model.report());
+    if (!race_check.is_null())
+      launch["race_check"] = race_check;
     auto& totals = kernels_[info.name];
     totals.source = info.source;
     ++totals.launches;
@@ -237,8 +239,9 @@ Collector& collector() {
 } // namespace
 
 void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model,
-                       const sim::tile::TileParams& params) {
-  collector().add(info, model, params);
+                       const sim::tile::TileParams& params,
+                       const nlohmann::ordered_json& race_check) {
+  collector().add(info, model, params, race_check);
 }
 
 void write_schedule_copy(const char* kernel, const nlohmann::ordered_json& schedule) {

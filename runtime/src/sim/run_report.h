@@ -14,9 +14,11 @@ namespace s2p::rt {
 
 struct kernel_info;
 
-// Records one finished launch (thread-safe).
+// Records one finished launch (thread-safe); `race_check`: what the race check compared
+// (null: the launch was not checked).
 void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& model,
-                       const sim::tile::TileParams& params);
+                       const sim::tile::TileParams& params,
+                       const nlohmann::ordered_json& race_check);
 // With S2P_SCHEDULE_DIR set, keeps a copy of the concrete schedule a multi-tile launch ran
 // as <dir>/<name>.schedule.json (to inspect, or to run again with s2p-sim): `name` is the
 // kernel's, or "<kernel>.<k>" for step k of a kernel with several; the last launch wins.

@@ -4,8 +4,10 @@
 // signal has not happened yet (or finishes), then the runnable warp with the earliest
 // virtual clock takes over. Results are the real computation; times are the model's, and
 // do not depend on host scheduling. When every unfinished warp is blocked, that is a
-// deadlock: reported with each warp's position and channel, never a hang.
+// deadlock: reported with each warp's position and channel, never a hang. When the kernel
+// declares what its sites touch, a missing synchronization is a race_error (race_checker.h).
 #include "core/backend_registry.h"
+#include "sim/race_checker.h"
 #include "sim/run_report.h"
 #include "sim/tile_params.h"
 #include "threads/progress_report.h"
@@ -13,6 +15,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -45,10 +48,17 @@ public:
   sim_kernel(const kernel_info& info, const sim::tile::TileParams& params)
       : info_(info),
         model_(params, warp_ids(info), channel_kinds(info), std::getenv("S2P_TRACE") != nullptr),
-        states_(info.warp_count) {}
+        states_(info.warp_count) {
+    if (race_check_enabled(info))
+      races_.emplace(info);
+  }
 
   void run(const warp_function* warps);
   const sim::tile::TileThreads& model() const { return model_; }
+  // What the race check compared (null: not checked).
+  nlohmann::ordered_json race_report() const {
+    return races_ ? races_->report_json() : nlohmann::ordered_json();
+  }
 
   void wait(int w, int channel, std::int64_t phase, int site);
   void signal(int w, int channel);
@@ -76,6 +86,7 @@ private:
 
   const kernel_info& info_;
   sim::tile::TileThreads model_;
+  std::optional<race_checker> races_; // a fresh one per launch
   std::vector<warp_state> states_;
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -137,8 +148,11 @@ void sim_kernel::wait(int w, int channel, std::int64_t phase, int site) {
   while (true) {
     if (aborted_)
       throw kernel_aborted{};
-    if (model_.try_wait(w, channel, phase))
+    if (model_.try_wait(w, channel, phase)) {
+      if (races_)
+        races_->on_wait(w, channel, phase);
       return;
+    }
     state.status = warp_status::blocked;
     state.channel = channel;
     state.phase = phase;
@@ -151,6 +165,8 @@ void sim_kernel::signal(int w, int channel) {
   check_channel(channel);
   std::lock_guard lock(mutex_);
   model_.signal(w, channel);
+  if (races_)
+    races_->on_signal(w, channel);
   for (auto& s : states_)
     if (s.status == warp_status::blocked && s.channel == channel &&
         model_.signals(channel) >= s.phase)
@@ -161,6 +177,8 @@ void sim_kernel::step(int w, int site, std::int64_t cycles) {
   std::lock_guard lock(mutex_);
   states_[w].last_site.store(site);
   model_.compute(w, label(site), cycles);
+  if (races_) // throws race_error, which fails the launch like an intrinsic's exception
+    races_->on_step(w, site);
 }
 
 void sim_kernel::warp_main(int w, const warp_function& fn) {
@@ -223,7 +241,7 @@ void run_on_sim(const kernel_info& info, const warp_function* warps) {
     throw std::runtime_error(std::string("seq2par: kernel '") + info.name + "': " + e.what());
   }
   kernel->run(warps);
-  record_sim_launch(info, kernel->model(), params);
+  record_sim_launch(info, kernel->model(), params, kernel->race_report());
 }
 
 } // namespace s2p::rt

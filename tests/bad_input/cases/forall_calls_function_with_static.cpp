@@ -1,0 +1,12 @@
+#include <seq2par/seq2par.h>
+inline long next_id() {
+  static long id = 0;
+  return ++id;
+}
+S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, long>& C, const s2p::field<1, long>& A) {
+  auto map = s2p::resource_map<1>::block(C.extent(), 4);
+  auto Cd = s2p::agile(C, map);
+  auto Ad = s2p::agile(A, map);
+  s2p::forall(Cd.extent(), [&](s2p::index<1> i) { Cd[i] = Ad[i] + next_id(); });
+}
+// EXPECT: 3:15: error: the forall body declares static variable 'id'

@@ -1,0 +1,40 @@
+// What an intrinsic or a forall body may reach, and what seq2par refuses because it cannot
+// see it. The access model: a call reads and writes exactly the declared ranges of its
+// s2p::in / out / inout / view arguments, and takes every other argument as a plain value.
+// Anything else it could reach (memory behind a pointer or a mutable reference, `*this`,
+// global or static variables) is state seq2par cannot order between warps or tiles, so
+// these checks name it and the front end refuses the kernel.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace s2p::frontend {
+
+// Why a parameter of type `type` is not a plain value (a pointer, a mutable reference, a
+// class holding pointers or references, ...); nullopt if it is one. Arithmetic and enum
+// types, and trivially copyable classes without pointers or references, by value or by
+// const reference, are plain values.
+std::optional<std::string> plain_value_problem(clang::QualType type, const clang::ASTContext& ctx);
+
+// State outside the arguments that a function whose body seq2par can see reaches: the
+// mutable global, namespace-scope and static variables its body (or a function it calls
+// whose body is visible, transitively) names, each once. Functions without a visible body
+// are taken at their declaration (the documented assumption: they reach only their
+// arguments), and so are functions marked S2P_HARMLESS_STATE.
+struct HiddenState {
+  // A variable, or nullptr for a call of s2p::tile_index() / s2p::chip_index(): what such
+  // a function computes depends on the tile running it.
+  const clang::VarDecl* variable;
+  clang::SourceLocation where; // the first reference
+  std::string what;            // "uses global variable 'counter'", ...
+};
+std::vector<HiddenState> find_hidden_state(const clang::FunctionDecl& function);
+// The same for a statement (a forall body).
+std::vector<HiddenState> find_hidden_state(const clang::Stmt& body);
+
+} // namespace s2p::frontend
