@@ -5,7 +5,7 @@
 # regenerates it alone.
 #   cmake -DGEN=<s2p-fuzz-gen|s2p-fuzz-tiles> -DSEQ2PAR=<seq2par> -DCXX=<compiler>
 #         -DINCLUDE=<runtime include> -DLIBS=<runtime.a;...> -DSEED=<n> -DCOUNT=<n> -DWORK=<dir>
-#         [-DLINES=<lines each kernel prints, default 6>]
+#         [-DLINES=<lines each kernel prints, default 6>] [-DCXXFLAGS=<extra flags, separated by ,>]
 #         [-DRUNS=<configurations separated by ; or ",", default sim;threads>] -P run_batch.cmake
 # A configuration is a backend, optionally with environment settings: sim+S2P_WORK_STEALING=1.
 # The plain `sim` run also checks that every forall schedule template seq2par wrote is the
@@ -17,6 +17,7 @@ if(NOT DEFINED RUNS)
   set(RUNS sim threads)
 endif()
 string(REPLACE "," ";" RUNS "${RUNS}")
+string(REPLACE "," ";" CXXFLAGS "${CXXFLAGS}")
 include(${CMAKE_CURRENT_LIST_DIR}/../e2e/schedule_templates.cmake)
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -31,8 +32,8 @@ endfunction()
 
 step("generating" "${GEN}" --seed ${SEED} --count ${COUNT} -o "${WORK}/batch.cpp")
 step("transpiling" "${SEQ2PAR}" "${WORK}/batch.cpp" --out-dir "${WORK}/gen" --in-root "${WORK}" --quiet -- -std=c++20)
-step("building the sequential program" "${CXX}" -std=c++20 -O1 -w "-I${INCLUDE}" "${WORK}/batch.cpp" -o "${WORK}/seq")
-step("building the generated program" "${CXX}" -std=c++20 -O1 -w "-I${INCLUDE}" "${WORK}/gen/batch.par.cpp" ${LIBS}
+step("building the sequential program" "${CXX}" -std=c++20 -O1 -w ${CXXFLAGS} "-I${INCLUDE}" "${WORK}/batch.cpp" -o "${WORK}/seq")
+step("building the generated program" "${CXX}" -std=c++20 -O1 -w ${CXXFLAGS} "-I${INCLUDE}" "${WORK}/gen/batch.par.cpp" ${LIBS}
      -pthread -o "${WORK}/par")
 step("running the sequential program" "${WORK}/seq")
 set(expected "${step_output}")
