@@ -457,3 +457,76 @@ TEST_F(Tool, ForallTemplatesFollowTheExtentsOfTheCalls) {
   const json on_chips = json::parse(read(dir / "out_chips" / "chips.scale.schedule.json"));
   EXPECT_EQ(on_chips.at("fabric"), json::parse(R"({"chips": 2, "tiles_per_chip": 2})"));
 }
+
+// make users type -j2 and -j 2; both mean --jobs=2 and write what one job writes.
+TEST_F(Tool, JobsAcceptMakeSpellings) {
+  fs::copy_file(dir / "fig3-pipeline.cpp", dir / "second.cpp");
+  for (const char* jobs : {"-j2", "-j 2", "-j1", "--jobs=2"}) {
+    const auto r = run(std::string("fig3-pipeline.cpp second.cpp --no-cache --out-dir out ") + jobs,
+                       dir);
+    EXPECT_EQ(r.status, 0) << jobs << "\n" << r.output;
+    EXPECT_NE(r.output.find("2 transpiled, 0 skipped"), std::string::npos) << jobs << r.output;
+  }
+}
+
+// --report: what happened to every input, never more (a refused run writes nothing, and
+// the input that transpiled says it was not written); SARIF for the diagnostics.
+TEST_F(Tool, ReportAccountsForEveryInput) {
+  std::ofstream(dir / "plain.cpp") << "int add(int a, int b) { return a + b; }\n";
+  auto r = run("fig3-pipeline.cpp plain.cpp --out-dir out --report=report.json", dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  json report = json::parse(read(dir / "report.json"));
+  EXPECT_TRUE(report["written"].get<bool>());
+  EXPECT_EQ(report["summary"]["transpiled"], 1);
+  EXPECT_EQ(report["summary"]["skipped"], 1);
+  ASSERT_EQ(report["inputs"].size(), 2u);
+  EXPECT_EQ(report["inputs"][0]["status"], "transpiled");
+  EXPECT_EQ(report["inputs"][0]["kernels"][0]["name"], "fig3_pipeline");
+  EXPECT_TRUE(fs::exists(report["inputs"][0]["outputs"][0].get<std::string>()));
+  EXPECT_EQ(report["inputs"][1]["status"], "skipped");
+
+  std::ofstream(dir / "bad.cpp") << "#include <seq2par/seq2par.h>\n"
+                                    "S2P_INTRINSIC void f(int* p);\n"
+                                    "S2P_KERNEL void k(int* p) { f(p); }\n";
+  r = run("fig3-pipeline.cpp bad.cpp --out-dir out2 --report=report.json", dir);
+  ASSERT_EQ(r.status, 1) << r.output;
+  report = json::parse(read(dir / "report.json"));
+  EXPECT_FALSE(report["written"].get<bool>());
+  EXPECT_EQ(report["summary"]["transpiled"], 0);
+  EXPECT_EQ(report["inputs"][0]["status"], "not_written");
+  EXPECT_EQ(report["inputs"][0]["outputs"].size(), 0u);
+  EXPECT_EQ(report["inputs"][1]["status"], "refused");
+  const json& error = report["inputs"][1]["diagnostics"][0];
+  EXPECT_EQ(error["level"], "error");
+  EXPECT_EQ(error["location"]["line"], 3);
+  EXPECT_EQ(error["location"]["column"], 31);
+  EXPECT_FALSE(fs::exists(dir / "out2"));
+
+  r = run("bad.cpp --out-dir out2 --report=report.sarif", dir);
+  ASSERT_EQ(r.status, 1) << r.output;
+  const json sarif = json::parse(read(dir / "report.sarif"));
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  const json& result = sarif["runs"][0]["results"][0];
+  EXPECT_EQ(result["level"], "error");
+  EXPECT_EQ(result["locations"][0]["physicalLocation"]["region"]["startLine"], 3);
+  EXPECT_NE(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .get<std::string>()
+                .find("bad.cpp"),
+            std::string::npos);
+}
+
+// A depfile for build systems: the output, then every file the compile read.
+TEST_F(Tool, DepfileListsWhatTheCompileRead) {
+  std::ofstream(dir / "sizes.h") << "#pragma once\nconstexpr int kSlots = 3;\n";
+  std::string source = read(dir / "fig3-pipeline.cpp");
+  source.insert(0, "#include \"sizes.h\"\n");
+  std::ofstream(dir / "fig3-pipeline.cpp") << source;
+  const auto r = run("fig3-pipeline.cpp --out-dir out --no-cache --depfile out/fig3.d", dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string depfile = read(dir / "out" / "fig3.d");
+  EXPECT_EQ(depfile.find((dir / "out" / "fig3-pipeline.par.cpp").string() + ":"), 0u) << depfile;
+  EXPECT_NE(depfile.find((dir / "sizes.h").string()), std::string::npos) << depfile;
+  EXPECT_NE(depfile.find("seq2par/seq2par.h"), std::string::npos) << depfile;
+  std::ofstream(dir / "other.cpp") << "int x;\n";
+  EXPECT_EQ(run("fig3-pipeline.cpp other.cpp --depfile d.d", dir).status, 2);
+}

@@ -46,11 +46,14 @@ function(seq2par_generate out_var)
     endif()
     string(REGEX REPLACE "\\.[^./]*$" "" stem "${rel}")
     set(out "${ARG_OUTPUT_DIR}/${stem}.par.cpp")
+    # seq2par writes a depfile of every file the compile read, so an edited header
+    # regenerates the file under every generator (Ninja ignores IMPLICIT_DEPENDS).
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND ${tool} "${abs}" --out-dir "${ARG_OUTPUT_DIR}" --in-root "${ARG_IN_ROOT}" --quiet --no-cache ${ARG_OPTIONS} -- ${flags}
+      COMMAND ${tool} "${abs}" --out-dir "${ARG_OUTPUT_DIR}" --in-root "${ARG_IN_ROOT}" --quiet --no-cache
+              --depfile "${out}.d" ${ARG_OPTIONS} -- ${flags}
       DEPENDS "${abs}" ${tool}
-      IMPLICIT_DEPENDS CXX "${abs}"
+      DEPFILE "${out}.d"
       COMMENT "seq2par ${rel}"
       COMMAND_EXPAND_LISTS
       VERBATIM)

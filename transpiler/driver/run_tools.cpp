@@ -15,6 +15,61 @@ namespace {
 struct FileRun {
   std::vector<frontend::FileResult> results;
   bool tool_failed = false;
+  std::vector<ReportedDiagnostic> diagnostics;
+};
+
+const char* level_name(clang::DiagnosticsEngine::Level level) {
+  switch (level) {
+  case clang::DiagnosticsEngine::Note:
+    return "note";
+  case clang::DiagnosticsEngine::Remark:
+    return "remark";
+  case clang::DiagnosticsEngine::Warning:
+    return "warning";
+  case clang::DiagnosticsEngine::Error:
+  case clang::DiagnosticsEngine::Fatal:
+    return "error";
+  case clang::DiagnosticsEngine::Ignored:
+    break;
+  }
+  return "ignored";
+}
+
+// Prints through `next` (as Clang would) and keeps each diagnostic for the run's report.
+class RecordingConsumer : public clang::DiagnosticConsumer {
+public:
+  RecordingConsumer(clang::DiagnosticConsumer& next, std::vector<ReportedDiagnostic>& out)
+      : next_(next), out_(out) {}
+  void BeginSourceFile(const clang::LangOptions& options,
+                       const clang::Preprocessor* preprocessor) override {
+    next_.BeginSourceFile(options, preprocessor);
+  }
+  void EndSourceFile() override { next_.EndSourceFile(); }
+  void finish() override { next_.finish(); }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    next_.HandleDiagnostic(level, info);
+    ReportedDiagnostic diagnostic;
+    diagnostic.level = level_name(level);
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    diagnostic.message = std::string(message);
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const auto& sm = info.getSourceManager();
+      const clang::PresumedLoc where = sm.getPresumedLoc(sm.getFileLoc(info.getLocation()));
+      if (where.isValid()) {
+        diagnostic.file = where.getFilename();
+        diagnostic.line = where.getLine();
+        diagnostic.column = where.getColumn();
+      }
+    }
+    out_.push_back(std::move(diagnostic));
+  }
+
+private:
+  clang::DiagnosticConsumer& next_;
+  std::vector<ReportedDiagnostic>& out_;
 };
 
 } // namespace
@@ -43,9 +98,12 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
     std::string buffer;
     llvm::raw_string_ostream stream(buffer);
     auto diagnostic_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-    clang::TextDiagnosticPrinter printer(stream, diagnostic_options.get());
-    if (workers > 1)
-      tool.setDiagnosticConsumer(&printer);
+    diagnostic_options->ShowColors = workers == 1 && llvm::errs().has_colors();
+    llvm::raw_ostream& destination = workers > 1 ? static_cast<llvm::raw_ostream&>(stream)
+                                                 : static_cast<llvm::raw_ostream&>(llvm::errs());
+    clang::TextDiagnosticPrinter printer(destination, diagnostic_options.get());
+    RecordingConsumer recorder(printer, runs[index].diagnostics);
+    tool.setDiagnosticConsumer(&recorder);
     frontend::TranspileActionFactory::FileStarted announce;
     if (workers == 1 && progress)
       announce = [&](const std::string& name) {
@@ -73,7 +131,9 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
   threads.clear(); // joins
 
   ToolRunResult merged;
-  for (auto& run : runs) {
+  for (std::size_t index = 0; index < runs.size(); ++index) {
+    auto& run = runs[index];
+    merged.diagnostics[sources[index]] = std::move(run.diagnostics);
     merged.tool_failed |= run.tool_failed;
     for (auto& result : run.results)
       merged.files.push_back(std::move(result));

@@ -8,14 +8,25 @@
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace s2p::driver {
 
+// One diagnostic as Clang reported it, for the machine-readable account of a run.
+struct ReportedDiagnostic {
+  std::string level; // "error", "warning", "note", "remark"
+  std::string file;  // empty when it has no location
+  unsigned line = 0, column = 0;
+  std::string message;
+};
+
 struct ToolRunResult {
   std::vector<frontend::FileResult> files;
   bool tool_failed = false; // a file could not be parsed at all
+  // Per input (as given in `sources`): what Clang reported while transpiling it.
+  std::map<std::string, std::vector<ReportedDiagnostic>> diagnostics;
 };
 
 ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
