@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -95,6 +97,31 @@ TEST(CollectivesErrors, SequentialOracleRefusesRowsShorterThanTheTileCount) {
   std::vector<float> rows(12);
   EXPECT_THROW(s2p::all_reduce(s2p::field<2, float>(rows.data(), {6, 2}), s2p::sum{}),
                std::invalid_argument);
+}
+
+// What the sequential library refuses, every backend refuses with the same message (the
+// acceptance fuzzer found sim and threads computing a result for rows the oracle rejects).
+TEST(CollectivesErrors, BackendsRefuseWhatTheOracleRefuses) {
+  std::vector<long> rows(12);
+  std::string oracle;
+  try {
+    s2p::all_reduce(s2p::field<2, long>(rows.data(), {4, 3}), s2p::maximum{});
+  } catch (const std::invalid_argument& e) {
+    oracle = e.what();
+  }
+  ASSERT_FALSE(oracle.empty());
+  const s2p::rt::tile_kernel_info info{"short_rows", "test.cpp", 4};
+  for (const char* backend : {"sim", "threads"}) {
+    setenv("S2P_BACKEND", backend, 1);
+    try {
+      s2p::rt::collective(info, s2p::rt::collective_kind::all_reduce,
+                          s2p::field<2, long>(rows.data(), {4, 3}), s2p::maximum{});
+      ADD_FAILURE() << backend << " accepted rows the sequential library refuses";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), oracle) << backend;
+    }
+  }
+  unsetenv("S2P_BACKEND");
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <set>
 
@@ -13,7 +15,7 @@ namespace s2p::driver {
 namespace {
 
 struct SearchPath {
-  std::vector<std::string> quote, angle; // -iquote; -I, -isystem, -idirafter
+  std::vector<std::string> quote, angle; // -iquote; -I
   std::vector<std::string> forced;       // -include
 };
 
@@ -32,13 +34,17 @@ SearchPath search_path(const clang::tooling::CompileCommand& command) {
   const auto& args = command.CommandLine;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const llvm::StringRef arg(args[i]);
+    // -isystem and -idirafter directories hold third-party headers: not read (see the header).
     for (const auto& [flag, list] :
          {std::pair{llvm::StringRef("-iquote"), &paths.quote}, {"-I", &paths.angle},
-          {"-isystem", &paths.angle}, {"-idirafter", &paths.angle}, {"-include", &paths.forced}}) {
-      if (!arg.starts_with(flag))
+          {"-include", &paths.forced}}) {
+      if (!arg.starts_with(flag) || arg.starts_with("-include-")) // -include-pch is a PCH
         continue;
       llvm::StringRef value = arg.drop_front(flag.size());
       if (value.empty() && i + 1 < args.size())
+        value = args[++i];
+      // `-Xclang -include -Xclang file` (CMake's precompiled headers): the file is further on.
+      if (value == "-Xclang" && i + 1 < args.size())
         value = args[++i];
       if (!value.empty())
         list->push_back(absolute_in(command.Directory, value));
@@ -63,7 +69,8 @@ std::optional<std::vector<Include>> includes_of(llvm::StringRef text) {
     if (!line.consume_front("#"))
       continue;
     line = line.ltrim();
-    if (!line.consume_front("include") && !line.consume_front("import"))
+    if (!line.consume_front("include_next") && !line.consume_front("include") &&
+        !line.consume_front("import"))
       continue;
     line = line.ltrim();
     const char open = line.empty() ? 0 : line.front();
@@ -74,6 +81,68 @@ std::optional<std::vector<Include>> includes_of(llvm::StringRef text) {
     found.push_back({line.substr(1, end - 1).str(), open == '"'});
   }
   return found;
+}
+
+// The code of a file without its comments, and with each string literal emptied unless it
+// is "s2p.kernel" or an #include's name: a kernel is spelled in code, not in a comment or
+// a message.
+std::string code_of(llvm::StringRef text) {
+  std::string code;
+  code.reserve(text.size());
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    const char c = text[i];
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      i = i == llvm::StringRef::npos ? n : i;
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      const std::size_t end = text.find("*/", i + 2);
+      i = end == llvm::StringRef::npos ? n : end + 2;
+      code += ' ';
+    } else if (c == '"' || c == '\'') {
+      std::size_t j = i + 1;
+      while (j < n && text[j] != c && text[j] != '\n')
+        j += text[j] == '\\' ? 2 : 1;
+      const llvm::StringRef literal = text.slice(i + 1, std::min(j, n));
+      const std::size_t line = code.rfind('\n');
+      const llvm::StringRef so_far =
+          llvm::StringRef(code).drop_front(line == std::string::npos ? 0 : line + 1).trim();
+      const bool include_name = so_far.starts_with("#") && (so_far.ends_with("include") ||
+                                                            so_far.ends_with("import"));
+      code += c;
+      if (c == '"' && (literal == "s2p.kernel" || include_name))
+        code += literal.str();
+      code += c;
+      i = j + 1;
+    } else {
+      code += c;
+      ++i;
+    }
+  }
+  return code;
+}
+
+bool is_identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// S2P_KERNEL as a whole identifier, or the annotation it expands to written out.
+bool spells_a_kernel(llvm::StringRef code) {
+  for (std::size_t at = code.find("S2P_KERNEL"); at != llvm::StringRef::npos;
+       at = code.find("S2P_KERNEL", at + 1)) {
+    const std::size_t end = at + llvm::StringRef("S2P_KERNEL").size();
+    if ((at == 0 || !is_identifier_char(code[at - 1])) &&
+        (end >= code.size() || !is_identifier_char(code[end])))
+      return true;
+  }
+  for (std::size_t at = code.find("annotate"); at != llvm::StringRef::npos;
+       at = code.find("annotate", at + 1)) {
+    llvm::StringRef rest = code.drop_front(at + llvm::StringRef("annotate").size()).ltrim();
+    if (rest.consume_front("(") && rest.ltrim().starts_with("\"s2p.kernel\""))
+      return true;
+  }
+  return false;
 }
 
 class Scanner {
@@ -88,10 +157,10 @@ public:
     auto buffer = llvm::MemoryBuffer::getFile(file);
     if (!buffer)
       return true;
-    const llvm::StringRef text = (*buffer)->getBuffer();
-    if (text.contains("S2P_KERNEL") || text.contains("s2p.kernel"))
+    const std::string code = code_of((*buffer)->getBuffer());
+    if (spells_a_kernel(code))
       return true;
-    const auto includes = includes_of(text);
+    const auto includes = includes_of(code);
     if (!includes)
       return true;
     const std::string dir = llvm::sys::path::parent_path(file).str();
@@ -140,7 +209,7 @@ Prescan prescan_for_kernels(const std::string& main_file,
   Scanner scanner(std::move(paths), absolute_in("/", seq2par_include_dir));
   bool may = scanner.may_declare(absolute_in(command.Directory, main_file));
   for (const auto& header : forced)
-    may = may || scanner.may_declare(header);
+    may = may || (llvm::sys::fs::is_regular_file(header) && scanner.may_declare(header));
   result.may_declare_kernel = may;
   result.files_read = scanner.files_read();
   return result;

@@ -237,6 +237,9 @@ template <class T> constexpr const char* element_type_name() {
 
 template <class T, class Op>
 void collective(const tile_kernel_info& info, collective_kind kind, const field<2, T>& rows, Op) {
+  // The sequential library's own check, with its message: rows it refuses are refused here
+  // too, on every backend (all_reduce starts with its reduce-scatter).
+  detail::check_rows(rows, kind == collective_kind::all_gather ? "all_gather" : "reduce_scatter");
   if (rows.extent()[0] != info.tiles)
     throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans " +
                                 std::to_string(info.tiles) +
