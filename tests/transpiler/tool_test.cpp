@@ -530,3 +530,32 @@ TEST_F(Tool, DepfileListsWhatTheCompileRead) {
   std::ofstream(dir / "other.cpp") << "int x;\n";
   EXPECT_EQ(run("fig3-pipeline.cpp other.cpp --depfile d.d", dir).status, 2);
 }
+
+// The pre-scan: a file that names S2P_KERNEL only in a comment or a message is judged from
+// its text (not parsed, even though it would not compile); one that includes a project
+// header whose macro wraps S2P_KERNEL, or includes through a macro, is parsed.
+TEST_F(Tool, PrescanSkipsOnlyFilesThatCannotDeclareAKernel) {
+  std::ofstream(dir / "mentions.cpp") << "// S2P_KERNEL in a comment\n"
+                                         "const char* m = \"S2P_KERNEL\";\n"
+                                         "this does not compile;\n";
+  fs::create_directories(dir / "include");
+  std::ofstream(dir / "include" / "macros.h") << "#include <seq2par/seq2par.h>\n"
+                                                 "#define MY_KERNEL S2P_KERNEL\n";
+  std::ofstream(dir / "wrapped.cpp") << "#include <macros.h>\n"
+                                        "S2P_INTRINSIC void f(s2p::out<int> x);\n"
+                                        "MY_KERNEL void k(s2p::tensor_ref<int> r) {\n"
+                                        "  S2P_WARP(0) f(r[0]);\n}\n";
+  std::ofstream(dir / "through_macro.cpp") << "#define HEADER <vector>\n#include HEADER\n"
+                                              "int n() { return 1; }\n";
+  const auto r = run("mentions.cpp wrapped.cpp through_macro.cpp --out-dir out --report=r.json "
+                     "-- -std=c++20 -Iinclude",
+                     dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const json report = json::parse(read(dir / "r.json"));
+  EXPECT_EQ(report["inputs"][0]["status"], "skipped");
+  EXPECT_NE(report["inputs"][0]["reason"].get<std::string>().find("not parsed"),
+            std::string::npos);
+  EXPECT_EQ(report["inputs"][1]["status"], "transpiled");
+  EXPECT_EQ(report["inputs"][2]["status"], "skipped"); // parsed: no kernel in the AST
+  EXPECT_EQ(report["inputs"][2]["reason"], "no S2P_KERNEL function in the translation unit");
+}

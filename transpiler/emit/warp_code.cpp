@@ -145,6 +145,7 @@ public:
       out_ << "const std::int64_t " << trips_name(r) << " = s2p::rt::trip_count("
            << region.loop.init << ", " << region.loop.bound.to_cpp() << ", " << region.loop.step
            << "); // loop '" << region.loop.var << "', line " << region.loop.loop->loc.line << "\n";
+      write_loop_range_check(r, region.loop);
     }
     write_tables();
     out_ << "s2p::rt::launch(s2p_kernel";
@@ -254,6 +255,22 @@ private:
         }
       }
     }
+  }
+
+  // A run-time bound the loop variable's type cannot reach (unsigned char i < n, n = 300):
+  // the sequential loop wraps around and never ends as written. Refused before any warp
+  // starts instead of running the iterations the bound would give.
+  void write_loop_range_check(std::size_t r, const SymbolicLoop& loop) {
+    const IntType& type = loop.loop->var_int_type;
+    if (type.bits >= 64 && type.is_signed)
+      return; // the trip count's own int64 arithmetic bounds it
+    const std::string lowest = type.is_signed ? "-(std::int64_t{1} << " + std::to_string(type.bits - 1) + ")" : "0";
+    const std::string highest =
+        type.bits >= 63 ? "INT64_MAX"
+                        : "(std::int64_t{1} << " + std::to_string(type.is_signed ? type.bits - 1 : type.bits) + ") - 1";
+    out_ << "s2p::rt::check_loop_range(" << quoted(kernel_.name) << ", " << quoted(loop.var) << ", "
+         << quoted(loop.var_type) << ", " << loop.init << ", " << loop.step << ", " << trips_name(r)
+         << ", " << lowest << ", " << highest << ");\n";
   }
 
   // Accesses are ordered per tensor_ref, so two tensor_refs over overlapping memory, one

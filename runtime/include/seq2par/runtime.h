@@ -137,6 +137,24 @@ private:
   std::int64_t consumed_ = 0;
 };
 
+// A loop kept as a loop runs `trips` iterations from `init` by `step`; the value that ends it
+// (init + trips * step) must be one its variable's type holds, or the sequential loop wraps
+// around before its condition ends it (unsigned char i < n with n = 300 never ends).
+inline void check_loop_range(const char* kernel, const char* var, const char* type,
+                             std::int64_t init, std::int64_t step, std::int64_t trips,
+                             std::int64_t lowest, std::int64_t highest) {
+  std::int64_t span = 0, last = 0;
+  const bool overflow =
+      __builtin_mul_overflow(trips, step, &span) || __builtin_add_overflow(init, span, &last);
+  if (!overflow && last >= lowest && last <= highest)
+    return;
+  throw std::invalid_argument(std::string("seq2par: kernel '") + kernel + "': loop '" + var +
+                              "' (" + type + ") would step past the range of its type before " +
+                              "its bound ends it (" + std::to_string(trips) + " iterations from " +
+                              std::to_string(init) + "); the sequential loop never ends as " +
+                              "written: give the variable a type that holds the bound");
+}
+
 // The bytes a tensor_ref covers, and whether the kernel writes through it.
 struct memory_span {
   const char* name;
