@@ -11,7 +11,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Debian packages seq2par needs; installed with apt-get when missing.
 S2P_PACKAGES=(cmake make g++ clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev
-              nlohmann-json3-dev libgtest-dev googletest ccache)
+              nlohmann-json3-dev libgtest-dev googletest ccache ninja-build)
 
 install_missing_packages() {
   local missing=()
@@ -30,18 +30,22 @@ install_missing_packages() {
 }
 
 # configure_and_build <build-dir> [cmake args...] -- [targets...]
+# Builds with clang++-19 where it is installed, unless the arguments name a compiler
+# (-DCMAKE_CXX_COMPILER=...), and always with warnings as errors: the scripts are the
+# project's own checks (a plain CMake build leaves SEQ2PAR_WERROR off).
 configure_and_build() {
   local dir="$1"; shift
-  local cmake_args=() targets=()
+  local cmake_args=(-DSEQ2PAR_WERROR=ON) targets=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmake_args+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   targets=("$@")
   local compiler=()
   command -v clang++-19 >/dev/null && compiler=(-DCMAKE_CXX_COMPILER=clang++-19)
+  [[ " ${cmake_args[*]} " == *" -DCMAKE_CXX_COMPILER="* ]] && compiler=()
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     say "configuring $dir"
     cmake -S "$S2P_ROOT" -B "$dir" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release "${compiler[@]}" "${cmake_args[@]}" >/dev/null
-  elif [ ${#cmake_args[@]} -gt 0 ]; then
+  else
     cmake "$dir" "${cmake_args[@]}" >/dev/null
   fi
   say "building $dir${targets:+ (${targets[*]})}"

@@ -7,7 +7,9 @@ namespace s2p::sim::detail {
 namespace {
 
 std::string cycles(Cycles from, Cycles to, Cycles phase_start) {
-  return "[" + std::to_string(from - phase_start) + ", " + std::to_string(to - phase_start) + ")";
+  // '[' rather than "[": GCC 12 reports a false -Wrestrict for a one-character literal plus a
+  // temporary std::string (GCC bug 105651).
+  return '[' + std::to_string(from - phase_start) + ", " + std::to_string(to - phase_start) + ")";
 }
 
 } // namespace

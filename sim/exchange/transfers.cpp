@@ -161,8 +161,8 @@ void check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
     return a.write ? tpl.receives[step.receives[transfers[a.index].recv].entry].name
                    : tpl.sends[step.sends[a.index].entry].name;
   };
-  const auto range = [](const Access& a) {
-    return "[" + std::to_string(a.lo) + ", " + std::to_string(a.hi) + ")";
+  const auto range = [](const Access& a) { // '[', not "[": GCC bug 105651 (false -Wrestrict)
+    return '[' + std::to_string(a.lo) + ", " + std::to_string(a.hi) + ")";
   };
 
   const Access* reach = nullptr; // the access reaching furthest in the current (tile, buffer)

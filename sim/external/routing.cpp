@@ -25,7 +25,8 @@ RoutingTable::RoutingTable(const Fabric& fabric) : chips_(fabric.chips) {
       for (std::uint32_t b = 0; b < chips_; ++b) {
         if (a != b) {
           routes_[a * chips_ + b] = {
-              link_id(a, b, "L" + std::to_string(a) + "-" + std::to_string(b))};
+              // 'L', not "L": GCC bug 105651 (a false -Wrestrict)
+              link_id(a, b, 'L' + std::to_string(a) + "-" + std::to_string(b))};
         }
       }
     }

@@ -488,8 +488,8 @@ private:
     send.first_destination = static_cast<std::uint32_t>(out_.destinations.size());
     for (std::size_t i = 0; i < entry.to.size(); ++i) {
       std::int64_t to = 0;
-      const auto field = [&] {
-        return entry.field + ".to" + (entry.to.size() > 1 ? "[" + std::to_string(i) + "]" : "");
+      const auto field = [&] { // '[', not "[": GCC bug 105651 (a false -Wrestrict)
+        return entry.field + ".to" + (entry.to.size() > 1 ? '[' + std::to_string(i) + "]" : "");
       };
       if (!eval(entry.to[i], to, tile, entry.name, field) ||
           !valid_tile(to, tile, entry.name, "the destination")) {

@@ -74,7 +74,7 @@ public:
 private:
   Tensor make_tensor(int index) {
     Tensor t;
-    t.name = "t" + std::to_string(index);
+    t.name = 't' + std::to_string(index); // chars, not "t": GCC bug 105651 (a false -Wrestrict)
     t.rank2 = rng_.chance(20);
     t.rows = t.rank2 ? rng_.between(1, 2) : 1;
     t.cols = rng_.between(1, 4);
@@ -156,7 +156,7 @@ private:
   }
 
   void write_stage(std::ostringstream& out, int stage) {
-    const std::string i = "i" + std::to_string(stage);
+    const std::string i = 'i' + std::to_string(stage); // chars: see make_tensor
     const int kind = rng_.below(10);
     if (kind < 2) { // straight-line
       for (int c = rng_.between(1, 3); c > 0; --c)
@@ -169,7 +169,7 @@ private:
         << (symbolic_ ? "n" : std::to_string(rng_.between(1, 5))) << "; ++" << i << ") {\n";
     const bool nested = rng_.chance(35);
     if (nested) {
-      const std::string j = "j" + std::to_string(stage);
+      const std::string j = 'j' + std::to_string(stage);
       if (rng_.chance(50))
         write_call(out, "    ");
       loop_vars_.push_back(j);

@@ -57,13 +57,16 @@ TEST_F(LopsidedPlan, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
     for (const auto& task : stealing.runs[t])
       EXPECT_TRUE(runner.emplace(task.block, static_cast<int>(t)).second) << "task run twice";
   EXPECT_EQ(runner.size(), plan.tasks.size());
-  for (const auto& task : plan.tasks) // a task not stolen runs on its owner
-    if (runner.at(task.block) != task.tile)
+  for (const auto& task : plan.tasks) { // a task not stolen runs on its owner
+    // Braces: EXPECT_* expands to an if-else, which GCC's -Wdangling-else flags otherwise.
+    if (runner.at(task.block) != task.tile) {
       EXPECT_TRUE(std::any_of(stealing.returns.begin(), stealing.returns.end(),
                               [&](const s2p::TaskReturn& r) {
                                 return r.block == task.block && r.to_tile == task.tile &&
                                        r.from_tile == runner.at(task.block);
                               }));
+    }
+  }
   EXPECT_EQ(static_cast<std::int64_t>(stealing.returns.size()), stealing.stolen);
   // Thieves take from the bottom of the victim's queue: tile 0's last tasks.
   const auto& queue0 = plan.queues[0];
@@ -239,8 +242,9 @@ TEST_P(StealingForall, TasksThatAreNotContiguousComputeTheSequentialResult) {
   const Outcome global = add_transpose(GetParam(), true, false, map, "greedy");
   EXPECT_EQ(global.c, sequential_add(true));
   EXPECT_EQ(add_transpose(GetParam(), true, true, map, "greedy").c, sequential_add(false));
-  if (std::string(GetParam()) == "sim")
+  if (std::string(GetParam()) == "sim") { // braces: EXPECT_* expands to an if-else
     EXPECT_GT(global.stolen, 0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StealingForall, ::testing::Values("sim", "threads"));

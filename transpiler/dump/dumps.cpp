@@ -423,7 +423,8 @@ std::string warps_dot(const Kernel& kernel, const Region& region) {
     std::string previous;
     for (std::size_t i = 0; i < program.ops.size(); ++i) {
       const auto& op = program.ops[i];
-      const std::string id = "w" + std::to_string(program.warp) + "_" + std::to_string(i);
+      // 'w', not "w": GCC bug 105651 (a false -Wrestrict)
+      const std::string id = 'w' + std::to_string(program.warp) + "_" + std::to_string(i);
       const std::string text =
           op.kind == WarpOp::Kind::Call ? graph.nodes[op.node].text : op_text(graph, op);
       out << "    " << id << " [label=\"" << escape(text) << "\""

@@ -35,8 +35,9 @@ std::string ranges_text(const Graph& graph, const std::vector<SpaceRanges>& labe
     }
     for (const auto& r : label.ranges) {
       text += " " + space.name;
-      text += space.is_pool ? "[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")"
-                            : "[" + std::to_string(r.lo) + "]";
+      // '[', not "[": GCC bug 105651 (a false -Wrestrict)
+      text += space.is_pool ? '[' + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")"
+                            : '[' + std::to_string(r.lo) + "]";
     }
   }
   return text;

@@ -11,6 +11,10 @@
 
 #include <algorithm>
 
+// A message opening with a quoted name starts with the char '\'' rather than "'": GCC 12 reports
+// a false -Wstringop-overflow for a one-character string literal plus a temporary std::string
+// (GCC bug 105651).
+
 namespace s2p::frontend {
 
 namespace {
@@ -303,7 +307,7 @@ std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* ar
     tensor = lookup(decl);
   if (!tensor || tensor->kind != Binding::Kind::Tensor) {
     error(object->getBeginLoc(),
-          "'" + text(object->getSourceRange()) +
+          '\'' + text(object->getSourceRange()) +
               "' is not a tensor declared in this kernel (pool.tensor<...>(offset) or "
               "s2p::tensor_ref)");
     return std::nullopt;
@@ -903,7 +907,7 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call,
       error(call.getBeginLoc(), "recursive call to '" + name + "' cannot be inlined into a kernel");
       for (auto it = helpers_.rbegin(); it != helpers_.rend(); ++it)
         report_note(ctx_, (*it)->getLocation(),
-                    "'" + (*it)->getNameAsString() + "' is being inlined here");
+                    '\'' + (*it)->getNameAsString() + "' is being inlined here");
       return;
     }
   }

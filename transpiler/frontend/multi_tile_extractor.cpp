@@ -9,6 +9,10 @@
 #include <functional>
 #include <map>
 
+// One-character prefixes of a temporary std::string are chars ('\'' + name, 'i' + bits), not
+// string literals: GCC 12 reports a false -Wrestrict or -Wstringop-overflow for "'" + name
+// (GCC bug 105651).
+
 namespace s2p::frontend {
 
 namespace {
@@ -28,7 +32,7 @@ std::string schedule_element_type(clang::QualType type, const clang::ASTContext&
       return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
     if (t->isIntegerType() && !t->isBooleanType()) {
       const auto bits = ctx.getTypeSize(t);
-      return (t->isSignedIntegerType() ? "i" : "u") + std::to_string(bits);
+      return (t->isSignedIntegerType() ? 'i' : 'u') + std::to_string(bits); // chars: see above
     }
   }
   return "";
@@ -317,7 +321,7 @@ public:
     if (local_global_ && llvm::isa<clang::ParmVarDecl>(var))
       return true; // the tile-view rules name it already
     fail_(ref->getBeginLoc(),
-          "'" + var->getNameAsString() +
+          '\'' + var->getNameAsString() +
               "' is the plain field, which bypasses the distribution: inside a forall, read and "
               "write data only through agile fields (Xd[i]) or tile views (Xt(b))");
     return true;
@@ -482,13 +486,13 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
       const clang::ValueDecl* decl = ref->getDecl();
       if (self->agile_fields_.count(decl))
         fail(ref->getBeginLoc(),
-             "'" + decl->getNameAsString() +
+             '\'' + decl->getNameAsString() +
                  "' is an agile field: inside a forall over tile blocks, read data through "
                  "s2p::tiles(...) views (the global view X[i] needs its own forall)");
       else if (llvm::isa<clang::ParmVarDecl>(decl) &&
                decl->getDeclContext() != b->getDeclContext() &&
                s2p_template_name(decl->getType()) == "field")
-        fail(ref->getBeginLoc(), "'" + decl->getNameAsString() +
+        fail(ref->getBeginLoc(), '\'' + decl->getNameAsString() +
                                      "' is the whole field, which no tile holds: read it through "
                                      "an s2p::tiles(...) view of an agile field");
       else if (self->tile_blocks_.count(decl) && !allowed.count(ref))
@@ -510,7 +514,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
         input_views.insert(var);
         const bool deduced = var->getTypeSourceInfo()->getType()->getContainedAutoType() != nullptr;
         if (!deduced && writable_field(var->getType()))
-          fail(var->getLocation(), "'" + var->getNameAsString() + "' holds a block of '" +
+          fail(var->getLocation(), '\'' + var->getNameAsString() + "' holds a block of '" +
                                        a->blocks->getNameAsString() +
                                        "', which is read-only on a tile: declare it 'auto' or "
                                        "'s2p::field<N, const T>'");
@@ -918,8 +922,11 @@ std::optional<std::vector<std::int64_t>> field_argument_extent(const clang::Expr
 
 std::string extent_text(const std::vector<std::int64_t>& extent) {
   std::string text;
-  for (std::size_t d = 0; d < extent.size(); ++d)
-    text += (d ? "x" : "") + std::to_string(extent[d]);
+  for (std::size_t d = 0; d < extent.size(); ++d) {
+    if (d) // not ("x" + std::to_string(...)): GCC 12 misreads it (-Wrestrict, GCC bug 105651)
+      text += 'x';
+    text += std::to_string(extent[d]);
+  }
   return text;
 }
 
@@ -931,7 +938,7 @@ std::string extent_text(const std::vector<std::int64_t>& extent) {
 void KernelExtractor::Impl::find_call_extents(const clang::FunctionDecl& kernel,
                                               ir::MultiTile& multi) {
   const std::vector<const clang::CallExpr*>& calls = calls_.of(kernel);
-  const std::string kernel_name = "'" + kernel.getNameAsString() + "'";
+  const std::string kernel_name = '\'' + kernel.getNameAsString() + "'";
   if (calls.empty()) {
     multi.no_extents_reason = kernel_name + " is not called in this file";
     return;

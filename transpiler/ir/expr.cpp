@@ -305,19 +305,20 @@ const char* suffix_of(const std::string& spelling) {
   return nullptr;
 }
 
-// A constant spelled so C++ gives it the same value and type.
+// A constant spelled so C++ gives it the same value and type. ('(' is a char: GCC 12 reports a
+// false -Wrestrict for "(" + a temporary std::string, GCC bug 105651.)
 std::string literal(Wide v, const IntType& t) {
   if (t.untyped()) {
     if (v == INT64_MIN) // no literal spelling
       return "(-9223372036854775807LL - 1)";
-    return v < 0 ? "(" + decimal(v) + ")" : decimal(v);
+    return v < 0 ? '(' + decimal(v) + ")" : decimal(v);
   }
   const char* suffix = suffix_of(t.spelling);
   if (!suffix)
     return "static_cast<" + t.spelling + ">(" + literal(v, IntType{}) + ")";
   if (v == min_of(t) && v < 0) // -2147483648 would be a long: spell it as a difference
-    return "(" + decimal(v + 1) + suffix + " - 1)";
-  return v < 0 ? "(" + decimal(v) + suffix + ")" : decimal(v) + suffix;
+    return '(' + decimal(v + 1) + suffix + " - 1)";
+  return v < 0 ? '(' + decimal(v) + suffix + ")" : decimal(v) + suffix;
 }
 
 const char* spelling(Expr::Op op) {

@@ -390,7 +390,8 @@ private:
         continue;
       std::string error;
       hole.value->evaluate(env, &error);
-      fail(call.loc, "'" + hole.value->to_cpp() + "' in " + render_call(call, env) + " is " +
+      // '\'', not "'": GCC bug 105651 (a false -Wrestrict)
+      fail(call.loc, '\'' + hole.value->to_cpp() + "' in " + render_call(call, env) + " is " +
                          (error.empty() ? "not defined" : error) +
                          " here: undefined behaviour in the sequential program");
       return false;
@@ -450,10 +451,11 @@ private:
   // symbolic loop's window, each body call is named once and instance t is "<name>@t".
   void name_nodes(Region& region) {
     auto next_name = [&](Role role) {
-      const char* prefix = role == Role::Producer           ? "p"
-                           : role == Role::Consumer         ? "c"
-                           : role == Role::ProducerConsumer ? "x"
-                                                            : "n";
+      // A char: GCC 12 reports a false -Wrestrict for "p" + std::to_string(...) (GCC bug 105651).
+      const char prefix = role == Role::Producer           ? 'p'
+                          : role == Role::Consumer         ? 'c'
+                          : role == Role::ProducerConsumer ? 'x'
+                                                           : 'n';
       return prefix + std::to_string(++role_count_[role]);
     };
     if (region.kind == Region::Kind::Expanded) {

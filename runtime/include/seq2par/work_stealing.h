@@ -10,9 +10,11 @@
 // the BSP cost model. The result is a fixed assignment, so the exchange stays
 // time-deterministic (seed 004) and both backends compute the same thing.
 //
-// A task can be stolen only if its output block is one contiguous range of its output
-// memory block (the block spans the memory block's full width in every later axis), so
-// the result goes back as a single transfer that cannot overwrite the owner's other work.
+// Any task can be stolen. Its result goes back as one move per contiguous run of its output
+// memory block's row-major storage (contiguous_runs): a single move when the output block is
+// one range of the memory block (it spans the memory block's full width in every later
+// axis), one per run otherwise. Each run holds the task's elements only, so none overwrites
+// the owner's other work.
 #pragma once
 
 #include <seq2par/owner_copy.h>

@@ -43,8 +43,11 @@ std::string describe_fields(const tile_program& program) {
   std::string text;
   for (const auto& field : program.fields) {
     text += (text.empty() ? "" : ", ") + field.name + " ";
-    for (std::size_t d = 0; d < field.extent.size(); ++d)
-      text += (d ? "x" : "") + std::to_string(field.extent[d]);
+    for (std::size_t d = 0; d < field.extent.size(); ++d) {
+      if (d) // not ("x" + std::to_string(...)): GCC 12 misreads it (-Wrestrict, GCC bug 105651)
+        text += 'x';
+      text += std::to_string(field.extent[d]);
+    }
     text += " " + field.element_type;
   }
   return text;
@@ -251,7 +254,8 @@ nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
            {"stride", dt > 0 ? dt : -dt}}},
          {"let",
           {{"k", dt > 0 ? "(tile - " + std::to_string(m.to_tile) + ") / " + std::to_string(dt)
-                        : "(" + std::to_string(m.to_tile) + " - tile) / " + std::to_string(-dt)}}},
+                        // '(', not "(": GCC bug 105651 (a false -Wrestrict)
+                        : '(' + std::to_string(m.to_tile) + " - tile) / " + std::to_string(-dt)}}},
          {"from", affine(m.from_tile, df)},
          {"buffer", buffer},
          {"offset", affine(m.to_offset, second.to_offset - m.to_offset)},
