@@ -160,7 +160,7 @@ TEST_F(Tool, ParallelJobsStillWriteNothingWhenOneFileFails) {
 }
 
 TEST_F(Tool, RunsFromAnyWorkingDirectoryWithAbsolutePaths) {
-  const auto r = run("'" + (dir / "fig3-pipeline.cpp").string() + "' --out-dir '" +
+  const auto r = run('\'' + (dir / "fig3-pipeline.cpp").string() + "' --out-dir '" +
                          (dir / "out").string() + "' --in-root '" + dir.string() + "'",
                      "/");
   ASSERT_EQ(r.status, 0) << r.output;
@@ -268,7 +268,7 @@ TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
   std::ofstream(dir / "two_chips.json") << R"({"chips": 2, "chip": {"tiles": 4}})";
   std::ofstream(dir / "broken.json") << R"({"chips": "two"})";
   auto kernel = [&](int tiles) {
-    const std::string name = "k" + std::to_string(tiles) + ".cpp";
+    const std::string name = 'k' + std::to_string(tiles) + ".cpp";
     std::ofstream(dir / name) << "#include <seq2par/seq2par.h>\n"
                               << "S2P_KERNEL S2P_TILES(" << tiles
                               << ") void k(s2p::field<2, float>& rows) {\n"
