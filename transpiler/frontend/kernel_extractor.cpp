@@ -790,8 +790,13 @@ bool KernelExtractor::Impl::intrinsic_state_is_visible(const clang::CallExpr& ca
   auto [cached, inserted] = hidden_state_.try_emplace(&callee);
   if (inserted)
     cached->second = find_hidden_state(callee);
+  // The arguments are evaluated on the call's warp too: a global they read is state of it.
+  std::vector<HiddenState> reached = cached->second;
+  for (const clang::Expr* arg : call.arguments())
+    for (auto& state : find_hidden_state(*arg))
+      reached.push_back(std::move(state));
   bool ok = true;
-  for (const HiddenState& state : cached->second) {
+  for (const HiddenState& state : reached) {
     if (!state.variable)
       continue; // the tile index: one tile runs a warp-split kernel, so it is a constant
     auto [user, first] = state_users_.try_emplace(state.variable, StateUser{&call, &callee, warp});

@@ -340,6 +340,8 @@ public:
   }
   bool VisitCallExpr(clang::CallExpr* call) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callable_object_call(*call))
+      return true;
     if (!callee || llvm::isa<clang::CXXOperatorCallExpr>(call))
       return true;
     for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
@@ -351,6 +353,22 @@ public:
       if (mutable_ref || mutable_pointer)
         check_write(call->getArg(i), call->getArg(i)->getBeginLoc());
     }
+    return true;
+  }
+
+  // A local pointer or reference (or view) made from a captured variable writes what the
+  // capture reaches, out of the write check's sight: refused where it is made.
+  bool VisitVarDecl(clang::VarDecl* var) {
+    const clang::QualType type = var->getType();
+    const bool aliases = type->isPointerType() || type->isReferenceType() ||
+                         s2p_template_name(type.getNonReferenceType()) == "field";
+    if (!aliases || !var->hasInit() || var->getType().getNonReferenceType().isConstQualified())
+      return true;
+    if (const auto* from = captured_in(var->getInit()))
+      fail_(var->getLocation(),
+            '\'' + var->getNameAsString() + "' refers to '" + from->getNameAsString() +
+                "', which the forall body captured from the kernel; every tile runs the body at "
+                "once, so a forall may write only its output and its own local variables");
     return true;
   }
 
@@ -366,6 +384,36 @@ public:
   }
 
 private:
+  // A call whose body seq2par cannot follow from here: through a function pointer, or of a
+  // callable object (a lambda or functor the kernel made, which may write what it captured).
+  bool callable_object_call(const clang::CallExpr& call) {
+    const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(&call);
+    if (op && op->getOperator() == clang::OO_Call) {
+      // Views (Xt(b), a local block c(j)) are called too; the plain field has its own rule.
+      const auto* root = llvm::dyn_cast<clang::DeclRefExpr>(access_root(op->getArg(0)));
+      const auto* var = root ? llvm::dyn_cast<clang::VarDecl>(root->getDecl()) : nullptr;
+      if (!captured(var) || distributed_(var) || s2p_template_name(var->getType()) == "field")
+        return false;
+    } else if (call.getDirectCallee()) {
+      return false;
+    }
+    fail_(call.getBeginLoc(), "the forall body calls a function pointer or a callable object, "
+                              "whose effects seq2par cannot see; call a function by name");
+    return true;
+  }
+  // The first captured, non-distributed variable `e` mentions.
+  const clang::VarDecl* captured_in(const clang::Expr* e) const {
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts())) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (captured(var) && !distributed_(var))
+        return var;
+    }
+    for (const clang::Stmt* child : e->children())
+      if (const auto* expr = llvm::dyn_cast_or_null<clang::Expr>(child))
+        if (const auto* var = captured_in(expr))
+          return var;
+    return nullptr;
+  }
   // Declared outside the body (not the index parameter, not a local of the body).
   bool captured(const clang::VarDecl* var) const {
     if (!var || var->hasGlobalStorage())
