@@ -1,4 +1,4 @@
-// Data spread over tiles (seed 002, the agile communication operator). A resource map says
+// Data spread over tiles (the agile communication operator). A resource map says
 // which tile owns which block of a field; `forall` computes every output element on the
 // tile that owns it, and seq2par moves the input blocks it needs there first (owner-copy),
 // one memory block at a time, each at most once per tile.
@@ -8,8 +8,8 @@
 // tiles, 32 x 16 memory blocks (the move granularity), 16 x 16 algorithmic blocks. Its
 // S2P_MOVE_MEMORY(C, B) is the seed's [[move_memory(C, B)]]: B's blocks move once, at the
 // start of C's tasks.
-// add_transpose_blocks is the same computation in the local-global view (seed 002 section
-// 2.7): the forall runs over C's algorithmic blocks, each tile access Xt(b) is where data
+// add_transpose_blocks is the same computation in the local-global view
+// (block by block): the forall runs over C's algorithmic blocks, each tile access Xt(b) is where data
 // moves, and elements inside a block are read without owner lookups.
 // scaled_sum is an elementwise kernel over a weighted block-cyclic map: the first tile is
 // twice as fast, so it is dealt two of every four blocks.

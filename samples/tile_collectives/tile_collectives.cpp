@@ -1,4 +1,4 @@
-// Multi-tile kernels (seed 004): S2P_TILES(n) makes the kernel one image run by n tiles.
+// Multi-tile kernels: S2P_TILES(n) makes the kernel one image run by n tiles.
 // Row t of each field is tile t's vector. all_reduce is a ring reduce-scatter followed by a
 // ring all-gather; seq2par writes the kernel's schedule template beside the generated
 // file, and the runtime runs the ring on the fabric simulator (S2P_BACKEND=sim) or on one

@@ -1,4 +1,4 @@
-# Requires each forall schedule template seq2par wrote beside a sample (seed 004: the
+# Requires each forall schedule template seq2par wrote beside a sample (the
 # schedule beside the code) to be, byte for byte, the schedule the generated program runs on
 # the fabric simulator: the program keeps a copy of each with S2P_SCHEDULE_DIR.
 # Every template must also pass `s2p-sim check`.

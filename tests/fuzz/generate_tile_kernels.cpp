@@ -1,4 +1,4 @@
-// s2p-fuzz-tiles: writes random valid multi-tile kernels (seed 002) for differential testing.
+// s2p-fuzz-tiles: writes random valid multi-tile kernels (owner-copy foralls) for differential testing.
 //
 //   s2p-fuzz-tiles --seed S --count N -o batch.cpp     N kernels in one translation unit
 //   s2p-fuzz-tiles --seed S --kernel K -o one.cpp      kernel K of batch S alone

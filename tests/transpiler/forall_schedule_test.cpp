@@ -1,5 +1,5 @@
 // The forall schedule template seq2par writes at transpile time (emit/schedule_templates.h),
-// from hand-built IR: seed 002's 6144^2 C = A + B^T against tests/golden/resource-maps.json,
+// from hand-built IR: the golden 6144^2 C = A + B^T against tests/golden/resource-maps.json,
 // and the reasons it writes none.
 #include "emit/schedule_templates.h"
 #include "emit/multi_tile_code.h"
@@ -34,12 +34,13 @@ Kernel seed_kernel(const std::vector<std::int64_t>& extent, bool transposed) {
   auto& multi = kernel.multi_tile.emplace();
   multi.tiles = g.at("tiles").get<int>();
   s2p::ir::MapSpec map;
-  map.protocol = "block_cyclic";
+  map.protocol = s2p::ir::MapProtocol::BlockCyclic;
   map.parent_parameter = "C";
   map.segment = ints(g.at("compute_node_block"));
   map.tiles = multi.tiles;
-  map.refinements.push_back({"memory_blocks", {}, ints(g.at("memory_block"))});
-  map.refinements.push_back({"algorithmic_blocks", {}, ints(g.at("algorithmic_block"))});
+  using Method = s2p::ir::MapSpec::Refinement::Method;
+  map.refinements.push_back({Method::MemoryBlocks, {}, ints(g.at("memory_block"))});
+  map.refinements.push_back({Method::AlgorithmicBlocks, {}, ints(g.at("algorithmic_block"))});
   multi.maps["map"] = map;
   for (const char* name : {"C", "A", "B"}) {
     multi.distributed[std::string(name) + "d"] = {name, "map", "f64"};

@@ -137,8 +137,8 @@ TEST(Passes, ReadSpanningTwoWritersDependsOnBoth) {
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(first->labels[0].ranges[0], (ir::Range{0, 10}));
   EXPECT_EQ(second->labels[0].ranges[0], (ir::Range{10, 20}));
-  // p1 -> p2 (control) -> c1 also orders p1 before c1, but step 161 only drops an edge
-  // when its source reaches an earlier node of the destination's warp (the seed keeps
+  // p1 -> p2 (control) -> c1 also orders p1 before c1, but redundant-edge removal only drops
+  // an edge when its source reaches an earlier node of the destination's warp (Fig. 3 keeps
   // c4 -> p7 for the same reason), so both edges stay.
   EXPECT_FALSE(first->redundant);
   EXPECT_FALSE(second->redundant);

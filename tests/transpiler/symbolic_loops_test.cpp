@@ -1,4 +1,4 @@
-// Loops with a run-time trip count (spec 02 section 7) on hand-built IR: periodicity, the
+// Loops with a run-time trip count (symbolic loops) on hand-built IR: periodicity, the
 // analysis window, edge families, prologue/epilogue by phase, and the self-check.
 #include "ir_builder.h"
 #include "passes/loop_period.h"
@@ -132,7 +132,7 @@ TEST(SymbolicLoop, MixedKernelHasFencedRegions) {
   ASSERT_EQ(plan.regions.size(), 3u);
   EXPECT_EQ(plan.regions[1].kind, ir::Region::Kind::SymbolicLoop);
   EXPECT_EQ(plan.fence_channel, plan.channel_count);
-  EXPECT_EQ(plan.channel_kinds.back(), 'f');
+  EXPECT_EQ(plan.channel_kinds.back(), s2p::ir::ChannelKind::Fence);
 }
 
 TEST(SymbolicLoop, ConstantIndexAccumulationIsADistanceOneDependency) {

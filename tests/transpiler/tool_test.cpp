@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -366,7 +367,7 @@ TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
 } // namespace
 
 // A forall's schedule template is planned for the extents the kernel's calls in the file pass
-// (seed 004: the schedule beside the code); when they are not constants, or calls disagree,
+// (the schedule beside the code); when they are not constants, or calls disagree,
 // the generated code says why there is none.
 TEST_F(Tool, ForallTemplatesFollowTheExtentsOfTheCalls) {
   auto source = [&](const std::string& name, const std::string& calls,
@@ -558,4 +559,71 @@ TEST_F(Tool, PrescanSkipsOnlyFilesThatCannotDeclareAKernel) {
   EXPECT_EQ(report["inputs"][1]["status"], "transpiled");
   EXPECT_EQ(report["inputs"][2]["status"], "skipped"); // parsed: no kernel in the AST
   EXPECT_EQ(report["inputs"][2]["reason"], "no S2P_KERNEL function in the translation unit");
+}
+
+// --manifest: every file the run wrote is listed; a re-run after the kernel was renamed
+// lists the new dumps and removes the old ones, and never deletes anything outside --out-dir.
+TEST_F(Tool, ManifestListsEveryWrittenFileAndRemovesStaleOnes) {
+  const std::string args = "fig3-pipeline.cpp --out-dir out --no-cache --dump=channels "
+                           "--depfile out/f.d --manifest out/f.outputs.json";
+  ASSERT_EQ(run(args, dir).status, 0);
+  auto listed = [&] {
+    std::set<std::string> names;
+    const json manifest = json::parse(read(dir / "out" / "f.outputs.json"));
+    EXPECT_EQ(manifest["schema"], "seq2par-manifest/1");
+    for (const auto& path : manifest["outputs"]) {
+      EXPECT_TRUE(fs::exists(path.get<std::string>())) << path;
+      names.insert(fs::path(path.get<std::string>()).filename().string());
+    }
+    return names;
+  };
+  const std::set<std::string> first = {"f.d", "fig3-pipeline.par.cpp",
+                                       "fig3-pipeline.fig3_pipeline.channels.json",
+                                       "fig3-pipeline.fig3_pipeline.channels.dot"};
+  EXPECT_EQ(listed(), first);
+  std::size_t written = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir / "out"))
+    ++written;
+  EXPECT_EQ(written, first.size() + 1); // and the manifest itself
+
+  // A file outside --out-dir that a (hand-edited) manifest lists is never removed.
+  std::ofstream(dir / "keep.txt") << "mine\n";
+  json manifest = json::parse(read(dir / "out" / "f.outputs.json"));
+  manifest["outputs"].push_back((dir / "keep.txt").string());
+  std::ofstream(dir / "out" / "f.outputs.json") << manifest.dump();
+
+  std::string source = read(dir / "fig3-pipeline.cpp");
+  source = std::regex_replace(source, std::regex("fig3_pipeline\\("), "renamed(");
+  std::ofstream(dir / "fig3-pipeline.cpp") << source;
+  const auto again = run(args, dir);
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_EQ(listed(), (std::set<std::string>{"f.d", "fig3-pipeline.par.cpp",
+                                             "fig3-pipeline.renamed.channels.json",
+                                             "fig3-pipeline.renamed.channels.dot"}));
+  EXPECT_FALSE(fs::exists(dir / "out" / "fig3-pipeline.fig3_pipeline.channels.json"));
+  EXPECT_TRUE(fs::exists(dir / "keep.txt"));
+}
+
+// Compile commands in different directories with relative include paths, on two jobs: each
+// file's compile must see its own directory (the workers must not share one working
+// directory), so each finds the header that exists only beside it.
+TEST_F(Tool, ParallelJobsKeepEachCommandsDirectory) {
+  const std::string kernel = read(dir / "fig3-pipeline.cpp");
+  json database = json::array();
+  for (int k = 0; k < 8; ++k) {
+    const fs::path part = dir / ("part" + std::to_string(k));
+    fs::create_directories(part / "inc");
+    const std::string header = "only_in_part" + std::to_string(k) + ".h";
+    std::ofstream(part / "inc" / header) << "#pragma once\nconstexpr int kPart = " << k << ";\n";
+    std::ofstream(part / "k.cpp") << "#include <" << header << ">\n" << kernel;
+    database.push_back({{"directory", part.string()},
+                        {"file", "k.cpp"},
+                        {"arguments", {"clang++", "-std=c++20", "-Iinc", "-c", "k.cpp"}}});
+  }
+  fs::create_directories(dir / "build");
+  std::ofstream(dir / "build" / "compile_commands.json") << database.dump(1);
+  const auto r = run("-p build -j 2 --out-dir out --no-cache", dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (int k = 0; k < 8; ++k)
+    EXPECT_TRUE(fs::exists(dir / "out" / ("part" + std::to_string(k)) / "k.par.cpp")) << k;
 }

@@ -4,14 +4,22 @@
 #                  [IN_ROOT <dir>]           default: ${CMAKE_CURRENT_SOURCE_DIR}
 #                  [TARGET <target>]         parse with this target's include dirs and definitions
 #                  [OPTIONS <seq2par options...>]
-#                  [COMPILE_FLAGS <flags...>])
+#                  [COMPILE_FLAGS <flags...>]
+#                  [MANIFESTS <var>])
 #
 # Adds build rules that run seq2par on each source and sets <out-var> to the generated
 # `.par.cpp` files (output paths mirror the sources relative to IN_ROOT). A file is
 # regenerated when it, a header it includes, or seq2par changes. Compile the generated
 # files instead of the originals and link seq2par::runtime.
+#
+# Every file seq2par writes for a source is a declared output or listed in one: beside
+# `foo.par.cpp`, seq2par writes `foo.par.outputs.json` (declared), the list of everything
+# else it wrote for foo -- schedule templates, dumps, the depfile -- whose names only the
+# kernels decide. MANIFESTS sets <var> to those manifests, for rules that consume the
+# templates (depend on the manifest). A regeneration removes the files the previous
+# manifest listed and this one does not (a renamed kernel's templates).
 function(seq2par_generate out_var)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR;IN_ROOT;TARGET" "SOURCES;OPTIONS;COMPILE_FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;IN_ROOT;TARGET;MANIFESTS" "SOURCES;OPTIONS;COMPILE_FLAGS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "seq2par_generate: give SOURCES")
   endif()
@@ -38,6 +46,7 @@ function(seq2par_generate out_var)
     list(APPEND flags "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>")
   endif()
   set(generated)
+  set(manifests)
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(abs "${source}" ABSOLUTE)
     file(RELATIVE_PATH rel "${ARG_IN_ROOT}" "${abs}")
@@ -46,12 +55,13 @@ function(seq2par_generate out_var)
     endif()
     string(REGEX REPLACE "\\.[^./]*$" "" stem "${rel}")
     set(out "${ARG_OUTPUT_DIR}/${stem}.par.cpp")
+    set(manifest "${ARG_OUTPUT_DIR}/${stem}.par.outputs.json")
     # seq2par writes a depfile of every file the compile read, so an edited header
     # regenerates the file under every generator (Ninja ignores IMPLICIT_DEPENDS).
     add_custom_command(
-      OUTPUT "${out}"
+      OUTPUT "${out}" "${manifest}"
       COMMAND ${tool} "${abs}" --out-dir "${ARG_OUTPUT_DIR}" --in-root "${ARG_IN_ROOT}" --quiet --no-cache
-              --depfile "${out}.d" ${ARG_OPTIONS} -- ${flags}
+              --depfile "${out}.d" --manifest "${manifest}" ${ARG_OPTIONS} -- ${flags}
       DEPENDS "${abs}" ${tool}
       DEPFILE "${out}.d"
       COMMENT "seq2par ${rel}"
@@ -62,6 +72,10 @@ function(seq2par_generate out_var)
     get_filename_component(source_dir "${abs}" DIRECTORY)
     set_source_files_properties("${out}" PROPERTIES COMPILE_OPTIONS "-iquote;${source_dir}")
     list(APPEND generated "${out}")
+    list(APPEND manifests "${manifest}")
   endforeach()
   set(${out_var} ${generated} PARENT_SCOPE)
+  if(ARG_MANIFESTS)
+    set(${ARG_MANIFESTS} ${manifests} PARENT_SCOPE)
+  endif()
 endfunction()

@@ -1,5 +1,5 @@
 // --fabric <file.json>: the fabric multi-tile kernels are compiled for (the simulator's
-// fabric format, spec 03). It sets how many tiles S2P_TILES may span and how much SRAM a
+// fabric format, sim/README.md). It sets how many tiles S2P_TILES may span and how much SRAM a
 // tile's pools may use.
 #pragma once
 

@@ -64,6 +64,14 @@ IncrementalCache IncrementalCache::load(const std::string& out_dir) {
   return cache;
 }
 
+std::vector<std::string> IncrementalCache::outputs_of(const std::string& input) const {
+  std::vector<std::string> paths;
+  if (const auto found = entries_.find(input); found != entries_.end())
+    for (const auto& [file, hash] : found->second.outputs)
+      paths.push_back(in_cache_directory(file));
+  return paths;
+}
+
 bool IncrementalCache::up_to_date(const std::string& input, const std::string& fingerprint,
                                   bool& skipped) const {
   const auto found = entries_.find(input);

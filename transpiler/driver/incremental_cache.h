@@ -31,6 +31,8 @@ public:
               const std::vector<std::string>& dependencies,
               const std::vector<CachedOutput>& outputs);
   void forget(const std::string& input) { entries_.erase(input); }
+  // The files `input` wrote when it was last transpiled (absolute paths).
+  std::vector<std::string> outputs_of(const std::string& input) const;
 
   bool empty() const { return entries_.empty(); }
   std::string path() const { return path_; }

@@ -1,6 +1,9 @@
 #include "driver/run_tools.h"
 
+#include "driver/generated_file.h"
+
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -13,7 +16,8 @@ namespace s2p::driver {
 namespace {
 
 struct FileRun {
-  std::vector<frontend::FileResult> results;
+  std::vector<TranspiledFile> files;
+  std::vector<pipeline::KernelSummary> kernels; // of the file's kernels, in order
   bool tool_failed = false;
   std::vector<ReportedDiagnostic> diagnostics;
 };
@@ -77,7 +81,7 @@ private:
 ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                         const std::vector<std::string>& sources,
                         const std::vector<clang::tooling::ArgumentsAdjuster>& adjusters,
-                        const frontend::TranspileOptions& options,
+                        const pipeline::TranspileOptions& options,
                         const frontend::TranspileActionFactory::DisplayName& display_name, int jobs,
                         bool progress) {
   const std::size_t workers =
@@ -90,7 +94,13 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
   // One ClangTool per file: workers pull the next file, so a slow file doesn't hold up a
   // fixed share, and results land in input order whichever worker produced them.
   auto run_file = [&](std::size_t index) {
-    clang::tooling::ClangTool tool(compilations, {sources[index]});
+    // Each tool gets a file system of its own: ClangTool works in every compile command's
+    // directory, and on the process-wide real file system that would be a chdir racing
+    // with the other workers' (-j with commands in different directories).
+    clang::tooling::ClangTool tool(compilations, {sources[index]},
+                                   std::make_shared<clang::PCHContainerOperations>(),
+                                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+                                       llvm::vfs::createPhysicalFileSystem()));
     tool.setPrintErrorMessage(false); // our own summary says which files failed
     for (const auto& adjuster : adjusters)
       tool.appendArgumentsAdjuster(adjuster);
@@ -109,14 +119,30 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
       announce = [&](const std::string& name) {
         llvm::errs() << "seq2par: [" << ++started << "/" << sources.size() << "] " << name << "\n";
       };
-    frontend::TranspileActionFactory factory(options, display_name, announce);
+    auto run_pipeline = [&](const ir::Kernel& kernel, const frontend::KernelOrigin& origin,
+                            ir::Diagnostics& diags) -> std::optional<std::string> {
+      auto out = pipeline::run_kernel_pipeline(kernel, origin.declared_at, options,
+                                               origin.display_name, diags);
+      if (!out)
+        return std::nullopt;
+      runs[index].kernels.push_back(std::move(out->summary));
+      return std::move(out->body);
+    };
+    frontend::TranspileActionFactory factory(run_pipeline, display_name, announce);
     runs[index].tool_failed = tool.run(&factory) != 0;
-    runs[index].results.assign(factory.results().begin(), factory.results().end());
+    // One compile command per input (FirstCommandDatabase): one result, all the kernels.
+    for (const auto& result : factory.results()) {
+      TranspiledFile file{result.input, result.display_name, result.ok, "",
+                          std::move(runs[index].kernels), result.dependencies};
+      if (result.ok && !result.bodies.empty())
+        file.output = assemble_generated_file(result, options.style);
+      runs[index].files.push_back(std::move(file));
+    }
     if (workers > 1) {
       std::lock_guard lock(output);
-      if (progress && !runs[index].results.empty())
+      if (progress && !runs[index].files.empty())
         llvm::errs() << "seq2par: [" << ++started << "/" << sources.size() << "] "
-                     << runs[index].results.front().display_name << "\n";
+                     << runs[index].files.front().display_name << "\n";
       llvm::errs() << stream.str();
     }
   };
@@ -135,8 +161,8 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
     auto& run = runs[index];
     merged.diagnostics[sources[index]] = std::move(run.diagnostics);
     merged.tool_failed |= run.tool_failed;
-    for (auto& result : run.results)
-      merged.files.push_back(std::move(result));
+    for (auto& file : run.files)
+      merged.files.push_back(std::move(file));
   }
   return merged;
 }

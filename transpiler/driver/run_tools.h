@@ -1,9 +1,11 @@
-// Runs seq2par's frontend action over the inputs, on `jobs` threads when asked. With
+// Runs seq2par's front end over the inputs, with the kernel pipeline as its kernel handler,
+// on `jobs` threads when asked. With
 // several jobs each file's diagnostics are buffered and printed whole, so messages from
 // different files never interleave.
 #pragma once
 
 #include "frontend/transpile_action.h"
+#include "pipeline/kernel_pipeline.h"
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -22,8 +24,18 @@ struct ReportedDiagnostic {
   std::string message;
 };
 
+// One input after the front end and the kernel pipeline.
+struct TranspiledFile {
+  std::string input;        // absolute
+  std::string display_name; // relative to the input root
+  bool ok = false;          // parsed and transpiled without errors
+  std::string output;       // the generated .par.cpp (empty if no kernel body was replaced)
+  std::vector<pipeline::KernelSummary> kernels;
+  std::vector<std::string> dependencies; // every file the compile read
+};
+
 struct ToolRunResult {
-  std::vector<frontend::FileResult> files;
+  std::vector<TranspiledFile> files;
   bool tool_failed = false; // a file could not be parsed at all
   // Per input (as given in `sources`): what Clang reported while transpiling it.
   std::map<std::string, std::vector<ReportedDiagnostic>> diagnostics;
@@ -32,7 +44,7 @@ struct ToolRunResult {
 ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                         const std::vector<std::string>& sources,
                         const std::vector<clang::tooling::ArgumentsAdjuster>& adjusters,
-                        const frontend::TranspileOptions& options,
+                        const pipeline::TranspileOptions& options,
                         const frontend::TranspileActionFactory::DisplayName& display_name, int jobs,
                         bool progress);
 

@@ -560,7 +560,7 @@ json to_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan
               {"kernel", kernel.name},
               {"regions", regions},
               {"channel_count", plan.channel_count},
-              {"channel_kinds", plan.channel_kinds},
+              {"channel_kinds", ir::channel_kind_letters(plan.channel_kinds)},
               {"fence_channel", plan.fence_channel}};
 }
 

@@ -73,14 +73,18 @@ s2p::resource_map<N> build_map(const MapSpec& spec,
   const s2p::axis order = spec.columns ? s2p::axis::columns : s2p::axis::rows;
   using map_t = s2p::resource_map<N>;
   map_t map = [&] {
-    if (spec.protocol == "block_block")
+    switch (spec.protocol) {
+    case MapProtocol::BlockBlock:
       return map_t::block_block(parent, to_extent<N>(spec.segment), spec.tiles, order);
-    if (spec.protocol == "block_cyclic")
+    case MapProtocol::BlockCyclic:
       return map_t::block_cyclic(parent, to_extent<N>(spec.segment), spec.tiles, order);
-    if (spec.protocol == "block")
+    case MapProtocol::Block:
       return map_t::block(parent, spec.tiles, order);
-    if (spec.protocol == "cyclic")
+    case MapProtocol::Cyclic:
       return map_t::cyclic(parent, spec.tiles, order);
+    case MapProtocol::SplitPoints:
+      break;
+    }
     std::array<std::vector<std::int64_t>, N> splits;
     if (static_cast<int>(spec.splits.size()) != N)
       throw NoTemplate("split points for " + std::to_string(spec.splits.size()) + " axes");
@@ -89,12 +93,17 @@ s2p::resource_map<N> build_map(const MapSpec& spec,
     return map_t::split_points(parent, splits, spec.tiles, order);
   }();
   for (const auto& step : spec.refinements) {
-    if (step.method == "weights")
+    switch (step.method) {
+    case MapSpec::Refinement::Method::Weights:
       map.weights(step.weights);
-    else if (step.method == "memory_blocks")
+      break;
+    case MapSpec::Refinement::Method::MemoryBlocks:
       map.memory_blocks(to_extent<N>(step.extent));
-    else
+      break;
+    case MapSpec::Refinement::Method::AlgorithmicBlocks:
       map.algorithmic_blocks(to_extent<N>(step.extent));
+      break;
+    }
   }
   return map;
 }
@@ -222,10 +231,11 @@ ScheduleTemplate ring_schedule_template([[maybe_unused]] const Kernel& kernel,
     if (extent->second.size() != 2 || extent->second[0] != multi.tiles) // collective() refuses
       throw std::invalid_argument("'" + step.rows_parameter + "' is " +
                                   extent_text(extent->second) + ", not one row per tile");
-    if (step.combine.empty() && step.kind != TileStep::Kind::AllGather)
+    if (!step.combine && step.kind != TileStep::Kind::AllGather)
       throw NoTemplate("the combine object is not one of the library's");
     rt::ring_launch launch = ring_launch_of(kernel, step, extent->second[1]);
-    launch.op = step.combine; // not read for an all-gather
+    if (step.combine) // not read for an all-gather
+      launch.op = to_string(*step.combine);
     sim::Fabric fabric = planning_fabric(launch.tiles, fabric_file);
     return rt::ring_schedule(launch, fabric, fabric_file);
   });
@@ -242,8 +252,8 @@ ring_placeholder_template([[maybe_unused]] const Kernel& kernel,
   // The smallest valid size, one element per tile, on chips of `tiles_per_chip` (the ring
   // gets as many as splitting its tiles evenly needs).
   rt::ring_launch launch = ring_launch_of(kernel, step, kernel.multi_tile->tiles);
-  if (!step.combine.empty()) // the library's combine: the placeholder says it too
-    launch.op = step.combine;
+  if (step.combine) // the library's combine: the placeholder says it too
+    launch.op = to_string(*step.combine);
   sim::Fabric fabric = sim::default_fabric();
   fabric.chip.tiles = std::max<std::uint32_t>(1, tiles_per_chip);
   return rt::ring_schedule(launch, fabric, "");

@@ -1,4 +1,5 @@
-// Schedule templates at transpile time (seed 004: the schedule is written beside the code).
+// Schedule templates at transpile time: the exchange schedule a multi-tile step will run,
+// written beside the generated code so it can be inspected (and checked) before any run.
 // A forall's owner-copy plan and a collective's ring depend on the fields' extents; when the
 // front end knows them (every call in the file passes the same constant extents, or
 // --extents) and every resource map's sizes are constants, seq2par plans the step with the

@@ -199,7 +199,7 @@ private:
     }
     out_ << "static const s2p::rt::kernel_info s2p_kernel = {" << quoted(kernel_.name) << ", "
          << quoted(options_.source_name) << ", " << plan_.warps.size() << ", s2p_warp_ids, "
-         << plan_.channel_count << ", " << quoted(plan_.channel_kinds) << ", s2p_sites, "
+         << plan_.channel_count << ", " << quoted(ir::channel_kind_letters(plan_.channel_kinds)) << ", s2p_sites, "
          << sites_.size() << ", " << pool_bytes(kernel_);
     if (!accesses.empty())
       out_ << ", s2p_spaces, " << spaces.size() << ", s2p_accesses, " << accesses.size();

@@ -1,4 +1,4 @@
-// Seed 001 step 164: the kernel's new body. The kernel keeps its signature; its body
+// Warp code generation: the kernel's new body. The kernel keeps its signature; its body
 // re-declares the kernel-scope pools, tensors and scalars, then launches one lambda per
 // warp. Each lambda holds the warp's calls in program order (loops with constant trip
 // counts expanded, loop variables replaced by their values) with `wait` before and

@@ -59,4 +59,53 @@ const clang::Expr* without_integer_conversion(const clang::Expr* e) {
   return e;
 }
 
+// The braced list an argument was written as ({2.0, 1.0}), through the constructor of the
+// parameter type (extent, std::vector with its defaulted allocator) and initializer_list.
+const clang::InitListExpr* braced_list(const clang::Expr* e) {
+  e = strip(e);
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+      construct && construct->getNumArgs() >= 1)
+    e = strip(construct->getArg(0));
+  if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e))
+    e = strip(std_list->getSubExpr());
+  return llvm::dyn_cast<clang::InitListExpr>(e);
+}
+
+// The integers of a constant extent argument ({32, 16}), or nothing if any is not constant.
+std::optional<std::vector<std::int64_t>> constant_extent(const clang::Expr* e,
+                                                         const clang::ASTContext& ctx) {
+  const clang::InitListExpr* list = braced_list(e);
+  if (!list)
+    return std::nullopt;
+  std::vector<std::int64_t> values;
+  for (const clang::Expr* init : list->inits()) {
+    clang::Expr::EvalResult value;
+    if (!init->EvaluateAsInt(value, ctx))
+      return std::nullopt;
+    values.push_back(value.Val.getInt().getExtValue());
+  }
+  return values;
+}
+
+// Per axis, the constant split points of split_points' second argument ({{{16}, {16}}}),
+// or nothing if the argument is not written out as constants.
+std::optional<std::vector<std::vector<std::int64_t>>>
+constant_splits(const clang::Expr* e, const clang::ASTContext& ctx) {
+  const auto* list = llvm::dyn_cast<clang::InitListExpr>(strip(e));
+  // std::array wraps a C array: its list holds one list with the axes.
+  if (list && list->getNumInits() == 1)
+    if (const auto* inner = llvm::dyn_cast<clang::InitListExpr>(strip(list->getInit(0))))
+      list = inner;
+  if (!list)
+    return std::nullopt;
+  std::vector<std::vector<std::int64_t>> axes;
+  for (const clang::Expr* axis : list->inits()) {
+    auto points = constant_extent(axis, ctx);
+    if (!points)
+      return std::nullopt;
+    axes.push_back(std::move(*points));
+  }
+  return axes;
+}
+
 } // namespace s2p::frontend

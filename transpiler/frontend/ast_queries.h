@@ -2,9 +2,13 @@
 #pragma once
 
 #include <clang/AST/Decl.h>
+#include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace s2p::frontend {
 
@@ -20,5 +24,18 @@ std::string qualified_name(const clang::NamedDecl* decl);
 
 // The declaration `e` names, if it is (after strip) a plain reference.
 const clang::ValueDecl* referenced_decl(const clang::Expr* e);
+
+// The braced list an argument was written as ({2.0, 1.0}), through the constructor of the
+// parameter type and initializer_list; null if it was not written as one.
+const clang::InitListExpr* braced_list(const clang::Expr* e);
+
+// The integers of a constant extent argument ({32, 16}), or nothing if any is not constant.
+std::optional<std::vector<std::int64_t>> constant_extent(const clang::Expr* e,
+                                                         const clang::ASTContext& ctx);
+
+// Per axis, the constant split points of split_points' second argument ({{{16}, {16}}}),
+// or nothing if the argument is not written out as constants.
+std::optional<std::vector<std::vector<std::int64_t>>>
+constant_splits(const clang::Expr* e, const clang::ASTContext& ctx);
 
 } // namespace s2p::frontend

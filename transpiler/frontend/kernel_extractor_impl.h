@@ -47,7 +47,7 @@ public:
   std::optional<ir::Kernel> run(const clang::FunctionDecl& kernel);
 
 private:
-  // S2P_TILES kernels (seeds 002, 004): collectives and foralls over agile fields.
+  // S2P_TILES kernels (multi-tile): collectives and foralls over agile fields.
   std::optional<ir::Kernel> run_multi_tile(const clang::FunctionDecl& kernel,
                                            const clang::CompoundStmt& body);
   std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);

@@ -1,4 +1,5 @@
-// The CDFG / CDRFG (seed 001 steps 141-142) and what later passes record on its edges.
+// The CDFG (control and data flow graph) and CDRFG (CDFG plus resource edges: who must
+// release a buffer before it is overwritten), and what later passes record on its edges.
 // Every dynamic instance of an intrinsic call is a node; nodes are stored in sequential
 // program order, so every edge goes from a lower to a higher node index.
 #pragma once
@@ -94,7 +95,7 @@ struct Graph {
   }
 };
 
-// One warp's program (seed 001 step 163): waits, calls and signals in program order.
+// One warp's program: waits, calls and signals in program order.
 // A fence (between regions) is a signal on the fence channel followed by a wait for
 // `phase` signals on it: every warp's share of everything before it.
 struct WarpOp {

@@ -4,6 +4,44 @@
 
 namespace s2p::ir {
 
+const char* to_string(MapProtocol protocol) {
+  switch (protocol) {
+  case MapProtocol::Block:
+    return "block";
+  case MapProtocol::Cyclic:
+    return "cyclic";
+  case MapProtocol::BlockBlock:
+    return "block_block";
+  case MapProtocol::BlockCyclic:
+    return "block_cyclic";
+  case MapProtocol::SplitPoints:
+    return "split_points";
+  }
+  return "?";
+}
+
+std::optional<MapProtocol> parse_map_protocol(std::string_view name) {
+  for (const auto protocol : {MapProtocol::Block, MapProtocol::Cyclic, MapProtocol::BlockBlock,
+                              MapProtocol::BlockCyclic, MapProtocol::SplitPoints})
+    if (name == to_string(protocol))
+      return protocol;
+  return std::nullopt;
+}
+
+const char* to_string(CombineOp op) {
+  switch (op) {
+  case CombineOp::Sum:
+    return "sum";
+  case CombineOp::Product:
+    return "prod";
+  case CombineOp::Max:
+    return "max";
+  case CombineOp::Min:
+    return "min";
+  }
+  return "?";
+}
+
 const char* to_string(AccessMode mode) {
   switch (mode) {
   case AccessMode::Read:

@@ -1,5 +1,5 @@
 // A kernel as the front end hands it over: its memory (pools, tensors) and its schedule
-// tree (seed 001 step 120). Nothing here knows about Clang.
+// tree, one branch per stage of the sequential program. Nothing here knows about Clang.
 #pragma once
 
 #include "ir/expr.h"
@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace s2p::ir {
@@ -22,6 +23,15 @@ inline bool writes(AccessMode mode) {
   return mode != AccessMode::Read;
 }
 const char* to_string(AccessMode mode);
+
+// The distribution protocols of s2p::resource_map, by the name of their factory.
+enum class MapProtocol { Block, Cyclic, BlockBlock, BlockCyclic, SplitPoints };
+const char* to_string(MapProtocol protocol);
+std::optional<MapProtocol> parse_map_protocol(std::string_view name);
+
+// The combine operations of the library's collectives (s2p::sum{}, ...).
+enum class CombineOp { Sum, Product, Max, Min };
+const char* to_string(CombineOp op); // as the schedule spells it: "sum", "prod", "max", "min"
 
 // On-tile buffer memory (`s2p::pool<T, N>`): the resource warps share.
 struct Pool {
@@ -114,14 +124,14 @@ struct TileStep {
   SourceLocation loc;
   std::string field;          // collectives: the rows expression (row t = tile t)
   std::string op;             // collectives: the combine object, e.g. "s2p::sum{}"
-  std::string combine;        // collectives: the schedule's op ("sum", "max", ...) if known
+  std::optional<CombineOp> combine; // collectives: the library's combine, if it is one
   std::string rows_parameter; // collectives: the field parameter passed as the rows, if one
   std::string element_type;   // "f32", "f64", "i32", ...
   std::string text;           // the statement as written
 
   // Forall (owner-copy): the agile field written (identity index), the agile fields read
   // with their index maps (in[d] = i[axis[d]] + offset[d]), and the body as a lambda over
-  // (index, output view, input views...). In the local-global view (seed 002 section 2.7)
+  // (index, output view, input views...). In the local-global view (block by block)
   // the forall runs over the output's algorithmic blocks, `output` and `reads` name
   // s2p::tiles(...) variables and the maps take block coordinates to block coordinates.
   struct IndexMap {
@@ -150,7 +160,7 @@ struct TileStep {
 // A resource map as the kernel builds it, when everything but its parent extent is a
 // constant: enough to plan a forall at transpile time once the extents are known.
 struct MapSpec {
-  std::string protocol;              // block_block, block_cyclic, block, cyclic, split_points
+  MapProtocol protocol = MapProtocol::Block;
   std::string parent_parameter;      // parent = this field parameter's extent(), or
   std::vector<std::int64_t> parent;  // ... this constant extent
   std::vector<std::int64_t> segment; // block_block, block_cyclic
@@ -158,7 +168,8 @@ struct MapSpec {
   int tiles = 0;
   bool columns = false; // s2p::axis::columns
   struct Refinement {   // .weights(...), .memory_blocks(...), .algorithmic_blocks(...)
-    std::string method;
+    enum class Method { Weights, MemoryBlocks, AlgorithmicBlocks };
+    Method method = Method::Weights;
     std::vector<double> weights;
     std::vector<std::int64_t> extent;
   };
@@ -177,7 +188,7 @@ struct MultiTile {
   int tiles = 0;
   std::vector<TileStep> steps;
 
-  // What a forall's schedule template needs (seed 004: the template is written beside the
+  // What a forall's schedule template needs (the template is written beside the
   // code). Maps appear only if all their sizes are constants.
   std::map<std::string, MapSpec> maps;                 // resource-map variable -> how built
   std::map<std::string, DistributedField> distributed; // agile / tile-view variable -> field
@@ -191,7 +202,7 @@ struct MultiTile {
 
 struct Kernel {
   std::string name;
-  std::optional<MultiTile> multi_tile; // set for S2P_TILES kernels (seeds 002, 004)
+  std::optional<MultiTile> multi_tile; // set for S2P_TILES (multi-tile) kernels
   SourceLocation loc;
   std::vector<Pool> pools;
   std::vector<Tensor> tensors;

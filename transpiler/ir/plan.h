@@ -1,6 +1,6 @@
 // A kernel's warp-split plan, region by region. Straight code and loops with constant trip
-// counts are expanded (seed 001); a loop whose trip count is only known at run time stays
-// a loop (spec 02 section 7). Regions are separated by fences, so each is planned on its own.
+// counts are expanded; a loop whose trip count is only known at run time stays a loop
+// (a symbolic loop, planned on one period of its dependence pattern). Regions are separated by fences, so each is planned on its own.
 #pragma once
 
 #include "ir/graph.h"
@@ -11,6 +11,11 @@
 #include <vector>
 
 namespace s2p::ir {
+
+// What a channel carries: a data dependence, a freed resource, or the fence between regions.
+enum class ChannelKind { Data, Resource, Fence };
+// One letter per channel ('d', 'r', 'f'), as the runtime's channel table spells it.
+std::string channel_kind_letters(const std::vector<ChannelKind>& kinds);
 
 // Cross-warp edges of a symbolic loop's steady state, relative to the destination
 // iteration t: from body call `from_template` in iteration t - distance to body call

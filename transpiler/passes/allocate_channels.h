@@ -1,4 +1,4 @@
-// Seed 001 step 162. Cross-warp edges that remain get numbered synchronization channels,
+// Channel allocation. Cross-warp edges that remain get numbered synchronization channels,
 // data channels first (1..D), then resource channels (D+1..). Edges are taken in program
 // order of their source (then destination); each gets the lowest channel of its pool whose
 // previous edge's wait provably happens before this edge's signal, else a new channel.

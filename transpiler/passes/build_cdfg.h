@@ -1,4 +1,4 @@
-// Seed 001 step 141: schedule tree -> CDFG. Every dynamic instance of an intrinsic call
+// CDFG construction: schedule tree -> CDFG. Every dynamic instance of an intrinsic call
 // becomes a node (loops with constant trip counts are expanded); control edges chain the
 // nodes of each warp in program order; data edges go from the last writer of each unit a
 // node reads to that node (read-after-write, through aliasing tensors too).

@@ -1,4 +1,4 @@
-// Seed 001 steps 1421-1422: CDFG + required resources -> CDRFG. Walking nodes in program
+// Resource edges: CDFG + required resources -> CDRFG. Walking nodes in program
 // order, each pool unit has holders: the readers of the data currently in it, or its
 // writer if nobody read it. A node that writes a range must wait until every other holder
 // of it has released it: one resource edge holder -> writer per holder, labelled with the

@@ -1,4 +1,4 @@
-// When a loop's trip count is only known at run time it stays a loop (spec 02 section 7),
+// When a loop's trip count is only known at run time it stays a loop (a symbolic loop),
 // which requires its buffer use to be periodic: every pool coordinate a function of
 // `i mod m` (like i % 3), so that the same dependency pattern repeats every P iterations.
 // This pass proves that structurally (no sampling) and finds P.

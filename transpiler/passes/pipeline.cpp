@@ -50,8 +50,11 @@ bool plan_expanded(Region& region, const PipelineOptions& options, KernelPlan& p
     }
   }
   offset_channels(region, plan.channel_count);
-  plan.channel_kinds += std::string(graph.data_channel_count, 'd');
-  plan.channel_kinds += std::string(graph.channel_count - graph.data_channel_count, 'r');
+  plan.channel_kinds.insert(plan.channel_kinds.end(), static_cast<std::size_t>(graph.data_channel_count),
+                            ChannelKind::Data);
+  plan.channel_kinds.insert(plan.channel_kinds.end(),
+                            static_cast<std::size_t>(graph.channel_count - graph.data_channel_count),
+                            ChannelKind::Resource);
   plan.channel_count += graph.channel_count;
   return true;
 }
@@ -84,7 +87,7 @@ KernelPlan plan_kernel(const Kernel& kernel, const PipelineOptions& options, Dia
   plan.warps.assign(warps.begin(), warps.end());
   if (plan.regions.size() > 1) {
     plan.fence_channel = ++plan.channel_count;
-    plan.channel_kinds += 'f';
+    plan.channel_kinds.push_back(ChannelKind::Fence);
   }
   return plan;
 }

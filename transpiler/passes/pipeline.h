@@ -1,4 +1,4 @@
-// The warp-split pipeline for one kernel (seed 001 steps 141-163), region by region: each
+// The warp-split pipeline for one kernel, region by region: each
 // expanded region goes through CDFG -> CDRFG -> redundant edges -> channels -> warps; each
 // loop with a run-time trip count through the same CDRFG and redundancy rules on its
 // analysis window, then plan_symbolic_loop. Regions are separated by fences on one extra
@@ -15,7 +15,7 @@
 namespace s2p::passes {
 
 struct PipelineOptions {
-  bool keep_redundant = false; // skip step 161 (correct, with more synchronization)
+  bool keep_redundant = false; // skip redundant-edge removal (correct, with more synchronization)
   bool verify = true; // check every expanded region's plan (races, deadlock) before emitting
   std::int64_t tile_sram_bytes = 624 * 1024; // the pools must fit one tile
   CdfgOptions cdfg;
@@ -24,7 +24,7 @@ struct PipelineOptions {
 struct KernelPlan {
   std::vector<ir::Region> regions;
   int channel_count = 0;
-  std::string channel_kinds; // channel c is channel_kinds[c - 1]: 'd' data, 'r' resource, 'f' fence
+  std::vector<ir::ChannelKind> channel_kinds; // channel c is channel_kinds[c - 1]
   int fence_channel = 0;     // 0 when the kernel is a single region
   std::vector<int> warps;    // every warp number used, ascending
   int redundant_edges = 0;

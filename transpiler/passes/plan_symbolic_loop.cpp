@@ -33,7 +33,7 @@ std::string describe(const Graph& g, const Edge& e) {
 
 } // namespace
 
-bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_kinds,
+bool plan_symbolic_loop(Region& region, int first_channel, std::vector<ChannelKind>& channel_kinds,
                         Diagnostics& diags) {
   SymbolicLoop& loop = region.loop;
   const Graph& g = region.graph;
@@ -120,7 +120,8 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::string& channel_
     }
   }
   for (const auto& family : loop.families)
-    channel_kinds += family.kind == EdgeKind::Data ? 'd' : 'r';
+    channel_kinds.push_back(family.kind == EdgeKind::Data ? ChannelKind::Data
+                                                          : ChannelKind::Resource);
 
   // 4. Per-warp programs for each residue: waits (sources in program order), the call,
   //    signals (destinations in program order).

@@ -22,7 +22,8 @@ namespace s2p::passes {
 // Fills region.loop.families and region.loop.warps; channels start at `first_channel`
 // and their kinds ('d' data, 'r' resource) are appended to `channel_kinds`. Returns false
 // (with a diagnostic) if the loop's dependencies are not periodic.
-bool plan_symbolic_loop(ir::Region& region, int first_channel, std::string& channel_kinds,
+bool plan_symbolic_loop(ir::Region& region, int first_channel,
+                        std::vector<ir::ChannelKind>& channel_kinds,
                         ir::Diagnostics& diags);
 
 // The concrete programs of `trips` iterations (trips <= window) and the graph they

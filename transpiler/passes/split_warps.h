@@ -1,4 +1,4 @@
-// Seed 001 step 163: one program per warp, nodes in program order; for every edge that
+// Warp splitting: one program per warp, nodes in program order; for every edge that
 // needs synchronization, `wait` right before its destination (sources in program order)
 // and `signal` right after its source (destinations in program order).
 #pragma once

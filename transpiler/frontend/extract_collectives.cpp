@@ -1,0 +1,393 @@
+// S2P_TILES kernels: their statements (ring collectives over per-tile rows, foralls),
+// the field parameters' element types and extents as the calls pass them, S2P_MOVE_MEMORY.
+#include "frontend/kernel_extractor_impl.h"
+#include "frontend/s2p_types.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+// One-character prefixes of a temporary std::string are chars ('\'' + name, 'i' + bits), not
+// string literals: GCC 12 reports a false -Wrestrict or -Wstringop-overflow for "'" + name
+// (GCC bug 105651).
+
+namespace s2p::frontend {
+
+
+namespace {
+
+// The element type T of an s2p::field<N, T> (the first type argument), as the schedule spells it.
+std::string schedule_element_type(clang::QualType type, const clang::ASTContext& ctx) {
+  type = type.getNonReferenceType().getCanonicalType();
+  const auto* spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  if (!spec)
+    return "";
+  for (const auto& arg : spec->getTemplateArgs().asArray()) {
+    if (arg.getKind() != clang::TemplateArgument::Type)
+      continue;
+    const clang::QualType t = arg.getAsType().getCanonicalType();
+    if (t->isFloatingType())
+      return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
+    if (t->isIntegerType() && !t->isBooleanType()) {
+      const auto bits = ctx.getTypeSize(t);
+      return (t->isSignedIntegerType() ? 'i' : 'u') + std::to_string(bits); // chars: see above
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::CallExpr& call) {
+  const clang::FunctionDecl* callee = call.getDirectCallee();
+  const std::string name = callee ? callee->getQualifiedNameAsString() : "";
+  ir::TileStep step;
+  step.loc = loc(call.getBeginLoc());
+  step.text = text(call.getSourceRange());
+  if (name == "s2p::forall")
+    return forall_step(call);
+  if (name == "s2p::all_reduce" || name == "s2p::reduce_scatter" || name == "s2p::all_gather") {
+    step.kind = name == "s2p::all_reduce"       ? ir::TileStep::Kind::AllReduce
+                : name == "s2p::reduce_scatter" ? ir::TileStep::Kind::ReduceScatter
+                                                : ir::TileStep::Kind::AllGather;
+    step.field = text(call.getArg(0)->getSourceRange());
+    step.op = call.getNumArgs() > 1 ? text(call.getArg(1)->getSourceRange()) : "s2p::sum{}";
+    // The library's combine objects, as the schedule spells them (their name()).
+    static const std::map<std::string, ir::CombineOp> combines{{"sum", ir::CombineOp::Sum},
+                                                               {"product", ir::CombineOp::Product},
+                                                               {"maximum", ir::CombineOp::Max},
+                                                               {"minimum", ir::CombineOp::Min}};
+    const clang::CXXRecordDecl* combine =
+        call.getNumArgs() > 1 ? call.getArg(1)->getType()->getAsCXXRecordDecl() : nullptr;
+    if (combine && qualified_name(combine).rfind("::s2p::", 0) == 0)
+      if (const auto known = combines.find(combine->getNameAsString()); known != combines.end())
+        step.combine = known->second;
+    if (step.kind != ir::TileStep::Kind::AllGather && !step.combine) {
+      error(call.getArg(1)->getBeginLoc(),
+            "the combine of a collective must be one of the library's: s2p::sum{}, "
+            "s2p::product{}, s2p::maximum{} or s2p::minimum{} (a ring collective combines "
+            "in the fabric's order with an operation every backend knows)");
+      return std::nullopt;
+    }
+    if (const clang::ValueDecl* rows = referenced_decl(call.getArg(0));
+        rows && llvm::isa<clang::ParmVarDecl>(rows))
+      step.rows_parameter = rows->getNameAsString();
+    step.element_type = schedule_element_type(call.getArg(0)->getType(), ctx_);
+    if (step.element_type.empty()) {
+      error(call.getArg(0)->getBeginLoc(),
+            "the rows of a collective must be an s2p::field<2, T> of an arithmetic type");
+      return std::nullopt;
+    }
+    return step;
+  }
+  error(call.getBeginLoc(), "a multi-tile kernel may call s2p::forall, s2p::all_reduce, "
+                            "s2p::reduce_scatter and s2p::all_gather; '" +
+                                (name.empty() ? text(call.getSourceRange()) : name) +
+                                "' is not supported here");
+  return std::nullopt;
+}
+
+// `i`, or an s2p::index built from i[k] + c per axis ({i[1], i[0]}, {i[0] + 1, i[1]}).
+std::optional<ir::TileStep::IndexMap>
+KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank) {
+  ir::TileStep::IndexMap map;
+  const clang::Expr* e = strip(index);
+  if (referenced_decl(e) == i) {
+    for (int d = 0; d < rank; ++d)
+      map.axis.push_back(d), map.offset.push_back(0);
+    return map;
+  }
+  std::vector<const clang::Expr*> coords;
+  if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e))
+    e = strip(std_list->getSubExpr());
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e))
+    coords.assign(list->inits().begin(), list->inits().end());
+  else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+    for (const clang::Expr* arg : construct->arguments()) {
+      const clang::Expr* inner = strip(arg);
+      if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(inner))
+        coords.assign(list->inits().begin(), list->inits().end());
+      else if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(inner)) {
+        if (const auto* l = llvm::dyn_cast<clang::InitListExpr>(strip(std_list->getSubExpr())))
+          coords.assign(l->inits().begin(), l->inits().end());
+      }
+    }
+  }
+  if (static_cast<int>(coords.size()) != rank)
+    return std::nullopt;
+  for (const clang::Expr* c : coords) {
+    // i[k] (+|-) constant
+    std::int64_t offset = 0;
+    const clang::Expr* base = strip(c);
+    if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(base);
+        bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub)) {
+      clang::Expr::EvalResult value;
+      if (!bin->getRHS()->EvaluateAsInt(value, ctx_))
+        return std::nullopt;
+      offset = value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
+      base = strip(bin->getLHS());
+    }
+    const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
+    clang::Expr::EvalResult axis;
+    if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
+        referenced_decl(subscript->getArg(0)) != i ||
+        !subscript->getArg(1)->EvaluateAsInt(axis, ctx_))
+      return std::nullopt;
+    map.axis.push_back(static_cast<int>(axis.Val.getInt().getExtValue()));
+    map.offset.push_back(offset);
+  }
+  return map;
+}
+
+// `auto Xd = s2p::agile(X, map)` and `auto Xt = s2p::tiles(Xd)` both distribute X.
+// A forall that reads the field it writes (an in-place transpose through two agile
+// views of one parameter) would read elements other tiles are overwriting.
+bool KernelExtractor::Impl::same_source(const clang::ValueDecl& input,
+                                        const clang::ValueDecl& output,
+                                        clang::SourceLocation where) {
+  const auto in = source_parameter_.find(input.getNameAsString());
+  const auto out = source_parameter_.find(output.getNameAsString());
+  if (in == source_parameter_.end() || out == source_parameter_.end() || in->second != out->second)
+    return true;
+  error(where, "the forall reads '" + input.getNameAsString() + "' and writes '" +
+                   output.getNameAsString() + "', which both distribute field '" + in->second +
+                   "'; a forall cannot update a field in place: write the result to another "
+                   "field");
+  return false;
+}
+
+void KernelExtractor::Impl::note_source_parameter(const clang::VarDecl& var) {
+  const auto* call =
+      var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;
+  if (!call || call->getNumArgs() == 0)
+    return;
+  const clang::ValueDecl* source = referenced_decl(call->getArg(0));
+  if (!source)
+    return;
+  const std::string name = source->getNameAsString();
+  const auto known = source_parameter_.find(name);
+  if (llvm::isa<clang::ParmVarDecl>(source))
+    source_parameter_[var.getNameAsString()] = name;
+  else if (known != source_parameter_.end())
+    source_parameter_[var.getNameAsString()] = known->second;
+}
+
+void KernelExtractor::Impl::note_distribution(const clang::VarDecl& var, ir::MultiTile& multi) {
+  const auto* call =
+      var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;
+  const clang::ValueDecl* source =
+      call && call->getNumArgs() > 0 ? referenced_decl(call->getArg(0)) : nullptr;
+  if (!source)
+    return;
+  const std::string name = var.getNameAsString();
+  if (call->getNumArgs() >= 2) { // s2p::agile(X, map)
+    const clang::ValueDecl* map = referenced_decl(call->getArg(1));
+    const auto parameter = source_parameter_.find(name);
+    if (map && parameter != source_parameter_.end())
+      multi.distributed[name] = {parameter->second, map->getNameAsString(),
+                                 schedule_element_type(var.getType(), ctx_)};
+  } else if (const auto known = multi.distributed.find(source->getNameAsString());
+             known != multi.distributed.end()) { // s2p::tiles(Xd)
+    multi.distributed[name] = known->second;
+  }
+}
+
+namespace {
+
+// The extent a field argument was built with: `s2p::field<2, T>(p, {96, 96})`, or a variable
+// declared that way (its declaration; later assignments are not followed, which is safe:
+// the template is then not the schedule that runs, and the runtime plans anew).
+std::optional<std::vector<std::int64_t>> field_argument_extent(const clang::Expr* arg,
+                                                               const clang::ASTContext& ctx) {
+  const clang::Expr* e = strip(arg);
+  if (const clang::ValueDecl* decl = referenced_decl(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+    if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasInit())
+      return std::nullopt;
+    e = strip(var->getInit());
+  }
+  const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+  if (!construct || construct->getNumArgs() != 2)
+    return std::nullopt;
+  return constant_extent(construct->getArg(1), ctx);
+}
+
+std::string extent_text(const std::vector<std::int64_t>& extent) {
+  std::string text;
+  for (std::size_t d = 0; d < extent.size(); ++d) {
+    if (d) // not ("x" + std::to_string(...)): GCC 12 misreads it (-Wrestrict, GCC bug 105651)
+      text += 'x';
+    text += std::to_string(extent[d]);
+  }
+  return text;
+}
+
+} // namespace
+
+// Seed 004 writes the schedule beside the code, which needs the fields' extents; a kernel
+// only learns them from its arguments. When every call in this file passes fields of the
+// same constant extents, those are the extents the template is planned for.
+void KernelExtractor::Impl::find_call_extents(const clang::FunctionDecl& kernel,
+                                              ir::MultiTile& multi) {
+  const std::vector<const clang::CallExpr*>& calls = calls_.of(kernel);
+  const std::string kernel_name = '\'' + kernel.getNameAsString() + "'";
+  if (calls.empty()) {
+    multi.no_extents_reason = kernel_name + " is not called in this file";
+    return;
+  }
+  std::map<std::string, std::vector<std::int64_t>> extents;
+  std::map<std::string, unsigned> first_line;
+  for (const clang::CallExpr* call : calls) {
+    const unsigned line = loc(call->getBeginLoc()).line;
+    for (unsigned k = 0; k < kernel.getNumParams() && k < call->getNumArgs(); ++k) {
+      const clang::ParmVarDecl* parameter = kernel.getParamDecl(k);
+      if (s2p_template_name(parameter->getType()) != "field")
+        continue;
+      const std::string name = parameter->getNameAsString();
+      const auto extent = field_argument_extent(call->getArg(k), ctx_);
+      if (!extent) {
+        multi.no_extents_reason = "the extent of '" + name + "' in the call at line " +
+                                  std::to_string(line) + " is not a constant";
+        return;
+      }
+      const auto [known, inserted] = extents.emplace(name, *extent);
+      if (!inserted && known->second != *extent) {
+        multi.no_extents_reason = "the calls at lines " + std::to_string(first_line[name]) +
+                                  " and " + std::to_string(line) + " pass '" + name +
+                                  "' with different extents (" + extent_text(known->second) + ", " +
+                                  extent_text(*extent) + ")";
+        return;
+      }
+      first_line.emplace(name, line);
+    }
+  }
+  multi.parameter_extents = std::move(extents);
+  multi.extents_from =
+      calls.size() == 1
+          ? "the call at " + display_file_ + ":" + std::to_string(loc(calls[0]->getBeginLoc()).line)
+          : "the " + std::to_string(calls.size()) + " calls in " + display_file_;
+}
+
+// S2P_MOVE_MEMORY(C, B): some forall writes (a distribution of) parameter C and reads B.
+// The owner-copy plan already moves every block a task needs once, before the tasks run;
+// the annotation records that the author relies on it, and seq2par holds them to it.
+void KernelExtractor::Impl::apply_move_memory(const clang::FunctionDecl& kernel,
+                                              ir::MultiTile& multi) {
+  for (const clang::Decl* redecl : kernel.redecls())
+    for (const auto* attr : redecl->specific_attrs<clang::AnnotateAttr>()) {
+      if (attr->getAnnotation() != "s2p.move_memory")
+        continue;
+      const auto* text =
+          attr->args_size() == 1
+              ? llvm::dyn_cast<clang::StringLiteral>((*attr->args_begin())->IgnoreParenImpCasts())
+              : nullptr;
+      std::vector<std::string> names;
+      if (text) {
+        llvm::SmallVector<llvm::StringRef, 2> parts;
+        text->getString().split(parts, ',');
+        for (const auto part : parts)
+          names.push_back(part.trim().str());
+      }
+      auto is_field_parameter = [&](const std::string& name) {
+        return std::any_of(
+            kernel.param_begin(), kernel.param_end(), [&](const clang::ParmVarDecl* p) {
+              return p->getNameAsString() == name && s2p_template_name(p->getType()) == "field";
+            });
+      };
+      if (names.size() != 2) {
+        error(attr->getLocation(), "S2P_MOVE_MEMORY(C, B) names two s2p::field parameters of the "
+                                   "kernel: the field a forall writes and one it reads");
+        continue;
+      }
+      const auto unknown = std::find_if_not(names.begin(), names.end(), is_field_parameter);
+      if (unknown != names.end()) {
+        error(attr->getLocation(), "S2P_MOVE_MEMORY(" + names[0] + ", " + names[1] + "): '" +
+                                       *unknown + "' is not an s2p::field parameter of the kernel");
+        continue;
+      }
+      auto source = [&](const std::string& variable) {
+        const auto found = source_parameter_.find(variable);
+        return found == source_parameter_.end() ? std::string() : found->second;
+      };
+      bool applied = false;
+      for (auto& step : multi.steps) {
+        if (step.kind != ir::TileStep::Kind::Forall || source(step.output) != names[0])
+          continue;
+        for (const auto& read : step.reads)
+          if (source(read.field) == names[1]) {
+            step.moved_at_start.push_back(read.field);
+            applied = true;
+          }
+      }
+      if (!applied)
+        error(attr->getLocation(), "S2P_MOVE_MEMORY(" + names[0] + ", " + names[1] +
+                                       "): no forall in this kernel writes '" + names[0] +
+                                       "' and reads '" + names[1] + "'");
+    }
+}
+
+std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::FunctionDecl& kernel,
+                                                                const clang::CompoundStmt& body) {
+  ir::MultiTile multi;
+  const clang::AnnotateAttr* tiles_attr = nullptr;
+  for (const clang::Decl* redecl : kernel.redecls())
+    for (const auto* attr : redecl->specific_attrs<clang::AnnotateAttr>())
+      if (attr->getAnnotation() == "s2p.tiles")
+        tiles_attr = attr;
+  clang::Expr::EvalResult value;
+  if (!tiles_attr || tiles_attr->args_size() != 1 ||
+      !(*tiles_attr->args_begin())->EvaluateAsInt(value, ctx_) ||
+      value.Val.getInt().getSExtValue() < 1 || value.Val.getInt().getSExtValue() > (1 << 20)) {
+    error(kernel.getLocation(), "S2P_TILES(n) needs a positive integer constant tile count");
+    return std::nullopt;
+  }
+  multi.tiles = static_cast<int>(value.Val.getInt().getSExtValue());
+  for (const clang::Stmt* stmt : body.body()) {
+    if (llvm::isa<clang::NullStmt>(stmt))
+      continue;
+    if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(stmt)) {
+      // Runs once, as in the sequential program: resource maps, agile fields, sizes.
+      kernel_.preamble.push_back(text(decl->getSourceRange()));
+      for (const clang::Decl* d : decl->decls()) {
+        const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+        const std::string kind = var ? s2p_template_name(var->getType()) : "";
+        if (kind == "agile_field")
+          agile_fields_[var] = static_cast<int>(integer_template_args(var->getType()).front());
+        else if (kind == "tile_blocks")
+          tile_blocks_[var] = static_cast<int>(integer_template_args(var->getType()).front());
+        if (kind == "agile_field" || kind == "tile_blocks")
+          note_source_parameter(*var);
+        if (kind == "resource_map")
+          check_resource_map(*var, multi);
+        if (kind == "agile_field" || kind == "tile_blocks")
+          note_distribution(*var, multi);
+      }
+      continue;
+    }
+    const auto* e = llvm::dyn_cast<clang::Expr>(stmt);
+    const auto* call = e ? llvm::dyn_cast<clang::CallExpr>(strip(e)) : nullptr;
+    if (!call) {
+      error(stmt->getBeginLoc(),
+            "a multi-tile kernel is a sequence of declarations and collectives (s2p::all_reduce, "
+            "s2p::reduce_scatter, s2p::all_gather); this statement is not supported here");
+      continue;
+    }
+    if (auto step = multi_tile_call(*call))
+      multi.steps.push_back(std::move(*step));
+  }
+  if (multi.steps.empty() && !failed_)
+    error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
+  if (!failed_)
+    apply_move_memory(kernel, multi);
+  if (!failed_)
+    find_call_extents(kernel, multi);
+  if (failed_)
+    return std::nullopt;
+  kernel_.multi_tile = std::move(multi);
+  return std::move(kernel_);
+}
+
+} // namespace s2p::frontend

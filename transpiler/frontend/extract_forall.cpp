@@ -1,0 +1,510 @@
+// s2p::forall over agile fields, in the full global view (X[i]) or the local-global view
+// (Xt(b) blocks): the index maps of what the body reads, and the body rules (a forall body
+// writes only its output, through its index).
+#include "frontend/kernel_extractor_impl.h"
+#include "frontend/s2p_types.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+// One-character prefixes of a temporary std::string are chars ('\'' + name, 'i' + bits), not
+// string literals: GCC 12 reports a false -Wrestrict or -Wstringop-overflow for "'" + name
+// (GCC bug 105651).
+
+namespace s2p::frontend {
+
+std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::CallExpr& call) {
+  ir::TileStep step;
+  step.kind = ir::TileStep::Kind::Forall;
+  step.loc = loc(call.getBeginLoc());
+  step.text = text(call.getSourceRange());
+  const auto* lambda =
+      call.getNumArgs() == 2 ? llvm::dyn_cast<clang::LambdaExpr>(strip(call.getArg(1))) : nullptr;
+  const clang::CXXMethodDecl* op = lambda ? lambda->getCallOperator() : nullptr;
+  if (!op || op->getNumParams() != 1 ||
+      s2p_template_name(op->getParamDecl(0)->getType()) != "index") {
+    error(call.getBeginLoc(),
+          "s2p::forall takes an extent and a lambda with one s2p::index<N> parameter");
+    return std::nullopt;
+  }
+  // s2p::forall(Xt.blocks(), ...): the local-global view.
+  if (const auto* blocks = llvm::dyn_cast<clang::CXXMemberCallExpr>(strip(call.getArg(0)))) {
+    const clang::ValueDecl* domain = referenced_decl(blocks->getImplicitObjectArgument());
+    if (blocks->getMethodDecl() && blocks->getMethodDecl()->getName() == "blocks" && domain &&
+        tile_blocks_.count(domain)) {
+      if (!check_forall_body(*lambda, true))
+        return std::nullopt;
+      return tile_forall_step(call, *lambda, *domain);
+    }
+  }
+  if (!check_forall_body(*lambda, false))
+    return std::nullopt;
+  const clang::ParmVarDecl* i = op->getParamDecl(0);
+  step.rank = static_cast<int>(integer_template_args(i->getType()).front());
+  // Every subscript of an agile field inside the body: what it reads and writes.
+  struct Access {
+    const clang::ValueDecl* field;
+    ir::TileStep::IndexMap map;
+    bool written;
+    clang::SourceLocation where;
+  };
+  std::vector<Access> accesses;
+  std::set<const clang::Expr*> written_subscripts;
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    Impl* self;
+    const clang::ParmVarDecl* i;
+    int rank;
+    std::vector<Access>* accesses;
+    std::set<const clang::Expr*>* written;
+    bool ok = true;
+    bool VisitBinaryOperator(clang::BinaryOperator* b) {
+      if (b->isAssignmentOp())
+        written->insert(strip(b->getLHS()));
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+      if (call->isAssignmentOp())
+        written->insert(strip(call->getArg(0)));
+      if (call->getOperator() != clang::OO_Subscript)
+        return true;
+      const clang::ValueDecl* field = referenced_decl(call->getArg(0));
+      if (!field || !self->agile_fields_.count(field))
+        return true;
+      auto map = self->index_map(call->getArg(1), i, rank);
+      if (!map) {
+        self->error(call->getArg(1)->getBeginLoc(),
+                    "the index of agile field '" + field->getNameAsString() +
+                        "' must be the forall's index, or one built from it with each "
+                        "coordinate i[k] plus a constant (like {i[1], i[0]})");
+        ok = false;
+        return true;
+      }
+      accesses->push_back({field, *map, false, call->getBeginLoc()});
+      accesses->back().written = written->count(call) > 0;
+      return true;
+    }
+  } finder{{}, this, i, step.rank, &accesses, &written_subscripts};
+  // Assignments are visited before their operands, so `written` is known at each subscript.
+  finder.TraverseStmt(lambda->getBody());
+  if (!finder.ok)
+    return std::nullopt;
+  const clang::ValueDecl* output = nullptr;
+  for (const auto& a : accesses) {
+    if (!a.written)
+      continue;
+    if (output && output != a.field) {
+      error(a.where, "a forall may write one agile field; it already writes '" +
+                         output->getNameAsString() + "'");
+      return std::nullopt;
+    }
+    output = a.field;
+  }
+  if (!output) {
+    error(call.getBeginLoc(), "this forall writes no agile field (write it as X[i] = ...)");
+    return std::nullopt;
+  }
+  ir::TileStep::IndexMap identity;
+  for (int d = 0; d < step.rank; ++d)
+    identity.axis.push_back(d), identity.offset.push_back(0);
+  for (const auto& a : accesses) {
+    if (a.field == output && !(a.map == identity)) {
+      error(a.where, "the forall " + std::string(a.written ? "writes" : "reads") + " '" +
+                         output->getNameAsString() +
+                         "', the field it writes, at another index than its own; each element must "
+                         "be computed "
+                         "where it is owned, from values of the other fields");
+      return std::nullopt;
+    }
+    if (a.field == output)
+      continue;
+    if (!same_source(*a.field, *output, a.where))
+      return std::nullopt;
+    step.add_read(a.field->getNameAsString(), a.map);
+  }
+  step.output = output->getNameAsString();
+  step.set_body(text(i->getSourceRange()), text(lambda->getBody()->getSourceRange()));
+  return step;
+}
+
+namespace {
+
+// Is `type` an s2p::field whose elements can be written (field<N, T>, T not const)?
+bool writable_field(clang::QualType type) {
+  type = type.getNonReferenceType().getCanonicalType();
+  if (s2p_template_name(type) != "field")
+    return false;
+  const auto* spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  for (const auto& arg : spec->getTemplateArgs().asArray())
+    if (arg.getKind() == clang::TemplateArgument::Type)
+      return !arg.getAsType().isConstQualified();
+  return false;
+}
+
+// The variable or tile access an element expression is rooted in: `a` in a[j], c(j)[k].
+const clang::Expr* access_root(const clang::Expr* e) {
+  e = strip(e);
+  while (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+    if (op->getOperator() != clang::OO_Subscript && op->getOperator() != clang::OO_Call)
+      break;
+    const clang::Expr* base = strip(op->getArg(0));
+    if (llvm::isa<clang::DeclRefExpr>(base))
+      return base;
+    e = base;
+  }
+  return e;
+}
+
+} // namespace
+
+namespace {
+
+// Calls Derived::check_write(target, where) for each assignment, increment and decrement.
+template <class Derived> class WriteVisitor : public clang::RecursiveASTVisitor<Derived> {
+public:
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isAssignmentOp())
+      self().check_write(op->getLHS(), op->getOperatorLoc());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->isIncrementDecrementOp())
+      self().check_write(op->getSubExpr(), op->getOperatorLoc());
+    return true;
+  }
+
+private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+// The forall body rules: every tile runs the body at once, so the body may write only its
+// output (element or block) and its own locals, and may compute nothing that depends on
+// which tile runs it. Anything else it reaches is refused, at the construct.
+class ForallBodyRules : public WriteVisitor<ForallBodyRules> {
+public:
+  using Fail = std::function<void(clang::SourceLocation, const std::string&)>;
+  ForallBodyRules(const clang::LambdaExpr& lambda, std::function<bool(const clang::ValueDecl*)> distributed,
+                  bool local_global, Fail fail)
+      : op_(*lambda.getCallOperator()), distributed_(std::move(distributed)),
+        local_global_(local_global), fail_(std::move(fail)) {}
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!captured(var) || distributed_(var) || s2p_template_name(var->getType()) != "field")
+      return true;
+    if (local_global_ && llvm::isa<clang::ParmVarDecl>(var))
+      return true; // the tile-view rules name it already
+    fail_(ref->getBeginLoc(),
+          '\'' + var->getNameAsString() +
+              "' is the plain field, which bypasses the distribution: inside a forall, read and "
+              "write data only through agile fields (Xd[i]) or tile views (Xt(b))");
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+    if (call->isAssignmentOp() || call->getOperator() == clang::OO_PlusPlus ||
+        call->getOperator() == clang::OO_MinusMinus)
+      check_write(call->getArg(0), call->getOperatorLoc());
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+    const auto* method = call->getMethodDecl();
+    if (method && !method->isConst() && !method->isStatic())
+      check_write(call->getImplicitObjectArgument(), call->getExprLoc());
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callable_object_call(*call))
+      return true;
+    if (!callee || llvm::isa<clang::CXXOperatorCallExpr>(call))
+      return true;
+    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+      const clang::QualType type = callee->getParamDecl(i)->getType();
+      const bool mutable_ref =
+          type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
+      const bool mutable_pointer =
+          type->isPointerType() && !type->getPointeeType().isConstQualified();
+      if (mutable_ref || mutable_pointer)
+        check_write(call->getArg(i), call->getArg(i)->getBeginLoc());
+    }
+    return true;
+  }
+
+  // A local pointer or reference (or view) made from a captured variable writes what the
+  // capture reaches, out of the write check's sight: refused where it is made.
+  bool VisitVarDecl(clang::VarDecl* var) {
+    const clang::QualType type = var->getType();
+    const bool aliases = type->isPointerType() || type->isReferenceType() ||
+                         s2p_template_name(type.getNonReferenceType()) == "field";
+    if (!aliases || !var->hasInit() || var->getType().getNonReferenceType().isConstQualified())
+      return true;
+    if (const auto* from = captured_in(var->getInit()))
+      fail_(var->getLocation(),
+            '\'' + var->getNameAsString() + "' refers to '" + from->getNameAsString() +
+                "', which the forall body captured from the kernel; every tile runs the body at "
+                "once, so a forall may write only its output and its own local variables");
+    return true;
+  }
+
+  void check_write(const clang::Expr* target, clang::SourceLocation where) {
+    const auto* root = llvm::dyn_cast<clang::DeclRefExpr>(access_root(target));
+    const auto* var = root ? llvm::dyn_cast<clang::VarDecl>(root->getDecl()) : nullptr;
+    if (!captured(var) || distributed_(var))
+      return;
+    fail_(where, "the forall body writes '" + var->getNameAsString() +
+                     "', which it captured from the kernel; every tile runs the body at once, "
+                     "so a forall may write only its output and its own local variables "
+                     "(collect per-element results in an output field)");
+  }
+
+private:
+  // A call whose body seq2par cannot follow from here: through a function pointer, or of a
+  // callable object (a lambda or functor the kernel made, which may write what it captured).
+  bool callable_object_call(const clang::CallExpr& call) {
+    const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(&call);
+    if (op && op->getOperator() == clang::OO_Call) {
+      // Views (Xt(b), a local block c(j)) are called too; the plain field has its own rule.
+      const auto* root = llvm::dyn_cast<clang::DeclRefExpr>(access_root(op->getArg(0)));
+      const auto* var = root ? llvm::dyn_cast<clang::VarDecl>(root->getDecl()) : nullptr;
+      if (!captured(var) || distributed_(var) || s2p_template_name(var->getType()) == "field")
+        return false;
+    } else if (call.getDirectCallee()) {
+      return false;
+    }
+    fail_(call.getBeginLoc(), "the forall body calls a function pointer or a callable object, "
+                              "whose effects seq2par cannot see; call a function by name");
+    return true;
+  }
+  // The first captured, non-distributed variable `e` mentions.
+  const clang::VarDecl* captured_in(const clang::Expr* e) const {
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts())) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (captured(var) && !distributed_(var))
+        return var;
+    }
+    for (const clang::Stmt* child : e->children())
+      if (const auto* expr = llvm::dyn_cast_or_null<clang::Expr>(child))
+        if (const auto* var = captured_in(expr))
+          return var;
+    return nullptr;
+  }
+  // Declared outside the body (not the index parameter, not a local of the body).
+  bool captured(const clang::VarDecl* var) const {
+    if (!var || var->hasGlobalStorage())
+      return false; // globals are the hidden-state check's
+    for (const clang::DeclContext* ctx = var->getDeclContext(); ctx; ctx = ctx->getParent())
+      if (ctx == &op_)
+        return false;
+    return true;
+  }
+  const clang::CXXMethodDecl& op_;
+  std::function<bool(const clang::ValueDecl*)> distributed_;
+  bool local_global_;
+  Fail fail_;
+};
+
+} // namespace
+
+// Side effects, plain-field access and tile-dependent compute in a forall body.
+bool KernelExtractor::Impl::check_forall_body(const clang::LambdaExpr& lambda, bool local_global) {
+  bool ok = true;
+  auto fail = [&](clang::SourceLocation where, const std::string& message) {
+    error(where, message);
+    ok = false;
+  };
+  ForallBodyRules rules(
+      lambda,
+      [this](const clang::ValueDecl* d) { return agile_fields_.count(d) || tile_blocks_.count(d); },
+      local_global, fail);
+  rules.TraverseStmt(lambda.getBody());
+  for (const HiddenState& state : find_hidden_state(*lambda.getBody())) {
+    fail(state.where, "the forall body " + state.what +
+                          (state.variable ? "; every tile runs the body at once, so they would "
+                                            "race on it (mark a function whose state changes no "
+                                            "result S2P_HARMLESS_STATE)"
+                                          : "; a forall must compute each element the same way "
+                                            "wherever it runs"));
+  }
+  return ok;
+}
+
+// s2p::forall(Ct.blocks(), [&](s2p::index<N> b) { auto c = Ct(b); auto a = At(b); ... }):
+// the tasks are the output's algorithmic blocks; every tile access Xt(m(b)) is planned
+// (owner-copy of the memory blocks holding it), element accesses inside are not.
+std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
+    const clang::CallExpr& call, const clang::LambdaExpr& lambda, const clang::ValueDecl& output) {
+  ir::TileStep step;
+  step.kind = ir::TileStep::Kind::Forall;
+  step.local_global = true;
+  step.loc = loc(call.getBeginLoc());
+  step.text = text(call.getSourceRange());
+  const clang::ParmVarDecl* b = lambda.getCallOperator()->getParamDecl(0);
+  step.rank = static_cast<int>(integer_template_args(b->getType()).front());
+  if (tile_blocks_.at(&output) != step.rank) {
+    error(b->getBeginLoc(), "the block index must have the rank of '" + output.getNameAsString() +
+                                "' (" + std::to_string(tile_blocks_.at(&output)) + ")");
+    return std::nullopt;
+  }
+  step.output = output.getNameAsString();
+
+  struct Access {
+    const clang::ValueDecl* blocks;
+    ir::TileStep::IndexMap map;
+    const clang::Expr* call;
+  };
+  struct Finder : WriteVisitor<Finder> {
+    Impl* self;
+    const clang::ParmVarDecl* b;
+    int rank;
+    const clang::ValueDecl* output;
+    std::vector<Access> accesses;
+    std::set<const clang::DeclRefExpr*> allowed;   // tile views used as Xt(m) or Xt.blocks()
+    std::set<const clang::ValueDecl*> input_views; // variables holding an input block
+    bool ok = true;
+
+    void fail(clang::SourceLocation where, const std::string& message) {
+      self->error(where, message);
+      ok = false;
+    }
+    const Access* tile_access(const clang::Expr* e) const {
+      e = strip(e);
+      for (const auto& a : accesses)
+        if (a.call == e)
+          return &a;
+      return nullptr;
+    }
+    bool input_block(const clang::Expr* e) const {
+      const clang::Expr* root = access_root(e);
+      if (const Access* a = tile_access(root))
+        return a->blocks != output;
+      return input_views.count(referenced_decl(root)) > 0;
+    }
+    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
+      if (op->getOperator() != clang::OO_Call)
+        return true;
+      const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(op->getArg(0)));
+      if (!ref || !self->tile_blocks_.count(ref->getDecl()))
+        return true;
+      allowed.insert(ref);
+      auto map = op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank) : std::nullopt;
+      if (!map) {
+        fail(op->getBeginLoc(), "a tile access '" + ref->getDecl()->getNameAsString() +
+                                    "(...)' takes the block index, or one built from it with each "
+                                    "coordinate b[k] plus a constant (like {b[1], b[0]})");
+        return true;
+      }
+      accesses.push_back({ref->getDecl(), *map, op});
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* member) {
+      if (const auto* ref =
+              llvm::dyn_cast<clang::DeclRefExpr>(strip(member->getImplicitObjectArgument()));
+          ref && self->tile_blocks_.count(ref->getDecl()) && member->getMethodDecl() &&
+          member->getMethodDecl()->getName() == "blocks")
+        allowed.insert(ref);
+      return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      const clang::ValueDecl* decl = ref->getDecl();
+      if (self->agile_fields_.count(decl))
+        fail(ref->getBeginLoc(),
+             '\'' + decl->getNameAsString() +
+                 "' is an agile field: inside a forall over tile blocks, read data through "
+                 "s2p::tiles(...) views (the global view X[i] needs its own forall)");
+      else if (llvm::isa<clang::ParmVarDecl>(decl) &&
+               decl->getDeclContext() != b->getDeclContext() &&
+               s2p_template_name(decl->getType()) == "field")
+        fail(ref->getBeginLoc(), '\'' + decl->getNameAsString() +
+                                     "' is the whole field, which no tile holds: read it through "
+                                     "an s2p::tiles(...) view of an agile field");
+      else if (self->tile_blocks_.count(decl) && !allowed.count(ref))
+        fail(ref->getBeginLoc(), "a tile view may only be called with a block index ('" +
+                                     decl->getNameAsString() + "(b)') or asked for '" +
+                                     decl->getNameAsString() + ".blocks()'");
+      return true;
+    }
+    bool VisitDeclStmt(clang::DeclStmt* decl) {
+      // Declarations are visited before their initializers: find the tile accesses here.
+      for (const clang::Decl* d : decl->decls()) {
+        const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+        if (!var || !var->hasInit())
+          continue;
+        TraverseStmt(const_cast<clang::Expr*>(var->getInit()));
+        const Access* a = tile_access(var->getInit());
+        if (!a || a->blocks == output)
+          continue;
+        input_views.insert(var);
+        const bool deduced = var->getTypeSourceInfo()->getType()->getContainedAutoType() != nullptr;
+        if (!deduced && writable_field(var->getType()))
+          fail(var->getLocation(), '\'' + var->getNameAsString() + "' holds a block of '" +
+                                       a->blocks->getNameAsString() +
+                                       "', which is read-only on a tile: declare it 'auto' or "
+                                       "'s2p::field<N, const T>'");
+        else if (deduced && !decl->isSingleDecl())
+          fail(var->getLocation(),
+               "declare '" + var->getNameAsString() +
+                   "' on its own: a block of an input is read-only on a tile "
+                   "(s2p::field<N, const T>), so it cannot share an 'auto' declaration");
+      }
+      return true;
+    }
+    bool TraverseDeclStmt(clang::DeclStmt* decl) {
+      WalkUpFromDeclStmt(decl); // visits the initializers itself, in order
+      return true;
+    }
+    void check_write(const clang::Expr* target, clang::SourceLocation where) {
+      if (input_block(target))
+        fail(where, "this writes to a block read through s2p::tiles(...); only the forall's "
+                    "output block '" +
+                        output->getNameAsString() + "(b)' may be written");
+    }
+  } finder;
+  finder.self = this;
+  finder.b = b;
+  finder.rank = step.rank;
+  finder.output = &output;
+  finder.TraverseStmt(lambda.getBody());
+  if (!finder.ok)
+    return std::nullopt;
+
+  ir::TileStep::IndexMap identity;
+  for (int d = 0; d < step.rank; ++d)
+    identity.axis.push_back(d), identity.offset.push_back(0);
+  bool output_used = false;
+  for (const auto& a : finder.accesses) {
+    if (a.blocks == &output) {
+      output_used = true;
+      if (!(a.map == identity)) {
+        error(a.call->getBeginLoc(),
+              "a forall over '" + step.output + ".blocks()' computes block b of '" + step.output +
+                  "' on the tile that owns it; it may access '" + step.output + "' only at b");
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (tile_blocks_.at(a.blocks) != step.rank) {
+      error(a.call->getBeginLoc(), "'" + a.blocks->getNameAsString() + "' has rank " +
+                                       std::to_string(tile_blocks_.at(a.blocks)) +
+                                       "; the forall's blocks have rank " +
+                                       std::to_string(step.rank));
+      return std::nullopt;
+    }
+    if (!same_source(*a.blocks, output, a.call->getBeginLoc()))
+      return std::nullopt;
+    step.add_read(a.blocks->getNameAsString(), a.map);
+  }
+  if (!output_used) {
+    error(call.getBeginLoc(), "this forall over '" + step.output +
+                                  ".blocks()' never accesses its "
+                                  "output block '" +
+                                  step.output + "(b)'");
+    return std::nullopt;
+  }
+  step.set_body(text(b->getSourceRange()), text(lambda.getBody()->getSourceRange()));
+  return step;
+}
+
+} // namespace s2p::frontend

@@ -1,0 +1,101 @@
+#include "pipeline/kernel_pipeline.h"
+
+#include "dump/dumps.h"
+#include "emit/multi_tile_code.h"
+#include "emit/warp_code.h"
+#include "passes/pipeline.h"
+
+#include <exception>
+
+namespace s2p::pipeline {
+namespace {
+
+std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& kernel,
+                                            const ir::SourceLocation& declared_at,
+                                            const TranspileOptions& options,
+                                            const std::string& display_name,
+                                            ir::Diagnostics& diags) {
+  const auto plan = passes::plan_kernel(kernel, options.passes, diags);
+  if (diags.has_errors())
+    return std::nullopt;
+  KernelOutput out;
+  if (plan.regions.empty())
+    diags.warning(declared_at,
+                  "kernel '" + kernel.name + "' calls no intrinsic; its body is left unchanged");
+  else
+    out.body = emit::emit_kernel_body(kernel, plan, {display_name});
+  out.summary = {kernel.name, static_cast<int>(plan.warps.size()), plan.channel_count,
+                 plan.call_count(), 0, {}};
+  for (const dump::DumpKind kind : options.dumps) {
+    const std::string stem = kernel.name + "." + std::string(dump::name_of(kind));
+    out.summary.files.emplace_back(
+        stem + ".json",
+        dump::to_json(kind, kernel, plan)
+                .dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+            "\n");
+    out.summary.files.emplace_back(stem + ".dot", dump::to_dot(kind, kernel, plan));
+  }
+  return out;
+}
+
+std::string too_many_tiles(const ir::Kernel& kernel, const FabricTarget& fabric) {
+  return "kernel '" + kernel.name + "' spans " + std::to_string(kernel.multi_tile->tiles) +
+         " tiles but the fabric has " + std::to_string(fabric.tiles) + " (" +
+         (fabric.description.empty()
+              ? std::string("--fabric-tiles; a fabric file with more chips: --fabric")
+              : fabric.description) +
+         ")";
+}
+
+std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
+                                                  const ir::SourceLocation& declared_at,
+                                                  const TranspileOptions& options,
+                                                  const std::string& display_name,
+                                                  ir::Diagnostics& diags) {
+  if (kernel.multi_tile->tiles > options.fabric.tiles) {
+    diags.error(declared_at, too_many_tiles(kernel, options.fabric));
+    return std::nullopt;
+  }
+  // --extents names this kernel: its templates are planned for those extents.
+  ir::Kernel planned_kernel = kernel;
+  if (const auto given = options.given_extents.find(kernel.name);
+      given != options.given_extents.end()) {
+    planned_kernel.multi_tile->parameter_extents = given->second;
+    planned_kernel.multi_tile->extents_from = "--extents " + kernel.name;
+    planned_kernel.multi_tile->no_extents_reason.clear();
+  }
+  emit::MultiTileSchedules schedules;
+  try {
+    schedules = emit::multi_tile_schedules(planned_kernel,
+                                           {options.fabric.tiles_per_chip, options.fabric.file});
+  } catch (const std::exception& e) { // a generator refusing its input is our bug
+    diags.error(declared_at, "internal error: cannot make the schedule templates of kernel '" +
+                                 kernel.name + "': " + e.what());
+    return std::nullopt;
+  }
+  for (const auto& warning : schedules.warnings)
+    diags.warning(declared_at, "kernel '" + kernel.name + "': " + warning);
+  KernelOutput out;
+  out.body = emit::emit_multi_tile_body(kernel, {display_name}, schedules);
+  out.summary = {kernel.name,
+                 0,
+                 0,
+                 static_cast<int>(kernel.multi_tile->steps.size()),
+                 kernel.multi_tile->tiles,
+                 std::move(schedules.files)};
+  return out;
+}
+
+} // namespace
+
+std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
+                                                const ir::SourceLocation& declared_at,
+                                                const TranspileOptions& options,
+                                                const std::string& display_name,
+                                                ir::Diagnostics& diags) {
+  return kernel.multi_tile
+             ? run_multi_tile_kernel(kernel, declared_at, options, display_name, diags)
+             : run_warp_kernel(kernel, declared_at, options, display_name, diags);
+}
+
+} // namespace s2p::pipeline

@@ -1,0 +1,28 @@
+#include "pipeline/transpile_options.h"
+
+namespace s2p::pipeline {
+
+nlohmann::ordered_json to_json(const TranspileOptions& options) {
+  nlohmann::ordered_json passes;
+  passes["keep_redundant"] = options.passes.keep_redundant;
+  passes["verify"] = options.passes.verify;
+  passes["tile_sram_bytes"] = options.passes.tile_sram_bytes;
+  passes["max_calls"] = options.passes.cdfg.max_nodes;
+  nlohmann::ordered_json fabric;
+  fabric["tiles"] = options.fabric.tiles;
+  fabric["description"] = options.fabric.description;
+  fabric["tiles_per_chip"] = options.fabric.tiles_per_chip;
+  fabric["file"] = options.fabric.file;
+  nlohmann::ordered_json dumps = nlohmann::ordered_json::array();
+  for (const auto kind : options.dumps)
+    dumps.push_back(std::string(dump::name_of(kind)));
+  nlohmann::ordered_json out;
+  out["passes"] = std::move(passes);
+  out["fabric"] = std::move(fabric);
+  out["given_extents"] = options.given_extents;
+  out["dumps"] = std::move(dumps);
+  out["style"] = options.style;
+  return out;
+}
+
+} // namespace s2p::pipeline

@@ -1,0 +1,42 @@
+// Everything that decides what seq2par generates for a kernel, apart from the input itself:
+// the options of the passes, of multi-tile planning, of the dumps and of formatting. Its
+// serialization is the incremental cache's fingerprint of "how", so an option added here is
+// part of the fingerprint as soon as `to_json` names it (and a test checks that it does).
+#pragma once
+
+#include "dump/dumps.h"
+#include "passes/pipeline.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace s2p::pipeline {
+
+// The fabric a multi-tile kernel is compiled for.
+struct FabricTarget {
+  int tiles = 1472;                     // a multi-tile kernel may span at most this many tiles
+  std::string description;              // where `tiles` came from, for messages (--fabric)
+  std::uint32_t tiles_per_chip = 1472;  // collective templates span chips of this size
+  std::string file;                     // --fabric: forall templates are planned on it
+};
+
+// --extents: kernel -> field parameter -> extent, instead of those its calls pass.
+using GivenExtents = std::map<std::string, std::map<std::string, std::vector<std::int64_t>>>;
+
+struct TranspileOptions {
+  passes::PipelineOptions passes;
+  FabricTarget fabric;
+  GivenExtents given_extents;
+  std::vector<dump::DumpKind> dumps;
+  std::string style = "file"; // libFormat style of generated code ("file": the input's)
+};
+
+// Every field, by name. The fabric file's content is not read here (the driver adds it to
+// the fingerprint: templates are planned on what the file says, not on its name).
+nlohmann::ordered_json to_json(const TranspileOptions& options);
+
+} // namespace s2p::pipeline
