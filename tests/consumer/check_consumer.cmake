@@ -6,6 +6,7 @@
 # its dumps, and the old ones are removed.
 #   cmake -DBUILD_DIR=<seq2par build> -DPROJECT_DIR=<consumer source> -DWORK=<scratch> -DCXX=<compiler>
 #         -DGENERATORS=<generator,...> -P check_consumer.cmake
+cmake_minimum_required(VERSION 3.20) # IN_LIST
 string(REPLACE "," ";" GENERATORS "${GENERATORS}")
 file(REMOVE_RECURSE "${WORK}")
 function(run)
