@@ -11,7 +11,8 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Debian packages seq2par needs; installed with apt-get when missing.
 S2P_PACKAGES=(cmake make g++ clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev
-              nlohmann-json3-dev libgtest-dev googletest ccache ninja-build)
+              nlohmann-json3-dev libgtest-dev googletest ccache ninja-build
+              libopenmpi-dev openmpi-bin)
 
 install_missing_packages() {
   local missing=()
@@ -29,16 +30,13 @@ install_missing_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# configure_and_build <build-dir> [cmake args...] -- [targets...]
-# Builds with clang++-19 where it is installed, unless the arguments name a compiler
+# configure <build-dir> [cmake args...]
+# Configures with clang++-19 where it is installed, unless the arguments name a compiler
 # (-DCMAKE_CXX_COMPILER=...), and always with warnings as errors: the scripts are the
 # project's own checks (a plain CMake build leaves SEQ2PAR_WERROR off).
-configure_and_build() {
+configure() {
   local dir="$1"; shift
-  local cmake_args=(-DSEQ2PAR_WERROR=ON) targets=()
-  while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmake_args+=("$1"); shift; done
-  [ $# -gt 0 ] && shift
-  targets=("$@")
+  local cmake_args=(-DSEQ2PAR_WERROR=ON "$@")
   local compiler=()
   command -v clang++-19 >/dev/null && compiler=(-DCMAKE_CXX_COMPILER=clang++-19)
   [[ " ${cmake_args[*]} " == *" -DCMAKE_CXX_COMPILER="* ]] && compiler=()
@@ -48,6 +46,17 @@ configure_and_build() {
   else
     cmake "$dir" "${cmake_args[@]}" >/dev/null
   fi
+}
+
+# configure_and_build <build-dir> [cmake args...] -- [targets...]
+# configure, then build (all targets unless some are named).
+configure_and_build() {
+  local dir="$1"; shift
+  local cmake_args=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmake_args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  targets=("$@")
+  configure "$dir" "${cmake_args[@]}"
   say "building $dir${targets:+ (${targets[*]})}"
   local target_args=()
   for t in "${targets[@]}"; do target_args+=(--target "$t"); done

@@ -1,4 +1,4 @@
-// The BSP engine: runs the expanded program superstep by superstep (seed 004 Figs. 5-6).
+// The BSP engine: runs the expanded program superstep by superstep.
 //
 // Time is kept per tile, not per cycle: each tile has the cycle at which it is ready for its next
 // superstep. A superstep over a sync group computes (ready + cost), meets at a barrier when the

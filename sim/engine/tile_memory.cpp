@@ -114,7 +114,7 @@ void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagn
 
   const std::uint64_t sram = fabric.tile.sram_bytes;
   if (stats.peak_memory > sram) {
-    // Name the live set at the peak, biggest first, as spec 05 asks.
+    // Name the live set at the peak, biggest first, so the report says what to move.
     std::vector<const Live*> at_peak;
     for (const Live& l : live) {
       if (l.first <= stats.peak_superstep && stats.peak_superstep <= l.last) {

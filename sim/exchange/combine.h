@@ -1,4 +1,4 @@
-// Applying a received fragment to local memory: copy, or combine element-wise (seed 004's
+// Applying a received fragment to local memory: copy, or combine element-wise (
 // receive-and-reduce). Integer sums and products wrap (two's complement), never UB.
 #pragma once
 

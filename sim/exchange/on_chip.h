@@ -1,4 +1,4 @@
-// On-chip exchange: time-deterministic and headerless (seed 004 ¶96). A transfer's words leave
+// On-chip exchange: time-deterministic and headerless. A transfer's words leave
 // the sender from `exchange start + send cycle` at the fabric's send rate and arrive
 // `base + per_hop * hops` cycles later; nothing is negotiated at run time, so the simulator
 // checks what the hardware would silently get wrong: a tile's one receive port taking words from

@@ -1,4 +1,4 @@
-// External (chip-to-chip) exchange, as seed 004 describes it (Figs. 7-8, ¶103-106):
+// External (chip-to-chip) exchange, as the method describes it:
 //  - data travels as packets of at most `max_payload_bytes` plus a header carrying the
 //    destination tile and address, so packets may arrive in any order;
 //  - each chip has one exchange block (XB). The lowest tile of the sync group on the chip sends

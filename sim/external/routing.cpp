@@ -1,4 +1,4 @@
-// The static routing table of the external interconnect (seed 004 ¶59, ¶104): fixed at
+// The static routing table of the external interconnect: fixed at
 // construction from the fabric's topology, one list of links per ordered chip pair.
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// The ring bound of spec 03 for collective schedules: 2 (N-1)/N * S / B + 2 (N-1) * L for an
+// The ring bound for collective schedules: 2 (N-1)/N * S / B + 2 (N-1) * L for an
 // all-reduce (half of each term for reduce-scatter or all-gather alone).
 //
 // L is the fixed cost of one ring step in this BSP model: the slowest ring hop (on-chip

@@ -8,6 +8,7 @@
 #         [-DLINES=<lines each kernel prints, default 6>] [-DCXXFLAGS=<extra flags, separated by ,>]
 #         [-DRUNS=<configurations separated by ; or ",", default sim;threads>] -P run_batch.cmake
 # A configuration is a backend, optionally with environment settings: sim+S2P_WORK_STEALING=1.
+# mpiN runs the program on the mpi backend as an N-rank job: -DMPIEXEC=<mpirun[,args]>.
 # The plain `sim` run also checks that every forall schedule template seq2par wrote is the
 # schedule that ran (the kernels are called with constant extents).
 if(NOT DEFINED LINES)
@@ -46,8 +47,15 @@ endif()
 foreach(run IN LISTS RUNS)
   string(REPLACE "+" ";" settings "${run}")
   list(POP_FRONT settings backend)
-  if(NOT backend MATCHES "^(sim|threads)$")
-    message(FATAL_ERROR "run_batch: configuration '${run}' names no backend (sim or threads)")
+  set(launcher "")
+  if(backend MATCHES "^mpi([0-9]+)$")
+    if(NOT MPIEXEC)
+      message(FATAL_ERROR "run_batch: configuration '${run}' needs -DMPIEXEC=<mpirun>")
+    endif()
+    string(REPLACE "," ";" launcher "${MPIEXEC},-n,${CMAKE_MATCH_1}")
+    set(backend mpi)
+  elseif(NOT backend MATCHES "^(sim|threads)$")
+    message(FATAL_ERROR "run_batch: configuration '${run}' names no backend (sim, threads or mpiN)")
   endif()
   foreach(setting IN LISTS settings)
     if(NOT setting MATCHES "^[A-Z0-9_]+=")
@@ -64,7 +72,7 @@ foreach(run IN LISTS RUNS)
     file(MAKE_DIRECTORY "${WORK}/ran")
     set(ENV{S2P_SCHEDULE_DIR} "${WORK}/ran")
   endif()
-  step("running the generated program on ${run}" "${WORK}/par")
+  step("running the generated program on ${run}" ${launcher} "${WORK}/par")
   unset(ENV{S2P_SCHEDULE_DIR})
   if(run STREQUAL "sim")
     compare_templates("${WORK}/gen" batch "${WORK}/ran" templates)

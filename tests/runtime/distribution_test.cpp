@@ -1,4 +1,4 @@
-// Resource maps against tests/golden/resource-maps.json (seed 002): the 6x6 assignment
+// Resource maps against tests/golden/resource-maps.json: the 6x6 assignment
 // tables, the split-point case and the 6144^2 segment assignment, read from the file.
 #include <seq2par/distribution.h>
 

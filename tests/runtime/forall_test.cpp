@@ -99,7 +99,7 @@ TEST_P(Forall, WeightedBlockCyclicElementwiseOnOneDimension) {
   EXPECT_EQ(expected, actual);
 }
 
-// Local-global view (seed 002 section 2.7): C = A + B^T block by block, the transposed B
+// Local-global view (block by block): C = A + B^T block by block, the transposed B
 // block read at transposed local indices.
 TEST_P(Forall, LocalGlobalViewMatchesTheSequentialBlocks) {
   TransposeFields f;

@@ -1,4 +1,4 @@
-// Owner-copy plans against tests/golden/resource-maps.json (seed 002's 6144^2 example):
+// Owner-copy plans against tests/golden/resource-maps.json (the golden 6144^2 example):
 // planned without allocating the matrices.
 #include <seq2par/owner_copy.h>
 

@@ -153,7 +153,7 @@ TEST(Backends, UnknownBackendNameIsAClearError) {
     s2p::rt::launch(kernel, [](warp&) {});
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "S2P_BACKEND='gpu' is not a backend; choose 'sim' or 'threads'");
+    EXPECT_STREQ(e.what(), "S2P_BACKEND='gpu' is not a backend; choose 'sim', 'threads' or 'mpi'");
   }
 }
 

@@ -1,4 +1,4 @@
-// Work stealing (seed 002, optional in spec 04): the replayed pop-top / steal-bottom plan,
+// Work stealing (optional): the replayed pop-top / steal-bottom plan,
 // and foralls run with S2P_WORK_STEALING=1 on both backends against the sequential forall.
 #include <seq2par/runtime.h>
 #include <seq2par/work_stealing.h>

@@ -1,4 +1,4 @@
-// Ring collectives against seed 004's worked example (tests/golden/ring-allreduce.json), and the
+// Ring collectives against the golden worked example (tests/golden/ring-allreduce.json), and the
 // result of all-reduce checked on the data the simulator moved.
 #include <gtest/gtest.h>
 

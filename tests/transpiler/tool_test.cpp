@@ -627,3 +627,54 @@ TEST_F(Tool, ParallelJobsKeepEachCommandsDirectory) {
   for (int k = 0; k < 8; ++k)
     EXPECT_TRUE(fs::exists(dir / "out" / ("part" + std::to_string(k)) / "k.par.cpp")) << k;
 }
+
+// --dump=tile-steps: a multi-tile kernel's steps, index maps and resource maps as the front
+// end recorded them, and what planning made of each step; the warp dumps skip it and it
+// skips warp kernels.
+TEST_F(Tool, TileStepsDumpShowsWhatWasRecordedAndPlanned) {
+  const fs::path samples(SEQ2PAR_SAMPLES_DIR);
+  const auto r = run("'" + (samples / "owner_copy" / "owner_copy.cpp").string() +
+                         "' fig3-pipeline.cpp --out-dir out --no-cache --dump=all --in-root '" +
+                         samples.string() + "' -- -std=c++20",
+                     dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const json dump = json::parse(read(dir / "out" / "owner_copy" /
+                                     "owner_copy.add_transpose.tile-steps.json"));
+  EXPECT_EQ(dump["format"], "seq2par.tile-steps/1");
+  EXPECT_EQ(dump["tiles"], 4);
+  ASSERT_EQ(dump["steps"].size(), 1u);
+  const json& step = dump["steps"][0];
+  EXPECT_EQ(step["kind"], "forall");
+  EXPECT_EQ(step["output"], "Cd");
+  EXPECT_EQ(step["reads"][1]["field"], "Bd");
+  EXPECT_EQ(step["reads"][1]["index_maps"][0]["axis"], json::array({1, 0})); // B transposed
+  EXPECT_NE(step["plan"].get<std::string>().find("owner_copy.add_transpose.schedule.json"),
+            std::string::npos);
+  EXPECT_EQ(dump["resource_maps"]["map"]["protocol"], "block_cyclic");
+  EXPECT_EQ(dump["schedule_templates"], json::array({"add_transpose.schedule.json"}));
+  const std::string dot =
+      read(dir / "out" / "owner_copy" / "owner_copy.add_transpose.tile-steps.dot");
+  EXPECT_NE(dot.find("\"f:Bd\" -> \"s1\""), std::string::npos) << dot;
+  EXPECT_FALSE(fs::exists(dir / "out" / "owner_copy" / "owner_copy.add_transpose.cdfg.json"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "fig3-pipeline.fig3_pipeline.tile-steps.json"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "fig3-pipeline.fig3_pipeline.cdfg.json"));
+}
+
+// --write-unchanged (what seq2par_generate passes): a file without kernels is written as it
+// is, with its depfile, so the build rule that declares its .par.cpp always gets one; the
+// pre-scan does not skip it. Without the option it is skipped and nothing is written.
+TEST_F(Tool, WriteUnchangedGivesKernelFreeFilesTheirOutput) {
+  const std::string plain = "#include <vector>\nint main() { return std::vector<int>(2).size() == 2 ? 0 : 1; }\n";
+  std::ofstream(dir / "plain.cpp") << plain;
+  ASSERT_EQ(run("plain.cpp --out-dir skipped --no-cache", dir).status, 0);
+  EXPECT_FALSE(fs::exists(dir / "skipped" / "plain.par.cpp"));
+  const auto r = run("plain.cpp --out-dir out --no-cache --write-unchanged --depfile out/plain.d "
+                     "--report=r.json",
+                     dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read(dir / "out" / "plain.par.cpp"), plain);
+  EXPECT_NE(read(dir / "out" / "plain.d").find("vector"), std::string::npos);
+  const json report = json::parse(read(dir / "r.json"));
+  EXPECT_EQ(report["inputs"][0]["status"], "skipped");
+  EXPECT_EQ(report["inputs"][0]["outputs"].size(), 2u);
+}

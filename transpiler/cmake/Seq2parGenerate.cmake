@@ -10,7 +10,8 @@
 # Adds build rules that run seq2par on each source and sets <out-var> to the generated
 # `.par.cpp` files (output paths mirror the sources relative to IN_ROOT). A file is
 # regenerated when it, a header it includes, or seq2par changes. Compile the generated
-# files instead of the originals and link seq2par::runtime.
+# files instead of the originals and link seq2par::runtime. A source without kernels is
+# generated unchanged, so listing one is harmless.
 #
 # Every file seq2par writes for a source is a declared output or listed in one: beside
 # `foo.par.cpp`, seq2par writes `foo.par.outputs.json` (declared), the list of everything
@@ -61,7 +62,7 @@ function(seq2par_generate out_var)
     add_custom_command(
       OUTPUT "${out}" "${manifest}"
       COMMAND ${tool} "${abs}" --out-dir "${ARG_OUTPUT_DIR}" --in-root "${ARG_IN_ROOT}" --quiet --no-cache
-              --depfile "${out}.d" --manifest "${manifest}" ${ARG_OPTIONS} -- ${flags}
+              --depfile "${out}.d" --manifest "${manifest}" --write-unchanged ${ARG_OPTIONS} -- ${flags}
       DEPENDS "${abs}" ${tool}
       DEPFILE "${out}.d"
       COMMENT "seq2par ${rel}"

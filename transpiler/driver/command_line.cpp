@@ -31,7 +31,7 @@ cl::opt<std::string> in_root("in-root",
 cl::list<std::string>
     dumps("dump",
           cl::desc("Write pass results as JSON and Graphviz DOT beside the output: "
-                   "schedule-tree,cdfg,cdrfg,channels,warps or all"),
+                   "schedule-tree,cdfg,cdrfg,channels,warps (warp kernels), tile-steps (multi-tile kernels) or all"),
           cl::value_desc("passes"), cl::CommaSeparated, cl::cat(category));
 cl::opt<bool>
     keep_redundant("keep-redundant",
@@ -104,6 +104,11 @@ cl::opt<std::string>
             cl::desc("Write a Makefile-style depfile listing every file the compile read, for "
                      "build systems (one input only)"),
             cl::value_desc("file.d"), cl::cat(category));
+cl::opt<bool> write_unchanged(
+    "write-unchanged",
+    cl::desc("Write OUT/foo.par.cpp for an input without kernels too (the input unchanged), so a "
+             "build rule that declares it always gets it (seq2par_generate passes this)"),
+    cl::cat(category));
 cl::opt<std::string> manifest_file(
     "manifest",
     cl::desc("Write the list of every file this run wrote (JSON), for build systems that "
@@ -126,7 +131,7 @@ std::optional<std::vector<dump::DumpKind>> parse_dumps() {
     auto kind = dump::parse_dump_kind(name);
     if (!kind) {
       llvm::errs() << "seq2par: error: unknown --dump '" << name
-                   << "'; choose from schedule-tree, cdfg, cdrfg, channels, warps, all\n";
+                   << "'; choose from schedule-tree, cdfg, cdrfg, channels, warps, tile-steps, all\n";
       ok = false;
       continue;
     }
@@ -174,8 +179,10 @@ std::optional<int> answer_flag_queries(int argc, const char** argv, const ToolPa
       return 0;
     }
     if (arg == "--ldflags" || arg == "-ldflags") {
-      llvm::outs() << "-L" << paths.library_dir << " -lseq2par_runtime -lseq2par_sim_tile"
-                   << (SEQ2PAR_HAVE_FABRIC_SIM ? " -lseq2par_sim" : "") << " -pthread\n";
+      const llvm::StringRef runtime_needs = SEQ2PAR_RUNTIME_LINK_LIBRARIES; // MPI, if built with it
+      llvm::outs() << "-L" << paths.library_dir
+                   << " -lseq2par_runtime -lseq2par_sim_tile -lseq2par_sim"
+                   << (runtime_needs.empty() ? "" : " ") << runtime_needs << " -pthread\n";
       return 0;
     }
   }
@@ -362,6 +369,7 @@ std::variant<std::unique_ptr<RunSettings>, int> parse_command_line(int argc, con
   run->quiet = quiet;
   run->force = force;
   run->no_cache = no_cache;
+  run->write_unchanged = write_unchanged;
   for (auto [from, to] : {std::pair{&report_file, &run->report_file},
                           std::pair{&depfile, &run->depfile},
                           std::pair{&manifest_file, &run->manifest_file}})

@@ -30,6 +30,7 @@ struct RunSettings {
   std::string out_dir_as_given; // --out-dir as written: how summary lines name outputs
   int jobs = 1;
   bool quiet = false, force = false, no_cache = false;
+  bool write_unchanged = false; // an input without kernels is written as it is
   std::string report_file, depfile, manifest_file; // absolute, or empty when not asked for
   // How each input is compiled: the database the command line names, or Clang's defaults.
   std::optional<clang::tooling::CommonOptionsParser> parser;

@@ -1,15 +1,12 @@
 #include "driver/fabric_option.h"
 
-#if SEQ2PAR_HAVE_FABRIC_SIM
 #include <seq2par/sim/fabric.h>
-#endif
 
 #include <exception>
 
 namespace s2p::driver {
 
 std::variant<FabricLimits, std::string> read_fabric_limits(const std::string& path) {
-#if SEQ2PAR_HAVE_FABRIC_SIM
   try {
     const sim::Fabric fabric = sim::load_fabric(path);
     FabricLimits limits;
@@ -22,10 +19,6 @@ std::variant<FabricLimits, std::string> read_fabric_limits(const std::string& pa
   } catch (const std::exception& e) {
     return std::string(e.what());
   }
-#else
-  return "this seq2par was built without the fabric simulator, which reads fabric files (" + path +
-         ")";
-#endif
 }
 
 } // namespace s2p::driver

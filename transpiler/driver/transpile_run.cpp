@@ -148,7 +148,7 @@ private:
   // A file whose text cannot declare a kernel is skipped without building an AST.
   bool prescan_skips(const std::string& source, const std::string& key) {
     const auto commands = database_.getCompileCommands(source);
-    if (commands.empty())
+    if (commands.empty() || settings_.write_unchanged) // written either way: parse it
       return false;
     const auto scan = prescan_for_kernels(source, commands.front(), settings_.paths.include_dir);
     if (scan.may_declare_kernel)
@@ -214,6 +214,19 @@ private:
       return;
     }
     const std::string key = absolute(result.input);
+    if (result.output.empty() && settings_.write_unchanged) {
+      TranspiledFile unchanged = result;
+      std::ifstream in(result.input, std::ios::binary);
+      unchanged.output.assign(std::istreambuf_iterator<char>(in), {});
+      entry.status = InputStatus::Skipped;
+      entry.reason = "no S2P_KERNEL function in the translation unit (written unchanged)";
+      ++skipped_;
+      if (!settings_.quiet)
+        llvm::errs() << "seq2par: skipped " << result.display_name
+                     << ": no S2P_KERNEL to transpile (written unchanged)\n";
+      record_outputs(unchanged, entry, key);
+      return;
+    }
     if (result.output.empty()) {
       entry.status = InputStatus::Skipped;
       entry.reason = "no S2P_KERNEL function in the translation unit";
@@ -231,6 +244,11 @@ private:
     for (const auto& kernel : result.kernels)
       entry.kernels.push_back(
           {kernel.name, kernel.tiles, kernel.warps, kernel.channels, kernel.calls});
+    record_outputs(result, entry, key);
+  }
+
+  // The file's outputs, in the account and the cache.
+  void record_outputs(const TranspiledFile& result, InputAccount& entry, const std::string& key) {
     const std::size_t first_output = outputs_.size();
     add_outputs(result);
     std::vector<CachedOutput> written;
@@ -313,12 +331,13 @@ private:
 
   // Inputs that transpiled in a run that writes nothing say so, and why.
   void mark_not_written(const std::string& why) {
-    for (auto& entry : account_.inputs)
+    for (auto& entry : account_.inputs) {
       if (entry.status == InputStatus::Transpiled) {
         entry.status = InputStatus::NotWritten;
         entry.reason = why;
-        entry.outputs.clear();
       }
+      entry.outputs.clear();
+    }
   }
 
   // The report is written whatever happens to the outputs: it is how a run that wrote

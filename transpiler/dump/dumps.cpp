@@ -22,13 +22,20 @@ std::string_view name_of(DumpKind kind) {
     return "channels";
   case DumpKind::Warps:
     return "warps";
+  case DumpKind::TileSteps:
+    return "tile-steps";
   }
   return "?";
 }
 
+bool applies_to_tile_kernels(DumpKind kind) {
+  return kind == DumpKind::TileSteps;
+}
+
 const std::vector<DumpKind>& all_dump_kinds() {
   static const std::vector<DumpKind> kinds = {DumpKind::ScheduleTree, DumpKind::Cdfg,
-                                              DumpKind::Cdrfg, DumpKind::Channels, DumpKind::Warps};
+                                              DumpKind::Cdrfg,        DumpKind::Channels,
+                                              DumpKind::Warps,        DumpKind::TileSteps};
   return kinds;
 }
 
@@ -524,6 +531,7 @@ json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& 
   json out;
   switch (kind) {
   case DumpKind::ScheduleTree:
+  case DumpKind::TileSteps: // tile kernels only (dump/tile_dumps.h)
     break;
   case DumpKind::Cdfg:
     out = cdfg_json(kernel, region.graph);

@@ -14,13 +14,18 @@
 
 namespace s2p::dump {
 
-enum class DumpKind { ScheduleTree, Cdfg, Cdrfg, Channels, Warps };
+// The warp-split stages, and (TileSteps) a multi-tile kernel's steps, maps and plan. Each
+// kernel gets the kinds that apply to it.
+enum class DumpKind { ScheduleTree, Cdfg, Cdrfg, Channels, Warps, TileSteps };
 
-// "schedule-tree", "cdfg", "cdrfg", "channels", "warps"
+// "schedule-tree", "cdfg", "cdrfg", "channels", "warps", "tile-steps"
 std::string_view name_of(DumpKind kind);
 std::optional<DumpKind> parse_dump_kind(std::string_view name);
 const std::vector<DumpKind>& all_dump_kinds();
 
+bool applies_to_tile_kernels(DumpKind kind);
+
+// Warp kernels' dumps (every kind but TileSteps).
 nlohmann::ordered_json to_json(DumpKind kind, const ir::Kernel& kernel,
                                const passes::KernelPlan& plan);
 std::string to_dot(DumpKind kind, const ir::Kernel& kernel, const passes::KernelPlan& plan);

@@ -1,6 +1,7 @@
 #include "frontend/kernel_calls.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
 
 namespace s2p::frontend {
 

@@ -28,6 +28,20 @@ std::optional<MapProtocol> parse_map_protocol(std::string_view name) {
   return std::nullopt;
 }
 
+const char* library_name(TileStep::Kind kind) {
+  switch (kind) {
+  case TileStep::Kind::AllReduce:
+    return "all_reduce";
+  case TileStep::Kind::ReduceScatter:
+    return "reduce_scatter";
+  case TileStep::Kind::AllGather:
+    return "all_gather";
+  case TileStep::Kind::Forall:
+    return "forall";
+  }
+  return "?";
+}
+
 const char* to_string(CombineOp op) {
   switch (op) {
   case CombineOp::Sum:

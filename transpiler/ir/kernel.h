@@ -157,6 +157,9 @@ struct TileStep {
   void set_body(const std::string& index_parameter, const std::string& statements);
 };
 
+// How the library spells a step's call: "all_reduce", "reduce_scatter", "all_gather", "forall".
+const char* library_name(TileStep::Kind kind);
+
 // A resource map as the kernel builds it, when everything but its parent extent is a
 // constant: enough to plan a forall at transpile time once the extents are known.
 struct MapSpec {

@@ -1,9 +1,11 @@
 #include "pipeline/kernel_pipeline.h"
 
 #include "dump/dumps.h"
+#include "dump/tile_dumps.h"
 #include "emit/multi_tile_code.h"
 #include "emit/warp_code.h"
 #include "passes/pipeline.h"
+#include "planning/tile_schedules.h"
 
 #include <exception>
 
@@ -27,6 +29,8 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& kernel,
   out.summary = {kernel.name, static_cast<int>(plan.warps.size()), plan.channel_count,
                  plan.call_count(), 0, {}};
   for (const dump::DumpKind kind : options.dumps) {
+    if (dump::applies_to_tile_kernels(kind))
+      continue;
     const std::string stem = kernel.name + "." + std::string(dump::name_of(kind));
     out.summary.files.emplace_back(
         stem + ".json",
@@ -64,10 +68,10 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     planned_kernel.multi_tile->extents_from = "--extents " + kernel.name;
     planned_kernel.multi_tile->no_extents_reason.clear();
   }
-  emit::MultiTileSchedules schedules;
+  planning::TileSchedules schedules;
   try {
-    schedules = emit::multi_tile_schedules(planned_kernel,
-                                           {options.fabric.tiles_per_chip, options.fabric.file});
+    schedules = planning::plan_tile_schedules(
+        planned_kernel, {options.fabric.tiles_per_chip, options.fabric.file});
   } catch (const std::exception& e) { // a generator refusing its input is our bug
     diags.error(declared_at, "internal error: cannot make the schedule templates of kernel '" +
                                  kernel.name + "': " + e.what());
@@ -77,12 +81,24 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     diags.warning(declared_at, "kernel '" + kernel.name + "': " + warning);
   KernelOutput out;
   out.body = emit::emit_multi_tile_body(kernel, {display_name}, schedules);
+  std::vector<std::pair<std::string, std::string>> dumps;
+  for (const dump::DumpKind kind : options.dumps) {
+    if (!dump::applies_to_tile_kernels(kind))
+      continue;
+    const std::string stem = kernel.name + "." + std::string(dump::name_of(kind));
+    dumps.emplace_back(stem + ".json", dump::tile_steps_json(planned_kernel, schedules)
+                                .dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                            "\n");
+    dumps.emplace_back(stem + ".dot", dump::tile_steps_dot(planned_kernel, schedules));
+  }
   out.summary = {kernel.name,
                  0,
                  0,
                  static_cast<int>(kernel.multi_tile->steps.size()),
                  kernel.multi_tile->tiles,
                  std::move(schedules.files)};
+  for (auto& file : dumps)
+    out.summary.files.push_back(std::move(file));
   return out;
 }
 

@@ -1,4 +1,4 @@
-// <seq2par/collectives.h> — collectives over the tiles of a multi-tile kernel (seed 004):
+// <seq2par/collectives.h> — collectives over the tiles of a multi-tile kernel:
 // ring reduce-scatter, all-gather and all-reduce, with their sequential meaning.
 //
 // Data: a rank-2 field whose row t is tile t's vector (extent[0] = tiles). A row of E

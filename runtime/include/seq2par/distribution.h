@@ -1,4 +1,4 @@
-// <seq2par/distribution.h> — data spread over tiles (seed 002, the agile communication
+// <seq2par/distribution.h> — data spread over tiles (the agile communication
 // operator): index / extent / grid, fields (N-d views over 1-d buffers), resource maps
 // (which tile owns which part of a field, with the three nested decompositions), agile
 // fields, forall, and the tile-index queries of a multi-tile kernel. Every type has its
@@ -171,7 +171,7 @@ private:
 // columns = column-major (for column-major layouts).
 enum class axis { rows, columns };
 
-// Where a field's data lives (seed 002 section 2.5): the parent index space cut into
+// Where a field's data lives: the parent index space cut into
 // compute-node segments (a regular grid of equal blocks, the last one per axis possibly
 // smaller, or cut at explicit split points), each assigned to a tile by a protocol, plus
 // two finer decompositions: memory blocks (the granularity data moves at) and algorithmic
@@ -259,7 +259,7 @@ public:
   bool equal_segments() const { return equal_; }
 
   // The tile that owns element `i`: O(1) arithmetic for equal segments, a binary search per
-  // axis for split points (seed section 2.6, with the floor the seed's ceiling meant).
+  // axis for split points (with the floor the original's ceiling meant).
   int tile_of(const index<N>& i) const {
     return owner_[static_cast<std::size_t>(segment_number(i))];
   }
@@ -476,7 +476,7 @@ private:
   std::vector<int> owner_;
 };
 
-// A field together with where its data lives (seed 002's agile indexable type): same rank
+// A field together with where its data lives (the agile indexable type): same rank
 // and element type, no copy. Indexing it is the full global view -- in a multi-tile
 // kernel seq2par finds every accessed element's owner and moves data (owner-copy).
 template <int N, class T> class agile_field {
@@ -501,7 +501,7 @@ agile_field<N, T> agile(const field<N, T>& f, const resource_map<N>& map) {
   return agile_field<N, T>(f, map);
 }
 
-// The local-global view (seed 002 section 2.7): tiles(x)(b) is algorithmic block b of x as
+// The local-global view (block by block): tiles(x)(b) is algorithmic block b of x as
 // a field; elements inside are accessed without owner lookups.
 template <int N, class T> class tile_blocks {
 public:

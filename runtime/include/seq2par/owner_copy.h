@@ -1,11 +1,11 @@
-// <seq2par/owner_copy.h> — seed 002's owner-copy protocol for `forall` over agile fields: every
+// <seq2par/owner_copy.h> — the owner-copy protocol for `forall` over agile fields: every
 // algorithmic block of the output is computed on the tile that owns it; every input element it
 // reads that lives on another tile is brought there first, at memory-block granularity (touching
 // one element moves its whole memory block), and a block already moved to a tile is not moved
 // again. Inputs are read through index maps (identity, transpose, shifts), so the elements
 // an output block needs form a rectangle.
 //
-// Two views (seed 002 sections 2.6-2.7): in the full global view a map takes output element
+// Two views: in the full global view a map takes output element
 // indices to input element indices; in the local-global view (`tiles(x)(b)`) it takes output
 // algorithmic-block coordinates to input algorithmic-block coordinates, and the task reads
 // that whole input block.

@@ -188,7 +188,8 @@ inline std::int64_t trip_count(std::int64_t init, std::int64_t bound, std::int64
 // S2P_REPORT would receive at exit ("{}" if no kernel ran on the simulator).
 std::string sim_report_json();
 
-// The backend S2P_BACKEND selects ("threads", "sim"); throws on an unknown name.
+// The backend S2P_BACKEND selects ("threads", "sim", "mpi"); throws on an unknown name, and
+// on "mpi" when this runtime was built without MPI.
 std::string backend_name();
 
 template <class... Warps> void launch(const kernel_info& info, Warps&&... warps) {

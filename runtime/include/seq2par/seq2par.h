@@ -2,7 +2,7 @@
 // sequential meaning, so an annotated kernel compiles and runs with any C++17 compiler.
 // That sequential run is the oracle every generated program is compared against.
 //
-// The spellings here are a contract (see spec 01-input-language.md): add, never rename.
+// The spellings here are a contract (see the README, "Writing a kernel"): add, never rename.
 #pragma once
 
 #include <cstddef>

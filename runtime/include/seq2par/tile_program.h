@@ -1,5 +1,5 @@
 // <seq2par/tile_program.h> — what generated multi-tile code runs: `forall` over agile
-// fields with owner-copy (seed 002) as one image for every tile (seed 004).
+// fields with owner-copy as one image for every tile.
 //
 // Each tile holds, per field, the memory blocks it owns and the ones moved to it, packed
 // in a tile-local buffer; a tile_view maps a global index to that buffer. The plan
@@ -317,7 +317,7 @@ private:
   mutable std::int64_t lookups_ = 0;
 };
 
-// The local-global view on a tile (seed 002 section 2.7): Xt(b) is algorithmic block b of X
+// The local-global view on a tile (block by block): Xt(b) is algorithmic block b of X
 // as a field over the tile's local copy. The owner lookup happens once per tile access;
 // element accesses inside are plain strided indexing. Input blocks come back read-only.
 template <int N, class T> class tile_blocks_view {

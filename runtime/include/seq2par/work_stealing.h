@@ -1,4 +1,4 @@
-// <seq2par/work_stealing.h> — seed 002's optional work stealing for owner-copy foralls: each
+// <seq2par/work_stealing.h> — optional work stealing for owner-copy foralls: each
 // tile pops its own task queue from the top; a tile whose queue is empty steals the task at
 // the bottom of another tile's queue, fetches the input blocks it lacks, computes the
 // output block and sends it back to the owner.
@@ -8,7 +8,7 @@
 // run dry first steals the bottom task of the tile that would finish last, as long as the
 // whole forall -- exchange, tasks, then the stolen results going home -- gets shorter under
 // the BSP cost model. The result is a fixed assignment, so the exchange stays
-// time-deterministic (seed 004) and both backends compute the same thing.
+// time-deterministic and both backends compute the same thing.
 //
 // Any task can be stolen. Its result goes back as one move per contiguous run of its output
 // memory block's row-major storage (contiguous_runs): a single move when the output block is

@@ -1,7 +1,9 @@
-// Ring collectives of multi-tile kernels on the two backends. The ring order (which
-// fragment each tile sends in each step) is the one <seq2par/collectives.h> executes
-// sequentially, so every backend combines the same values in the same order.
+// Ring collectives of multi-tile kernels on the sim and threads backends (mpi: see
+// mpi/mpi_collectives.cpp). The ring order (which fragment each tile sends in each step) is
+// the one <seq2par/collectives.h> executes sequentially, so every backend combines the same
+// values in the same order.
 #include "multitile/fabric_support.h"
+#include "mpi/mpi_backend.h"
 #include "sim/run_report.h"
 
 #include <seq2par/runtime.h>
@@ -123,7 +125,7 @@ void run_collective(const tile_kernel_info& info, const collective_args& args) {
   if (info.tiles == 1)
     return; // one tile: nothing to combine or gather
   dispatch_multi_tile(
-      info, [&] { run_on_threads(info, args); },
+      info, [&] { run_on_threads(info, args); }, [&] { run_collective_on_mpi(info, args); },
       [&] {
 #if S2P_HAVE_FABRIC_SIM
         run_on_fabric(info, args);

@@ -18,14 +18,17 @@
 
 namespace s2p::rt {
 
-// Runs `on_threads()` or `on_fabric()` as S2P_BACKEND says.
-template <class Threads, class Fabric>
-void dispatch_multi_tile(const tile_kernel_info& info, Threads&& on_threads,
+// Runs `on_threads()`, `on_mpi()` or `on_fabric()` as S2P_BACKEND says.
+template <class Threads, class Mpi, class Fabric>
+void dispatch_multi_tile(const tile_kernel_info& info, Threads&& on_threads, Mpi&& on_mpi,
                          [[maybe_unused]] Fabric&& on_fabric) {
   if (info.tiles < 1)
     throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
-  if (backend_name() == "threads")
+  const std::string backend = backend_name();
+  if (backend == "threads")
     return on_threads();
+  if (backend == "mpi")
+    return on_mpi();
 #if S2P_HAVE_FABRIC_SIM
   on_fabric();
 #else

@@ -2,8 +2,11 @@
 // fabric simulator the fields are buffers in simulated tile memory, the moves exchange
 // entries (send cycles chosen so that no tile's port takes two streams at once), and the
 // compute a codelet timed by what it reports; on threads each tile is a host thread and
-// the exchange copies between the tiles' buffers between two barriers.
+// the exchange copies between the tiles' buffers between two barriers; on mpi see
+// mpi/mpi_tile_program.cpp.
 #include "multitile/fabric_support.h"
+#include "multitile/owner_copy_summary.h"
+#include "mpi/mpi_backend.h"
 #include "sim/run_report.h"
 
 #include <seq2par/runtime.h>
@@ -84,34 +87,6 @@ void run_on_threads(const tile_kernel_info& info, const tile_program& program) {
 }
 
 #if S2P_HAVE_FABRIC_SIM
-nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
-                                          const tile_program& program) {
-  std::vector<std::int64_t> bytes_in(static_cast<std::size_t>(info.tiles), 0),
-      bytes_out(static_cast<std::size_t>(info.tiles), 0);
-  for (const auto& m : program.moves) {
-    bytes_in[static_cast<std::size_t>(m.to_tile)] += m.bytes;
-    bytes_out[static_cast<std::size_t>(m.from_tile)] += m.bytes;
-  }
-  nlohmann::ordered_json tiles = nlohmann::ordered_json::array();
-  for (int t = 0; t < info.tiles; ++t)
-    tiles.push_back({{"tile", t},
-                     {"bytes_in", bytes_in[static_cast<std::size_t>(t)]},
-                     {"bytes_out", bytes_out[static_cast<std::size_t>(t)]}});
-  nlohmann::ordered_json summary{{"moves", program.moves.size()},
-                                 {"planned_bytes", program.planned_bytes}};
-  if (program.minimum_bytes >= 0) {
-    summary["minimum_bytes"] = program.minimum_bytes;
-    summary["ratio"] = program.minimum_bytes > 0 ? static_cast<double>(program.planned_bytes) /
-                                                       static_cast<double>(program.minimum_bytes)
-                                                 : 1.0;
-  }
-  summary["per_tile"] = tiles;
-  if (program.work_stealing)
-    summary["work_stealing"] = {{"stolen_tasks", program.stolen_tasks},
-                                {"extra_bytes", program.stealing_bytes}};
-  return summary;
-}
-
 void run_on_fabric(const tile_kernel_info& info, const tile_program& program) {
   auto [fabric, fabric_file] = launch_fabric(info);
   const std::uint32_t tiles_per_chip =
@@ -197,7 +172,7 @@ StealCosts work_stealing_costs([[maybe_unused]] const tile_kernel_info& info) {
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program) {
   dispatch_multi_tile(
-      info, [&] { run_on_threads(info, program); },
+      info, [&] { run_on_threads(info, program); }, [&] { run_tile_program_on_mpi(info, program); },
       [&] {
 #if S2P_HAVE_FABRIC_SIM
         run_on_fabric(info, program);

@@ -1,5 +1,7 @@
 #include "sim/run_report.h"
 
+#include "mpi/mpi_backend.h"
+
 #include <seq2par/runtime.h>
 
 #include <cstdio>
@@ -76,6 +78,19 @@ public:
     elapsed_ += cycles;
   }
 
+  void add_mpi(const char* kernel, const char* source, const nlohmann::ordered_json& launch) {
+    std::lock_guard lock(mutex_);
+    backend_ = "mpi";
+    auto& totals = kernels_[kernel];
+    totals.source = source;
+    ++totals.launches;
+    totals.last = launch;
+    if (launches_.size() < kMaxReportedLaunches)
+      launches_.push_back(launch);
+    else
+      ++dropped_;
+  }
+
 private:
   void append_trace(const kernel_info& info, const sim::tile::TileThreads& model) {
     const int pid = 1;
@@ -119,7 +134,7 @@ private:
            {"ratio",
             t.bound > 0 ? static_cast<double>(t.makespan) / static_cast<double>(t.bound) : 1.0}});
     return {{"format", "seq2par.sim-report/1"},
-            {"backend", "sim"},
+            {"backend", backend_},
             {"tile", params_},
             {"time_unit", "cycles"},
             {"kernels", kernels},
@@ -136,7 +151,7 @@ public:
 private:
   void flush() {
     std::lock_guard lock(mutex_);
-    if (launches_.empty())
+    if (launches_.empty() || !is_reporting_process())
       return;
     if (const char* path = std::getenv("S2P_REPORT"); path && *path)
       std::ofstream(path) << report_locked().dump(1) << "\n";
@@ -156,6 +171,10 @@ private:
   void print_summary() const {
     for (const auto& [name, t] : kernels_) {
       const auto& last = t.last;
+      if (last.value("backend", std::string()) == "mpi") {
+        print_mpi_summary(name, t);
+        continue;
+      }
       if (!last.contains("warps")) {
         std::fprintf(stderr,
                      "seq2par sim: kernel '%s' (%s): %lld launch%s on the fabric simulator, last "
@@ -220,7 +239,34 @@ private:
     }
   }
 
+  // "seq2par mpi: kernel 'k' (src): 3 launches on 2 ranks, last:" and a line per rank and
+  // per superstep.
+  static void print_mpi_summary(const std::string& name, const KernelTotals& t) {
+    const auto& last = t.last;
+    std::fprintf(stderr, "seq2par mpi: kernel '%s' (%s): %lld launch%s on %zu rank%s, last:\n",
+                 name.c_str(), t.source.c_str(), static_cast<long long>(t.launches),
+                 t.launches == 1 ? "" : "es", last["ranks"].size(),
+                 last["ranks"].size() == 1 ? "" : "s");
+    for (const auto& r : last["ranks"])
+      std::fprintf(stderr, "  rank %d: tiles [%d, %d), %.3f ms, %lld bytes sent\n",
+                   r["rank"].get<int>(), r["tiles"][0].get<int>(), r["tiles"][1].get<int>(),
+                   1e3 * r["wall_seconds"].get<double>(), r["bytes_sent"].get<long long>());
+    for (const auto& step : last["supersteps"])
+      std::fprintf(stderr, "  %s: %lld bytes between ranks in %lld messages\n",
+                   step["name"].get<std::string>().c_str(),
+                   step["bytes_between_ranks"].get<long long>(), step["messages"].get<long long>());
+    if (last.contains("owner_copy")) {
+      const auto& oc = last["owner_copy"];
+      std::fprintf(stderr,
+                   "  owner-copy: %lld memory-block moves, %lld bytes planned, minimum %lld, "
+                   "%lld between ranks\n",
+                   oc.value("moves", 0LL), oc.value("planned_bytes", 0LL),
+                   oc.value("minimum_bytes", -1LL), oc.value("bytes_between_ranks", 0LL));
+    }
+  }
+
   std::mutex mutex_;
+  std::string backend_ = "sim";
   std::vector<nlohmann::ordered_json> launches_;
   std::map<std::string, KernelTotals> kernels_;
   nlohmann::ordered_json params_;
@@ -254,6 +300,11 @@ void write_schedule_copy(const char* kernel, const nlohmann::ordered_json& sched
 void record_fabric_launch(const char* kernel, const char* source,
                           const nlohmann::ordered_json& fabric_report) {
   collector().add_fabric(kernel, source, fabric_report);
+}
+
+void record_mpi_launch(const char* kernel, const char* source,
+                       const nlohmann::ordered_json& launch) {
+  collector().add_mpi(kernel, source, launch);
 }
 
 std::string sim_report_json() {

@@ -1,4 +1,5 @@
-// Everything the `sim` backend measured in this process, written when the process exits:
+// Everything the `sim` backend (and multi-tile launches on `mpi`) measured in this process,
+// written when the process exits (under mpi by rank 0 only):
 //   S2P_REPORT=<file>  JSON report (every launch: makespan, bound, per-warp busy/waiting)
 //   S2P_TRACE=<file>   Chrome/Perfetto trace, one track per warp, launches laid end to end
 //   S2P_SUMMARY=1      a short human summary on stderr
@@ -26,5 +27,10 @@ void write_schedule_copy(const char* name, const nlohmann::ordered_json& schedul
 // Records a multi-tile launch on the fabric simulator: its report (seq2par.sim-report/1).
 void record_fabric_launch(const char* kernel, const char* source,
                           const nlohmann::ordered_json& fabric_report);
+
+// Records a multi-tile launch on the mpi backend (rank 0, with every rank's numbers): the
+// launch object of the report, {"backend": "mpi", "ranks": [...], "supersteps": [...], ...}.
+void record_mpi_launch(const char* kernel, const char* source,
+                       const nlohmann::ordered_json& launch);
 
 } // namespace s2p::rt

@@ -5,6 +5,7 @@
 // nobody can ever signal again. A watchdog also reports a kernel that makes no progress
 // for S2P_WATCHDOG_SECONDS (default 120, 0 disables).
 #include "core/backend_registry.h"
+#include "core/watchdog_setting.h"
 #include "threads/progress_report.h"
 
 #include <algorithm>
@@ -214,17 +215,6 @@ void threads_kernel::warp_main(int warp_index, const warp_function& fn) {
   finish_warp(warp_index, std::move(error));
 }
 
-int watchdog_seconds() {
-  const char* text = std::getenv("S2P_WATCHDOG_SECONDS");
-  if (!text || !*text)
-    return 120;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 0)
-    throw std::invalid_argument(std::string("S2P_WATCHDOG_SECONDS='") + text +
-                                "' is not a number of seconds");
-  return static_cast<int>(value);
-}
 
 // The launching thread is the watchdog: it waits for the warps and, if none of them
 // makes progress for the configured time, reports where each one is and exits.

@@ -1,4 +1,4 @@
-// Generators of ring collectives as schedule templates (seed 004 Figs. 2-4a).
+// Generators of ring collectives as schedule templates.
 //
 // Reduce-scatter over N tiles splits each tile's vector into N fragments and takes N-1 steps: in
 // step s tile i sends fragment (i - s + c) mod N to (i + 1) mod N, which combines it into its own

@@ -38,7 +38,7 @@ enum class Severity { kWarning, kError };
 struct Diagnostic {
   Severity severity = Severity::kError;
   /// Stable, machine-readable category ("receive-port-conflict", "out-of-memory", ...); the
-  /// feedback rules of seed 003 match on it, so it never changes once published.
+  /// feedback tuning rules match on it, so it never changes once published.
   std::string kind;
   std::optional<std::uint32_t> superstep; ///< index in the expanded program
   std::string superstep_name;

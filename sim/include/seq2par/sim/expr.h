@@ -1,4 +1,4 @@
-// The tile-index expression language of schedule templates (seed 004: one image, one index).
+// The tile-index expression language of schedule templates (one image, one index).
 //
 // Small and safe on purpose: 64-bit signed integers only; `+ - * / %`, comparisons, `&& || !`,
 // `c ? a : b`, `min(...)`, `max(...)`; names resolve to slots of a SymbolTable at parse time.

@@ -1,4 +1,4 @@
-// The machine the simulator models: chips of tiles joined by external links (spec 03).
+// The machine the simulator models: chips of tiles joined by external links.
 //
 // Every number is a parameter with a GC200-like default; a fabric file overrides any subset
 // (see sim/README.md, "Fabric file"). The cost model is deliberately explicit, in the spirit of
@@ -20,7 +20,7 @@ namespace s2p::sim {
 inline constexpr std::string_view kFabricFormat = "seq2par.fabric/1";
 
 enum class Topology {
-  kRing, ///< chip c has a forward link to c+1 and a backward link to c-1 (seed 004 Fig. 1a)
+  kRing, ///< chip c has a forward link to c+1 and a backward link to c-1
   kFull, ///< a direct link between every ordered pair of chips
 };
 
@@ -46,7 +46,7 @@ struct Fabric {
     std::uint64_t sram_bytes = 624 * 1024;
     std::uint64_t bank_bytes = 16 * 1024;
     std::uint32_t threads = 6;
-    /// When true, buffers live at the same time must not share a bank (spec 05).
+    /// When true, buffers live at the same time must not share a bank.
     bool separate_banks = false;
   } tile;
 
@@ -100,7 +100,7 @@ struct Fabric {
   [[nodiscard]] std::uint32_t packets_in_flight_after_xoff() const;
 };
 
-/// The built-in default: one GC200-like chip (the table in spec 03).
+/// The built-in default: one GC200-like chip.
 [[nodiscard]] Fabric default_fabric();
 
 /// Reads a fabric object: every field optional (defaults above), unknown or ill-typed fields
@@ -121,7 +121,7 @@ struct ExternalLink {
   std::string name; ///< "LF0" (forward out of chip 0), "LB1", or "L0-2" for full topologies
 };
 
-/// The static routing table of the external interconnect (seed 004 ¶59): for every ordered chip
+/// The static routing table of the external interconnect: for every ordered chip
 /// pair, the fixed list of links a packet follows.
 class RoutingTable {
 public:

@@ -72,7 +72,7 @@ struct XbStats {
   Cycles grant_cycles = 0; ///< time with a tile holding XON
 };
 
-/// Comparison of a collective with the ring bound of spec 03.
+/// Comparison of a collective with the ring bound.
 struct RingBound {
   std::string formula = "2*(N-1)/N*S/B + 2*(N-1)*L";
   std::uint64_t n = 0;     ///< tiles in the ring

@@ -1,5 +1,5 @@
 // Resolution of a schedule template into concrete per-tile lists ("patching" the tile index into
-// the one image, seed 004). Used by the engine for every superstep, by `s2p-sim resolve` for one
+// the one image). Used by the engine for every superstep, by `s2p-sim resolve` for one
 // tile, and by tests that compare generated collectives with the seed's tables.
 //
 // Everything checkable from one tile's values alone is checked here and reported with superstep,

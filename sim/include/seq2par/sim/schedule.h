@@ -1,4 +1,4 @@
-// The schedule format `seq2par.schedule/1`: one BSP template for all tiles (seed 004).
+// The schedule format `seq2par.schedule/1`: one BSP template for all tiles.
 //
 // The file is the contract between seq2par and the simulator/runtime. Its JSON Schema is
 // sim/schedule/schema/seq2par.schedule-1.schema.json and sim/README.md documents it with an

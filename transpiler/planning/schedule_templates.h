@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace s2p::emit {
+namespace s2p::planning {
 
 struct ScheduleTemplate {
   std::optional<nlohmann::ordered_json> schedule; // absent: `reason` says why
@@ -44,4 +44,4 @@ std::optional<nlohmann::ordered_json> ring_placeholder_template(const ir::Kernel
                                                                 const ir::TileStep& step,
                                                                 std::uint32_t tiles_per_chip);
 
-} // namespace s2p::emit
+} // namespace s2p::planning

@@ -1,19 +1,16 @@
-#include "emit/schedule_templates.h"
+#include "planning/schedule_templates.h"
 
-#if S2P_HAVE_FABRIC_SIM
 #include <seq2par/sim/fabric.h>
 #include <seq2par/sim/schedule.h>
 #include <seq2par/tile_schedules.h>
-#endif
 
 #include <map>
 #include <stdexcept>
 
-namespace s2p::emit {
+namespace s2p::planning {
 
 using namespace s2p::ir;
 
-#if S2P_HAVE_FABRIC_SIM
 namespace {
 
 // Why a template cannot be planned; becomes the reason in the generated code's comment.
@@ -179,12 +176,10 @@ nlohmann::ordered_json plan_template(const Kernel& kernel, const TileStep& step,
 }
 
 } // namespace
-#endif
 
-ScheduleTemplate forall_schedule_template([[maybe_unused]] const Kernel& kernel,
-                                          [[maybe_unused]] const TileStep& step,
-                                          [[maybe_unused]] const std::string& fabric_file) {
-#if S2P_HAVE_FABRIC_SIM
+ScheduleTemplate forall_schedule_template(const Kernel& kernel,
+                                          const TileStep& step,
+                                          const std::string& fabric_file) {
   return attempt([&] {
     const MultiTile& multi = *kernel.multi_tile;
     if (multi.parameter_extents.empty() && !multi.no_extents_reason.empty())
@@ -204,9 +199,6 @@ ScheduleTemplate forall_schedule_template([[maybe_unused]] const Kernel& kernel,
                        " forall (templates cover ranks 1-3)");
     }
   });
-#else
-  return {std::nullopt, "this seq2par was built without the fabric simulator", false};
-#endif
 }
 
 const char* ring_kind(TileStep::Kind kind) {
@@ -215,10 +207,9 @@ const char* ring_kind(TileStep::Kind kind) {
                                                  : "all-gather";
 }
 
-ScheduleTemplate ring_schedule_template([[maybe_unused]] const Kernel& kernel,
-                                        [[maybe_unused]] const TileStep& step,
-                                        [[maybe_unused]] const std::string& fabric_file) {
-#if S2P_HAVE_FABRIC_SIM
+ScheduleTemplate ring_schedule_template(const Kernel& kernel,
+                                        const TileStep& step,
+                                        const std::string& fabric_file) {
   return attempt([&] {
     const MultiTile& multi = *kernel.multi_tile;
     const auto extent = multi.parameter_extents.find(step.rows_parameter);
@@ -239,16 +230,12 @@ ScheduleTemplate ring_schedule_template([[maybe_unused]] const Kernel& kernel,
     sim::Fabric fabric = planning_fabric(launch.tiles, fabric_file);
     return rt::ring_schedule(launch, fabric, fabric_file);
   });
-#else
-  return {std::nullopt, "this seq2par was built without the fabric simulator", false};
-#endif
 }
 
 std::optional<nlohmann::ordered_json>
-ring_placeholder_template([[maybe_unused]] const Kernel& kernel,
-                          [[maybe_unused]] const TileStep& step,
-                          [[maybe_unused]] std::uint32_t tiles_per_chip) {
-#if S2P_HAVE_FABRIC_SIM
+ring_placeholder_template(const Kernel& kernel,
+                          const TileStep& step,
+                          std::uint32_t tiles_per_chip) {
   // The smallest valid size, one element per tile, on chips of `tiles_per_chip` (the ring
   // gets as many as splitting its tiles evenly needs).
   rt::ring_launch launch = ring_launch_of(kernel, step, kernel.multi_tile->tiles);
@@ -257,9 +244,6 @@ ring_placeholder_template([[maybe_unused]] const Kernel& kernel,
   sim::Fabric fabric = sim::default_fabric();
   fabric.chip.tiles = std::max<std::uint32_t>(1, tiles_per_chip);
   return rt::ring_schedule(launch, fabric, "");
-#else
-  return std::nullopt;
-#endif
 }
 
-} // namespace s2p::emit
+} // namespace s2p::planning

@@ -1,0 +1,150 @@
+#include "dump/tile_dumps.h"
+
+#include <set>
+#include <sstream>
+
+namespace s2p::dump {
+
+using namespace s2p::ir;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const char* method_name(MapSpec::Refinement::Method method) {
+  switch (method) {
+  case MapSpec::Refinement::Method::Weights:
+    return "weights";
+  case MapSpec::Refinement::Method::MemoryBlocks:
+    return "memory_blocks";
+  case MapSpec::Refinement::Method::AlgorithmicBlocks:
+    return "algorithmic_blocks";
+  }
+  return "?";
+}
+
+json map_json(const MapSpec& spec) {
+  json out{{"protocol", to_string(spec.protocol)}, {"tiles", spec.tiles},
+           {"order", spec.columns ? "columns" : "rows"}};
+  if (!spec.parent_parameter.empty())
+    out["parent"] = spec.parent_parameter + ".extent()";
+  else
+    out["parent"] = spec.parent;
+  if (!spec.segment.empty())
+    out["segment"] = spec.segment;
+  if (!spec.splits.empty())
+    out["splits"] = spec.splits;
+  json refinements = json::array();
+  for (const auto& step : spec.refinements) {
+    json r{{"method", method_name(step.method)}};
+    if (step.method == MapSpec::Refinement::Method::Weights)
+      r["weights"] = step.weights;
+    else
+      r["extent"] = step.extent;
+    refinements.push_back(std::move(r));
+  }
+  out["refinements"] = std::move(refinements);
+  return out;
+}
+
+json step_json(const TileStep& step, std::size_t index, const planning::TileSchedules& plan) {
+  json out{{"step", index + 1},
+           {"kind", library_name(step.kind)},
+           {"line", step.loc.line},
+           {"column", step.loc.column}};
+  if (step.kind == TileStep::Kind::Forall) {
+    out["view"] = step.local_global ? "local-global" : "global";
+    out["rank"] = step.rank;
+    out["output"] = step.output;
+    json reads = json::array();
+    for (const auto& read : step.reads) {
+      json maps = json::array();
+      for (const auto& map : read.maps)
+        maps.push_back({{"axis", map.axis}, {"offset", map.offset}});
+      reads.push_back({{"field", read.field}, {"index_maps", std::move(maps)}});
+    }
+    out["reads"] = std::move(reads);
+    out["moved_at_start"] = step.moved_at_start;
+  } else {
+    out["rows"] = step.field;
+    out["rows_parameter"] = step.rows_parameter;
+    out["element_type"] = step.element_type;
+    out["combine"] = step.combine ? json(to_string(*step.combine)) : json(nullptr);
+  }
+  out["plan"] = index < plan.notes.size() ? plan.notes[index] : "";
+  return out;
+}
+
+} // namespace
+
+json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedules) {
+  const MultiTile& multi = *kernel.multi_tile;
+  json steps = json::array();
+  for (std::size_t k = 0; k < multi.steps.size(); ++k)
+    steps.push_back(step_json(multi.steps[k], k, schedules));
+  json maps = json::object();
+  for (const auto& [name, spec] : multi.maps)
+    maps[name] = map_json(spec);
+  json fields = json::object();
+  for (const auto& [name, field] : multi.distributed)
+    fields[name] = {{"parameter", field.parameter}, {"map", field.map},
+                    {"element_type", field.element_type}};
+  json templates = json::array();
+  for (const auto& [suffix, content] : schedules.files)
+    templates.push_back(suffix);
+  return json{{"format", "seq2par.tile-steps/1"},
+              {"kernel", kernel.name},
+              {"tiles", multi.tiles},
+              {"steps", std::move(steps)},
+              {"resource_maps", std::move(maps)},
+              {"distributed_fields", std::move(fields)},
+              {"parameter_extents", multi.parameter_extents},
+              {"extents_from", multi.extents_from},
+              {"no_extents_reason", multi.no_extents_reason},
+              {"schedule_templates", std::move(templates)}};
+}
+
+std::string tile_steps_dot(const Kernel& kernel, const planning::TileSchedules& schedules) {
+  const MultiTile& multi = *kernel.multi_tile;
+  auto quoted = [](const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+      if (c == '"' || c == '\\')
+        out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  };
+  auto field = [&](const std::string& name) { return quoted("f:" + name); };
+  std::ostringstream out;
+  out << "digraph " << quoted(kernel.name + "_tile_steps") << " {\n  rankdir=LR;\n"
+      << "  node [fontname=\"monospace\"];\n";
+  std::set<std::string> fields;
+  for (const TileStep& step : multi.steps) {
+    fields.insert(step.kind == TileStep::Kind::Forall ? step.output : step.field);
+    for (const auto& read : step.reads)
+      fields.insert(read.field);
+  }
+  for (const auto& name : fields)
+    out << "  " << field(name) << " [shape=ellipse, label=" << quoted(name) << "];\n";
+  for (std::size_t k = 0; k < multi.steps.size(); ++k) {
+    const TileStep& step = multi.steps[k];
+    const std::string node = quoted("s" + std::to_string(k + 1));
+    const std::string note = k < schedules.notes.size() ? schedules.notes[k] : "";
+    out << "  " << node << " [shape=box, label="
+        << quoted(std::to_string(k + 1) + ": " + library_name(step.kind) + " (line " +
+                  std::to_string(step.loc.line) + ")")
+        << ", tooltip=" << quoted(note) << "];\n";
+    if (step.kind != TileStep::Kind::Forall) {
+      out << "  " << field(step.field) << " -> " << node << " [dir=both, label=\"ring\"];\n";
+      continue;
+    }
+    for (const auto& read : step.reads)
+      out << "  " << field(read.field) << " -> " << node << " [label=\"" << read.maps.size()
+          << (read.maps.size() == 1 ? " map" : " maps") << "\"];\n";
+    out << "  " << node << " -> " << field(step.output) << ";\n";
+  }
+  out << "}\n";
+  return out.str();
+}
+
+} // namespace s2p::dump

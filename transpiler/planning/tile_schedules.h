@@ -1,0 +1,31 @@
+// Multi-tile planning: every step of a tile kernel gets its schedule template (a forall's
+// owner-copy moves, a collective's ring) where the extents allow it, and a note saying what
+// was planned or why not. Emit prints the notes into the generated code; the driver writes
+// the templates beside it.
+#pragma once
+
+#include "ir/kernel.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace s2p::planning {
+
+struct ScheduleOptions {
+  std::uint32_t tiles_per_chip = 1472; // collective rings span chips of this size
+  std::string fabric_file;             // --fabric: forall templates are planned on it
+};
+
+struct TileSchedules {
+  std::vector<std::pair<std::string, std::string>> files; // (file name suffix, content)
+  std::vector<std::string> notes; // per step: the comment the generated code carries
+  // Steps that fail when run as the file calls the kernel (warnings, at the kernel).
+  std::vector<std::string> warnings;
+};
+
+// Throws only when a generator refuses its input (a bug of seq2par's, reported as such).
+TileSchedules plan_tile_schedules(const ir::Kernel& kernel, const ScheduleOptions& options = {});
+
+} // namespace s2p::planning
