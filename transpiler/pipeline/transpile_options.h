@@ -1,7 +1,8 @@
 // Everything that decides what seq2par generates for a kernel, apart from the input itself:
 // the options of the passes, of multi-tile planning, of the dumps and of formatting. Its
 // serialization is the incremental cache's fingerprint of "how", so an option added here is
-// part of the fingerprint as soon as `to_json` names it (and a test checks that it does).
+// part of the fingerprint as soon as `to_json` names it (tests/transpiler/transpile_options_test.cpp
+// checks every field; add the new one there too).
 #pragma once
 
 #include "dump/dumps.h"

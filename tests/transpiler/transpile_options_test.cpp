@@ -1,0 +1,37 @@
+// The incremental cache's fingerprint of "how" is pipeline::to_json(TranspileOptions): every
+// option that changes what is generated must change it, or a re-run would keep stale outputs.
+#include "pipeline/transpile_options.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using s2p::pipeline::TranspileOptions;
+
+TEST(TranspileOptions, EveryOptionChangesTheFingerprint) {
+  const std::string base = s2p::pipeline::to_json(TranspileOptions{}).dump();
+  const std::vector<std::pair<const char*, std::function<void(TranspileOptions&)>>> changes = {
+      {"keep_redundant", [](TranspileOptions& o) { o.passes.keep_redundant = true; }},
+      {"verify", [](TranspileOptions& o) { o.passes.verify = false; }},
+      {"tile_sram_bytes", [](TranspileOptions& o) { o.passes.tile_sram_bytes = 1024; }},
+      {"max_calls", [](TranspileOptions& o) { o.passes.cdfg.max_nodes = 7; }},
+      {"fabric tiles", [](TranspileOptions& o) { o.fabric.tiles = 4; }},
+      {"fabric description", [](TranspileOptions& o) { o.fabric.description = "2 chips"; }},
+      {"tiles per chip", [](TranspileOptions& o) { o.fabric.tiles_per_chip = 16; }},
+      {"fabric file", [](TranspileOptions& o) { o.fabric.file = "f.json"; }},
+      {"extents", [](TranspileOptions& o) { o.given_extents["k"]["X"] = {4, 4}; }},
+      {"dumps", [](TranspileOptions& o) { o.dumps = {s2p::dump::DumpKind::Cdfg}; }},
+      {"style", [](TranspileOptions& o) { o.style = "Google"; }},
+  };
+  for (const auto& [name, change] : changes) {
+    TranspileOptions options;
+    change(options);
+    EXPECT_NE(s2p::pipeline::to_json(options).dump(), base) << name;
+  }
+}
+
+} // namespace
