@@ -290,7 +290,7 @@ bool resolve_fabric(pipeline::TranspileOptions& options) {
   return true;
 }
 
-std::optional<pipeline::TranspileOptions> transpile_options() {
+std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::DumpKind> dump_kinds) {
   pipeline::TranspileOptions options;
   options.passes.keep_redundant = keep_redundant;
   options.passes.cdfg.max_nodes = max_calls;
@@ -304,10 +304,7 @@ std::optional<pipeline::TranspileOptions> transpile_options() {
     return std::nullopt;
   }
   options.given_extents = std::get<GivenExtents>(given_extents);
-  const auto dump_kinds = parse_dumps();
-  if (!dump_kinds)
-    return std::nullopt;
-  options.dumps = *dump_kinds;
+  options.dumps = std::move(dump_kinds);
   options.style = style;
   return options;
 }
@@ -340,8 +337,9 @@ std::variant<std::unique_ptr<RunSettings>, int> parse_command_line(int argc, con
   run->parser = parse_options(args);
   if (!run->parser)
     return kExitUsageError;
-  // Checked in the order the options were before: a bad --dump before a bad --jobs.
-  if (!parse_dumps())
+  // A bad --dump is reported before a bad --jobs.
+  auto dump_kinds = parse_dumps();
+  if (!dump_kinds)
     return kExitUsageError;
   const auto jobs_to_run = job_count();
   if (!jobs_to_run || !find_inputs(*run, args))
@@ -359,7 +357,7 @@ std::variant<std::unique_ptr<RunSettings>, int> parse_command_line(int argc, con
   run->root = absolute(in_root);
   if (in_root.getNumOccurrences() == 0 && !all_below(run->sources, run->root))
     run->root = common_directory(run->sources);
-  auto options = transpile_options();
+  auto options = transpile_options(std::move(*dump_kinds));
   if (!options)
     return kExitUsageError;
   run->options = std::move(*options);
