@@ -23,11 +23,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <seq2par/sim/machine_defaults.h>
+
 namespace s2p::sim::tile {
 
+using sim::kDefaultHardwareThreads;
+using sim::kDefaultTileSramBytes;
+
 struct TileParams {
-  int hardware_threads = 6;
-  std::int64_t sram_bytes = 624 * 1024;
+  int hardware_threads = static_cast<int>(kDefaultHardwareThreads);
+  std::int64_t sram_bytes = static_cast<std::int64_t>(kDefaultTileSramBytes);
   std::int64_t signal_cycles = 1;
   std::int64_t wait_cycles = 1;
   std::int64_t sync_latency = 2;

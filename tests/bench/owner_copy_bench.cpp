@@ -8,7 +8,8 @@
 // Prints a table; writes JSON to the path given as argv[1].
 #include <seq2par/runtime.h>
 #if S2P_HAVE_FABRIC_SIM
-#include <seq2par/tile_schedules.h>
+#include <seq2par/planning/forall_schedule.h>
+#include <seq2par/planning/placement.h>
 #endif
 
 #include <nlohmann/json.hpp>
@@ -40,9 +41,9 @@ s2p::resource_map<2> seed_map(std::int64_t n, s2p::extent<2> memory) {
 }
 
 Case plan_case(const std::string& name, const s2p::resource_map<2>& map, bool transpose) {
-  const std::vector<s2p::InputAccess<2>> inputs = {
-      {"A", &map, s2p::IndexMap<2>::identity(), 8},
-      {"B", &map, transpose ? s2p::IndexMap<2>::transpose() : s2p::IndexMap<2>::identity(), 8}};
+  const std::vector<s2p::input_access<2>> inputs = {
+      {"A", &map, s2p::index_map<2>::identity(), 8},
+      {"B", &map, transpose ? s2p::index_map<2>::transpose() : s2p::index_map<2>::identity(), 8}};
   return {name, s2p::plan_owner_copy<2>(map, inputs).bytes,
           s2p::minimum_block_bytes<2>(map, inputs)};
 }
@@ -68,17 +69,17 @@ Case random_case(std::mt19937& rng, int k) {
                                                             {seg[0], seg[1]}, tiles)
                              .memory_blocks({mem[0], mem[1]})
                              .algorithmic_blocks({alg[0], alg[1]});
-  s2p::IndexMap<2> shifted = s2p::IndexMap<2>::identity();
+  s2p::index_map<2> shifted = s2p::index_map<2>::identity();
   shifted.offset = {shift[0], shift[1]};
-  std::vector<s2p::InputAccess<2>> inputs = {{"A", &map, s2p::IndexMap<2>::identity(), 4},
+  std::vector<s2p::input_access<2>> inputs = {{"A", &map, s2p::index_map<2>::identity(), 4},
                                              {"S", &input_map, shifted, 4}};
   if (n[0] == n[1])
-    inputs.push_back({"T", &map, s2p::IndexMap<2>::transpose(), 4});
+    inputs.push_back({"T", &map, s2p::index_map<2>::transpose(), 4});
   return {"random " + std::to_string(k), s2p::plan_owner_copy<2>(map, inputs).bytes,
           s2p::minimum_block_bytes<2>(map, inputs)};
 }
 
-struct Run {
+struct bench_run {
   std::int64_t cycles = 0; // sim only
   std::int64_t stolen = 0; // sim only
   double host_seconds = 0;
@@ -86,17 +87,17 @@ struct Run {
 
 // C = A + B^T on 4 tiles, written in the full global view (Cd[i] = Ad[i] + Bd[{i1, i0}]) or
 // the local-global view (block by block through s2p::tiles), on the current backend.
-Run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std::string& name,
+bench_run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std::string& name,
                      s2p::access_view view);
 
-Run add_transpose(std::int64_t n, s2p::extent<2> memory, s2p::access_view view) {
+bench_run add_transpose(std::int64_t n, s2p::extent<2> memory, s2p::access_view view) {
   const std::string name = "add_transpose_" + std::to_string(memory[0]) + "x" +
                            std::to_string(memory[1]) +
                            (view == s2p::access_view::global ? "_global" : "_local_global");
   return add_transpose_on(n, seed_map(n, memory), name, view);
 }
 
-Run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std::string& name,
+bench_run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std::string& name,
                      s2p::access_view view) {
   std::vector<double> a(static_cast<std::size_t>(n * n)), b(a.size()), c(a.size());
   for (std::size_t k = 0; k < a.size(); ++k)
@@ -113,8 +114,8 @@ Run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std:
         [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
           Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
         },
-        s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
-        s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
+        s2p::rt::reads(Ad, "Ad", {s2p::index_map<2>::identity()}),
+        s2p::rt::reads(Bd, "Bd", {s2p::index_map<2>::transpose()}));
   else
     s2p::rt::forall_tiles(
         info, 4, Ct, "Ct",
@@ -124,9 +125,9 @@ Run add_transpose_on(std::int64_t n, const s2p::resource_map<2>& map, const std:
           const auto bt = Bt({blk[1], blk[0]});
           s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a[j] + bt[{j[1], j[0]}]; });
         },
-        s2p::rt::tile_reads(At, "At", {s2p::IndexMap<2>::identity()}),
-        s2p::rt::tile_reads(Bt, "Bt", {s2p::IndexMap<2>::transpose()}));
-  Run run;
+        s2p::rt::tile_reads(At, "At", {s2p::index_map<2>::identity()}),
+        s2p::rt::tile_reads(Bt, "Bt", {s2p::index_map<2>::transpose()}));
+  bench_run run;
   run.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (std::int64_t k = 0; k < n * n; k += 9973)
@@ -184,7 +185,7 @@ json template_sizes() {
   auto shift = [](int tiles, std::int64_t n, std::int64_t segment) {
     const auto y_map = s2p::resource_map<1>::block_cyclic({n}, {segment}, tiles);
     const auto x_map = s2p::resource_map<1>::block_cyclic({n + 1}, {segment}, tiles);
-    s2p::IndexMap<1> ahead = s2p::IndexMap<1>::identity();
+    s2p::index_map<1> ahead = s2p::index_map<1>::identity();
     ahead.offset[0] = 1;
     return s2p::rt::plan_forall<1>(tiles, {"y", "f32", 4, &y_map, {}, s2p::access_view::global},
                                    {{"x", "f32", 4, &x_map, {ahead}, s2p::access_view::global}},
@@ -201,7 +202,7 @@ json template_sizes() {
     const auto map = s2p::resource_map<2>::block_cyclic({n, n}, {32, 32}, tiles);
     const auto layout = s2p::rt::plan_forall<2>(
         tiles, {"C", "f64", 8, &map, {}, s2p::access_view::global},
-        {{"B", "f64", 8, &map, {s2p::IndexMap<2>::transpose()}, s2p::access_view::global}},
+        {{"B", "f64", 8, &map, {s2p::index_map<2>::transpose()}, s2p::access_view::global}},
         std::nullopt, false);
     report("C = B^T, square tile grid", tiles, layout.program);
   }
@@ -247,7 +248,7 @@ int main(int argc, char** argv) {
   const auto views = {s2p::access_view::global, s2p::access_view::local_global};
   for (const s2p::extent<2> memory : {s2p::extent<2>{n / 6, n / 6}, s2p::extent<2>{n / 3, n / 6}})
     for (const auto view : views) {
-      const Run run = add_transpose(n, memory, view);
+      const bench_run run = add_transpose(n, memory, view);
       std::printf("%-20s %-14s %14lld %10.2f\n",
                   (std::to_string(memory[0]) + " x " + std::to_string(memory[1])).c_str(),
                   view_name(view), static_cast<long long>(run.cycles), run.host_seconds);
@@ -271,9 +272,9 @@ int main(int argc, char** argv) {
       {"lopsided rows 5:1:1:1", lopsided}};
   for (const auto& [label, map] : maps) {
     setenv("S2P_WORK_STEALING", "0", 1);
-    const Run owner_only = add_transpose_on(n, map, "owner_only", s2p::access_view::global);
+    const bench_run owner_only = add_transpose_on(n, map, "owner_only", s2p::access_view::global);
     setenv("S2P_WORK_STEALING", "1", 1);
-    const Run stealing = add_transpose_on(n, map, "stealing", s2p::access_view::global);
+    const bench_run stealing = add_transpose_on(n, map, "stealing", s2p::access_view::global);
     unsetenv("S2P_WORK_STEALING");
     const double ratio =
         static_cast<double>(stealing.cycles) / static_cast<double>(owner_only.cycles);

@@ -30,7 +30,7 @@ void shift_kernel(s2p::field<1, double>& out, const s2p::field<1, double>& in, b
           throw std::runtime_error("an intrinsic failed on purpose on the last tile");
         O[i] = I[{i[0] + 1}] * 2.0;
       },
-      s2p::rt::reads(Id, "Id", {s2p::IndexMap<1>{{0}, {1}}}));
+      s2p::rt::reads(Id, "Id", {s2p::index_map<1>{{0}, {1}}}));
 }
 
 int rank_in_job() {

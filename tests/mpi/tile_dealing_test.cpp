@@ -1,5 +1,5 @@
-// How the mpi backend deals a launch's tiles to ranks (runtime/src/mpi/tile_dealing.h).
-#include "mpi/tile_dealing.h"
+// How the mpi backend deals a launch's tiles to ranks (runtime/src/tile/mpi/tile_dealing.h).
+#include "tile/mpi/tile_dealing.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
+#include <functional>
+#include <stdexcept>
+#include <string>
 #include <map>
 
 namespace {
@@ -111,6 +115,48 @@ TEST(ResourceMap, NestingThatDoesNotDivideIsRefused) {
   EXPECT_THROW(map.memory_blocks({2048, 1000}), std::invalid_argument);
   EXPECT_THROW(map.memory_blocks({1024, 1024}).algorithmic_blocks({1024, 300}),
                std::invalid_argument);
+}
+
+// The map throws exactly what its rule says (seq2par reports the same words at transpile
+// time), and a rule that holds says nothing.
+std::string refusal(const std::function<void()>& build) {
+  try {
+    build();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(ResourceMapRules, TheMapThrowsWhatEachRuleSays) {
+  using map2 = s2p::resource_map<2>;
+  const s2p::extent<2> parent{8, 8};
+  EXPECT_EQ(refusal([&] { (void)map2::block_block(parent, {4, 4}, 3).weights({1, 2}); }),
+            "s2p::resource_map: " + s2p::map_rules::weight_count(2, 3));
+  EXPECT_EQ(refusal([&] { (void)map2::block_block(parent, {4, 4}, 2).weights({1, -1}); }),
+            "s2p::resource_map: " + s2p::map_rules::weight(-1));
+  EXPECT_EQ(refusal([&] { (void)map2::block_block(parent, {4, 4}, 2).memory_blocks({3, 4}); }),
+            "s2p::resource_map: " +
+                s2p::map_rules::nesting(0, false, "memory block 3", "segment [0, 4)"));
+  EXPECT_EQ(refusal([&] { (void)map2::block_block(parent, {4, 0}, 2); }),
+            "s2p::resource_map: " + s2p::map_rules::block_extent(0));
+  EXPECT_EQ(refusal([&] { (void)map2::block_block(parent, {4, 4}, 0); }),
+            "s2p::resource_map: " + s2p::map_rules::tile_count(0));
+  EXPECT_EQ(refusal([&] { (void)map2::split_points(parent, {{{4, 2}, {4}}}, 2); }),
+            "s2p::resource_map: " + s2p::map_rules::split_point(0, 2, 4, 8));
+  EXPECT_EQ(refusal([&] { (void)map2::split_points(parent, {{{4}, {8}}}, 2); }),
+            "s2p::resource_map: axis 1: split point 8 is not inside the extent 8");
+  EXPECT_EQ(refusal([&] { (void)map2::block_block(parent, {4, 4}, 2).weights({1, 3}); }),
+            "(accepted)");
+}
+
+TEST(ResourceMapRules, RulesThatHoldSayNothing) {
+  EXPECT_EQ(s2p::map_rules::tile_count(1), "");
+  EXPECT_EQ(s2p::map_rules::weight_count(4, 4), "");
+  EXPECT_EQ(s2p::map_rules::weight(0.5), "");
+  EXPECT_NE(s2p::map_rules::weight(std::nan("")), ""); // NaN is not a positive weight
+  EXPECT_EQ(s2p::map_rules::split_point(0, 3, 2, 0), ""); // extent not known
+  EXPECT_EQ(s2p::map_rules::nesting(1, true, "a", "b"), "");
 }
 
 TEST(ResourceMap, WeightedTilesGetMoreSegments) {

@@ -1,7 +1,8 @@
-// A forall's schedule (<seq2par/tile_schedules.h>): moves that step regularly from tile to
+// A forall's schedule (<seq2par/planning/forall_schedule.h>): moves that step regularly from tile to
 // tile become one template entry whose fields are expressions of the tile index,
 // and the simulator moves exactly the listed bytes through it.
-#include <seq2par/tile_schedules.h>
+#include <seq2par/planning/forall_schedule.h>
+#include <seq2par/planning/placement.h>
 #include <seq2par/sim/schedule.h>
 #include <seq2par/sim/simulation.h>
 

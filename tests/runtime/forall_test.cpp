@@ -71,8 +71,8 @@ TEST_P(Forall, AddTransposeMatchesTheSequentialForall) {
       [&](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
         Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
       },
-      s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
-      s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
+      s2p::rt::reads(Ad, "Ad", {s2p::index_map<2>::identity()}),
+      s2p::rt::reads(Bd, "Bd", {s2p::index_map<2>::transpose()}));
   EXPECT_EQ(f.expected, f.actual);
 }
 
@@ -92,8 +92,8 @@ TEST_P(Forall, WeightedBlockCyclicElementwiseOnOneDimension) {
       s2p::rt::forall(
           info, 3, Zd, "Zd",
           [](s2p::index<1> i, auto& Zd, auto& Xd, auto& Yd) { Zd[i] = Xd[i] * 2.0f + Yd[i]; },
-          s2p::rt::reads(Xd, "Xd", {s2p::IndexMap<1>::identity()}),
-          s2p::rt::reads(Yd, "Yd", {s2p::IndexMap<1>::identity()}));
+          s2p::rt::reads(Xd, "Xd", {s2p::index_map<1>::identity()}),
+          s2p::rt::reads(Yd, "Yd", {s2p::index_map<1>::identity()}));
     }
   }
   EXPECT_EQ(expected, actual);
@@ -127,8 +127,8 @@ TEST_P(Forall, LocalGlobalViewMatchesTheSequentialBlocks) {
         const auto bt = Bt({blk[1], blk[0]});
         s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a_block[j] + bt[{j[1], j[0]}]; });
       },
-      s2p::rt::tile_reads(At, "At", {s2p::IndexMap<2>::identity()}),
-      s2p::rt::tile_reads(Bt, "Bt", {s2p::IndexMap<2>::transpose()}));
+      s2p::rt::tile_reads(At, "At", {s2p::index_map<2>::identity()}),
+      s2p::rt::tile_reads(Bt, "Bt", {s2p::index_map<2>::transpose()}));
   EXPECT_EQ(f.expected, f.actual);
 }
 
@@ -152,7 +152,7 @@ void forall_within_one_buffer(s2p::grid<2> c, s2p::grid<2> a, bool transposed) {
     const s2p::rt::tile_kernel_info info{"within", "test.cpp", 2};
     s2p::rt::forall(
         info, 2, Cd, "Cd", [](s2p::index<2> i, auto& Cd, auto& Ad) { Cd[i] = Ad[i] + 1.0; },
-        s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}));
+        s2p::rt::reads(Ad, "Ad", {s2p::index_map<2>::identity()}));
   }
   EXPECT_EQ(expected, actual);
 }
@@ -171,8 +171,8 @@ INSTANTIATE_TEST_SUITE_P(Backends, Forall, ::testing::Values("sim", "threads"));
 // Both views of C = A + B^T need the same blocks, so they plan the same moves.
 TEST(ForallReport, LocalGlobalViewMovesWhatTheGlobalViewMoves) {
   const auto map = map96();
-  const std::vector<s2p::InputAccess<2>> global = {{"A", &map, s2p::IndexMap<2>::identity(), 8},
-                                                   {"B", &map, s2p::IndexMap<2>::transpose(), 8}};
+  const std::vector<s2p::input_access<2>> global = {{"A", &map, s2p::index_map<2>::identity(), 8},
+                                                   {"B", &map, s2p::index_map<2>::transpose(), 8}};
   auto local_global = global;
   for (auto& access : local_global)
     access.view = s2p::access_view::local_global;
@@ -184,8 +184,8 @@ TEST(ForallReport, LocalGlobalViewMovesWhatTheGlobalViewMoves) {
   EXPECT_EQ(by_block.algorithmic_moves, by_element.algorithmic_moves);
   EXPECT_EQ(by_block.bytes, s2p::minimum_block_bytes<2>(map, local_global));
   // A block access outside the field is refused by the plan, naming the block.
-  std::vector<s2p::InputAccess<2>> shifted = {
-      {"B", &map, s2p::IndexMap<2>{{0, 1}, {0, 1}}, 8, s2p::access_view::local_global}};
+  std::vector<s2p::input_access<2>> shifted = {
+      {"B", &map, s2p::index_map<2>{{0, 1}, {0, 1}}, 8, s2p::access_view::local_global}};
   const auto outside = s2p::plan_owner_copy<2>(map, shifted);
   EXPECT_NE(outside.error.find("outside its algorithmic blocks (output block (0, 5))"),
             std::string::npos)
@@ -208,8 +208,8 @@ TEST(ForallReport, SimReportsPlannedBytesAgainstTheMinimum) {
       [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
         Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
       },
-      s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}),
-      s2p::rt::reads(Bd, "Bd", {s2p::IndexMap<2>::transpose()}));
+      s2p::rt::reads(Ad, "Ad", {s2p::index_map<2>::identity()}),
+      s2p::rt::reads(Bd, "Bd", {s2p::index_map<2>::transpose()}));
   const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());
   const auto& launch = report["launches"].back();
   ASSERT_EQ(launch["kernel"], "report_me");
@@ -228,7 +228,7 @@ TEST(ForallErrors, ReadingTheOutputsMemoryThroughAnotherFieldIsRefused) {
   const s2p::rt::tile_kernel_info info{"alias", "test.cpp", 2};
   EXPECT_THROW(s2p::rt::forall(
                    info, 2, Cd, "Cd", [](s2p::index<1> i, auto& Cd, auto& S) { Cd[i] = S[i]; },
-                   s2p::rt::reads(Same, "Same", {s2p::IndexMap<1>::identity()})),
+                   s2p::rt::reads(Same, "Same", {s2p::index_map<1>::identity()})),
                std::invalid_argument);
 }
 
@@ -241,7 +241,7 @@ std::string refusal(const s2p::field<2, double>& C, const s2p::field<2, double>&
   try {
     s2p::rt::forall(
         info, 2, Cd, "Cd", [](s2p::index<2> i, auto& Cd, auto& Ad) { Cd[i] = Ad[i] + 1.0; },
-        s2p::rt::reads(Ad, "Ad", {s2p::IndexMap<2>::identity()}));
+        s2p::rt::reads(Ad, "Ad", {s2p::index_map<2>::identity()}));
   } catch (const std::invalid_argument& e) {
     return e.what();
   }

@@ -52,7 +52,7 @@ std::vector<float> shifted_copy(int tiles) {
   const auto in_map = s2p::resource_map<1>::block({n + 3}, tiles);
   const auto Yd = s2p::agile(s2p::field<1, float>(y.data(), {n}), out_map);
   const auto Xd = s2p::agile(s2p::field<1, float>(x.data(), {n + 3}), in_map);
-  s2p::IndexMap<1> ahead = s2p::IndexMap<1>::identity();
+  s2p::index_map<1> ahead = s2p::index_map<1>::identity();
   ahead.offset[0] = 3;
   const s2p::rt::tile_kernel_info info{"shifted", "test.cpp", tiles};
   s2p::rt::forall(

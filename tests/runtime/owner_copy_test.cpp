@@ -11,8 +11,8 @@
 namespace {
 
 using json = nlohmann::json;
-using s2p::IndexMap;
-using s2p::InputAccess;
+using s2p::index_map;
+using s2p::input_access;
 
 json golden() {
   std::ifstream in(std::string(SEQ2PAR_GOLDEN_DIR) + "/resource-maps.json");
@@ -35,7 +35,7 @@ s2p::resource_map<2> large_map(std::int64_t scale = 1) {
 TEST(OwnerCopy, AddingFieldsWithTheSameMapMovesNothing) {
   const auto map = large_map();
   const auto plan = s2p::plan_owner_copy<2>(
-      map, {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::identity(), 8}});
+      map, {{"A", &map, index_map<2>::identity(), 8}, {"B", &map, index_map<2>::identity(), 8}});
   ASSERT_TRUE(plan.error.empty());
   EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()),
             golden()["C_equals_A_plus_B"]["blocks_moved"].get<std::int64_t>());
@@ -50,8 +50,8 @@ TEST_P(Transpose, MovesExactlyTheSeedsBlocks) {
   const json g = golden()["C_equals_A_plus_Bt"];
   const auto map = large_map();
   const auto plan = s2p::plan_owner_copy<2>(
-      map, {{"A", &map, IndexMap<2>::identity(), 8, GetParam()},
-            {"B", &map, IndexMap<2>::transpose(), 8, GetParam()}});
+      map, {{"A", &map, index_map<2>::identity(), 8, GetParam()},
+            {"B", &map, index_map<2>::transpose(), 8, GetParam()}});
   ASSERT_TRUE(plan.error.empty());
   EXPECT_EQ(plan.algorithmic_moves, g["algorithmic_block_moves_total"].get<std::int64_t>());
   EXPECT_EQ(static_cast<std::int64_t>(plan.moves.size()),
@@ -76,7 +76,7 @@ TEST_P(Transpose, MovesExactlyTheSeedsBlocks) {
     expected_memory_blocks.insert({number / 6 * alg[0] / mem[0], number % 6 * alg[1] / mem[1]});
     const int from = m["from_tile"].get<int>() - 1, to = m["to_tile"].get<int>() - 1;
     const auto found =
-        std::find_if(plan.moves.begin(), plan.moves.end(), [&](const s2p::BlockMove& mv) {
+        std::find_if(plan.moves.begin(), plan.moves.end(), [&](const s2p::block_move& mv) {
           return mv.field == "B" &&
                  mv.block == std::vector<std::int64_t>{number / 6 * alg[0] / mem[0],
                                                        number % 6 * alg[1] / mem[1]} &&
@@ -111,8 +111,8 @@ TEST(OwnerCopy, WorkStealingQueuesHoldEachTilesOwnBlocks) {
 TEST(OwnerCopy, PlanEqualsTheElementByElementMinimum) {
   // Same block structure, 1/64 of the size, so every element can be visited.
   const auto map = large_map(64);
-  const std::vector<InputAccess<2>> inputs = {{"A", &map, IndexMap<2>::identity(), 8},
-                                              {"B", &map, IndexMap<2>::transpose(), 8}};
+  const std::vector<input_access<2>> inputs = {{"A", &map, index_map<2>::identity(), 8},
+                                              {"B", &map, index_map<2>::transpose(), 8}};
   const auto plan = s2p::plan_owner_copy<2>(map, inputs);
   EXPECT_EQ(plan.bytes, s2p::minimum_block_bytes<2>(map, inputs));
   EXPECT_EQ(plan.bytes,
@@ -121,7 +121,7 @@ TEST(OwnerCopy, PlanEqualsTheElementByElementMinimum) {
 
 TEST(OwnerCopy, ReadingOutsideTheInputIsAnError) {
   const auto map = s2p::resource_map<1>::block({16}, 2);
-  IndexMap<1> shifted = IndexMap<1>::identity();
+  index_map<1> shifted = index_map<1>::identity();
   shifted.offset[0] = 1;
   const auto plan = s2p::plan_owner_copy<1>(map, {{"x", &map, shifted, 4}});
   EXPECT_EQ(plan.error, "forall reads 'x' outside its extent");

@@ -13,8 +13,8 @@
 
 namespace {
 
-using s2p::IndexMap;
-using s2p::InputAccess;
+using s2p::index_map;
+using s2p::input_access;
 
 struct Env {
   Env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
@@ -33,19 +33,19 @@ s2p::resource_map<2> lopsided_rows() {
   return s2p::resource_map<2>::block_cyclic({128, 128}, {16, 128}, 4).weights({5.0, 1.0, 1.0, 1.0});
 }
 
-std::vector<InputAccess<2>> add_transpose_inputs(const s2p::resource_map<2>& map) {
-  return {{"A", &map, IndexMap<2>::identity(), 8}, {"B", &map, IndexMap<2>::transpose(), 8}};
+std::vector<input_access<2>> add_transpose_inputs(const s2p::resource_map<2>& map) {
+  return {{"A", &map, index_map<2>::identity(), 8}, {"B", &map, index_map<2>::transpose(), 8}};
 }
 
 // C = A + B^T over the lopsided map, planned by owner-copy: what the steals start from.
 class LopsidedPlan : public ::testing::Test {
 protected:
-  s2p::StealResult steal(const s2p::StealCosts& costs) const {
+  s2p::steal_result steal(const s2p::steal_costs& costs) const {
     return s2p::plan_work_stealing<2>(plan, map, inputs, 8, costs);
   }
   const s2p::resource_map<2> map = lopsided_rows();
-  const std::vector<InputAccess<2>> inputs = add_transpose_inputs(map);
-  const s2p::OwnerCopyPlan plan = s2p::plan_owner_copy<2>(map, inputs);
+  const std::vector<input_access<2>> inputs = add_transpose_inputs(map);
+  const s2p::owner_copy_plan plan = s2p::plan_owner_copy<2>(map, inputs);
 };
 
 TEST_F(LopsidedPlan, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
@@ -61,7 +61,7 @@ TEST_F(LopsidedPlan, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
     // Braces: EXPECT_* expands to an if-else, which GCC's -Wdangling-else flags otherwise.
     if (runner.at(task.block) != task.tile) {
       EXPECT_TRUE(std::any_of(stealing.returns.begin(), stealing.returns.end(),
-                              [&](const s2p::TaskReturn& r) {
+                              [&](const s2p::task_return& r) {
                                 return r.block == task.block && r.to_tile == task.tile &&
                                        r.from_tile == runner.at(task.block);
                               }));
@@ -97,7 +97,7 @@ TEST(WorkStealing, BlocksThatAreNotContiguousGoHomeInRuns) {
                        .weights({5.0, 1.0, 1.0, 1.0})
                        .algorithmic_blocks({16, 16});
   const auto plan = s2p::plan_owner_copy<2>(map, {});
-  s2p::StealCosts greedy; // steals anything that balances the tiles
+  s2p::steal_costs greedy; // steals anything that balances the tiles
   greedy.free_transfers = true;
   const auto stealing = s2p::plan_work_stealing<2>(plan, map, {}, 8, greedy);
   ASSERT_GT(stealing.stolen, 0);
@@ -112,13 +112,13 @@ TEST(WorkStealing, BlocksThatAreNotContiguousGoHomeInRuns) {
 }
 
 TEST_F(LopsidedPlan, TransfersThatCostMoreThanTheyGainAreNotMade) {
-  s2p::StealCosts slow_links;
+  s2p::steal_costs slow_links;
   slow_links.bytes_per_cycle = 1; // a block takes longer to move than to compute
   EXPECT_EQ(steal(slow_links).stolen, 0);
 }
 
 TEST_F(LopsidedPlan, GreedyStealsWhateverTransfersCost) {
-  s2p::StealCosts greedy;
+  s2p::steal_costs greedy;
   greedy.bytes_per_cycle = 1;
   greedy.free_transfers = true;
   greedy.tiles_per_chip = 2; // chips do not hold it back either
@@ -126,11 +126,11 @@ TEST_F(LopsidedPlan, GreedyStealsWhateverTransfersCost) {
   EXPECT_GT(stealing.stolen, 0);
   EXPECT_TRUE(
       std::any_of(stealing.returns.begin(), stealing.returns.end(),
-                  [](const s2p::TaskReturn& r) { return r.from_tile / 2 != r.to_tile / 2; }));
+                  [](const s2p::task_return& r) { return r.from_tile / 2 != r.to_tile / 2; }));
 }
 
 TEST_F(LopsidedPlan, StealsStayOnTheVictimsChip) {
-  s2p::StealCosts chips;
+  s2p::steal_costs chips;
   chips.tiles_per_chip = 2;
   for (const auto& r : steal(chips).returns)
     EXPECT_EQ(r.from_tile / 2, r.to_tile / 2);
@@ -193,16 +193,16 @@ Outcome add_transpose(const char* backend, bool steal, bool blocks,
           const auto b_block = Bt(blk); // 16 x 128 blocks: B's transpose is no block of B
           s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a_block[j] + b_block[j]; });
         },
-        s2p::rt::tile_reads(At, "At", {IndexMap<2>::identity()}),
-        s2p::rt::tile_reads(Bt, "Bt", {IndexMap<2>::identity()}));
+        s2p::rt::tile_reads(At, "At", {index_map<2>::identity()}),
+        s2p::rt::tile_reads(Bt, "Bt", {index_map<2>::identity()}));
   } else {
     s2p::rt::forall(
         info, 4, Cd, "Cd",
         [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
           Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
         },
-        s2p::rt::reads(Ad, "Ad", {IndexMap<2>::identity()}),
-        s2p::rt::reads(Bd, "Bd", {IndexMap<2>::transpose()}));
+        s2p::rt::reads(Ad, "Ad", {index_map<2>::identity()}),
+        s2p::rt::reads(Bd, "Bd", {index_map<2>::transpose()}));
   }
   if (std::string(backend) == "sim") {
     const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());

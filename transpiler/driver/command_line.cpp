@@ -11,7 +11,10 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <seq2par/sim/machine_defaults.h>
+
 #include <algorithm>
+#include <string>
 #include <thread>
 
 namespace s2p::driver {
@@ -20,6 +23,15 @@ namespace {
 namespace cl = llvm::cl;
 
 cl::OptionCategory category("seq2par options");
+
+// Defaults come from the built-in machine (sim/include/seq2par/sim/machine_defaults.h).
+const std::string kTileSramHelp =
+    "SRAM of one tile in bytes: a kernel's pools must fit (default: " +
+    std::to_string(s2p::sim::kDefaultTileSramBytes) + ", " +
+    std::to_string(s2p::sim::kDefaultTileSramBytes / 1024) + " KiB)";
+const std::string kFabricTilesHelp =
+    "Tiles of the fabric a multi-tile kernel (S2P_TILES) may span (default: " +
+    std::to_string(s2p::sim::kDefaultTilesPerChip) + ", one chip)";
 
 cl::opt<std::string> out_dir("out-dir",
                              cl::desc("Directory for generated files (default: current directory)"),
@@ -48,13 +60,10 @@ cl::opt<long long>
               cl::init(1'000'000), cl::cat(category));
 cl::opt<long long> tile_sram(
     "tile-sram",
-    cl::desc("SRAM of one tile in bytes: a kernel's pools must fit (default: 638976, 624 KiB)"),
-    cl::init(624 * 1024), cl::cat(category));
+    cl::desc(kTileSramHelp), cl::init(static_cast<long long>(s2p::sim::kDefaultTileSramBytes)), cl::cat(category));
 cl::opt<int> fabric_tiles(
     "fabric-tiles",
-    cl::desc(
-        "Tiles of the fabric a multi-tile kernel (S2P_TILES) may span (default: 1472, one chip)"),
-    cl::init(1472), cl::cat(category));
+    cl::desc(kFabricTilesHelp), cl::init(static_cast<int>(s2p::sim::kDefaultTilesPerChip)), cl::cat(category));
 cl::opt<std::string> fabric_file(
     "fabric",
     cl::desc("Fabric file (the simulator's format) multi-tile kernels are compiled for: sets "

@@ -54,7 +54,7 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
         out << ",\ns2p::rt::" << (step.local_global ? "tile_reads(" : "reads(") << read.field
             << ", \"" << read.field << "\", {";
         for (std::size_t m = 0; m < read.maps.size(); ++m) {
-          out << (m ? ", " : "") << "s2p::IndexMap<" << step.rank << ">{{";
+          out << (m ? ", " : "") << "s2p::index_map<" << step.rank << ">{{";
           for (std::size_t d = 0; d < read.maps[m].axis.size(); ++d)
             out << (d ? ", " : "") << read.maps[m].axis[d];
           out << "}, {";

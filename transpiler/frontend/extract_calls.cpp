@@ -183,9 +183,10 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
   parent.children.push_back(std::move(node));
 }
 
-void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call,
-                                          const clang::FunctionDecl& helper,
-                                          ir::ScheduleNode& parent, int warp) {
+// The helper's body when it can be inlined into the kernel (not recursive, not variadic,
+// returning void, defined here); checked against the body rules the first time it is met.
+const clang::CompoundStmt* KernelExtractor::Impl::inlinable_body(const clang::CallExpr& call,
+                                                                 const clang::FunctionDecl& helper) {
   const std::string name = helper.getNameAsString();
   for (const clang::FunctionDecl* active : helpers_) {
     if (active == &helper) {
@@ -193,92 +194,104 @@ void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call,
       for (auto it = helpers_.rbegin(); it != helpers_.rend(); ++it)
         report_note(ctx_, (*it)->getLocation(),
                     '\'' + (*it)->getNameAsString() + "' is being inlined here");
-      return;
+      return nullptr;
     }
   }
   if (helper.isVariadic()) {
     error(call.getBeginLoc(), "variadic helper '" + name + "' cannot be inlined into a kernel");
-    return;
+    return nullptr;
   }
   if (!helper.getReturnType()->isVoidType()) {
     error(call.getBeginLoc(),
           "helper '" + name + "' returns a value; a helper inlined into a kernel must return void");
-    return;
+    return nullptr;
   }
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(helper.getBody());
   if (!body) {
     error(call.getBeginLoc(), "helper '" + name + "' has no body to inline");
-    return;
+    return nullptr;
   }
   if (checked_helpers_.insert(&helper).second) {
     check_body_rules(*body);
+    // An internal helper inlined everywhere would be unused in the generated file: keep a
+    // reference to it so the compiler does not warn.
     if (!helper.isExternallyVisible() && !helper.isTemplateInstantiation()) {
-      const std::string name =
+      const std::string spelled =
           visible_from_kernel(&helper) ? helper.getNameAsString() : qualified_name(&helper);
       clang::PrintingPolicy policy(ctx_.getLangOpts());
       policy.FullyQualifiedName = true;
       kernel_.kept_references.emplace_back(
           "static_cast<" + ctx_.getPointerType(helper.getType()).getAsString(policy) + ">(&" +
-              name + ")",
+              spelled + ")",
           "inlined below");
     }
   }
+  return body;
+}
 
-  // Bind parameters to arguments, in the caller's scope.
+// What parameter `param` of helper `name` means inside the helper, bound to `arg` in the
+// caller's scope: a pool or tensor of the kernel (renamed), an integer expression, or the
+// argument's text (a kernel-scope value without side effects).
+std::optional<Binding>
+KernelExtractor::Impl::bind_helper_parameter(const clang::ParmVarDecl& param,
+                                             const clang::Expr& arg, const std::string& name) {
+  const std::string kind = s2p_template_name(param.getType());
+  const clang::ValueDecl* arg_decl = referenced_decl(&arg);
+  const Binding* arg_binding = arg_decl ? lookup(arg_decl) : nullptr;
+  const std::string which = "argument '" + param.getNameAsString() + "' of '" + name + "'";
+  if (kind == "pool" || kind == "pool_tensor" || kind == "tensor_ref") {
+    const Binding::Kind wanted = kind == "pool" ? Binding::Kind::Pool : Binding::Kind::Tensor;
+    if (!arg_binding || arg_binding->kind != wanted) {
+      error(arg.getBeginLoc(), "pass a " + kind + " declared in this kernel to parameter '" +
+                                   param.getNameAsString() + "' of '" + name + "'");
+      return std::nullopt;
+    }
+    Binding b = *arg_binding;
+    b.kernel_scope = false; // renamed to the argument inside the helper
+    return b;
+  }
+  if (param.getType()->isIntegralOrEnumerationType() ||
+      (param.getType()->isReferenceType() &&
+       param.getType().getNonReferenceType()->isIntegralOrEnumerationType())) {
+    auto value = to_ir(&arg, which.c_str());
+    if (!value)
+      return std::nullopt;
+    return Binding{Binding::Kind::Int, -1, std::move(*value), "", false};
+  }
+  if (arg.HasSideEffects(ctx_)) {
+    error(arg.getBeginLoc(), which + " has side effects");
+    return std::nullopt;
+  }
+  if (arg_binding && arg_binding->kind == Binding::Kind::Text)
+    return *arg_binding;
+  if (mentions_local_binding(&arg) || mentions(&arg, Binding::Kind::Tensor) ||
+      mentions(&arg, Binding::Kind::Pool)) {
+    error(arg.getBeginLoc(),
+          which + " must be a kernel-scope value (pass integer indices as integer parameters)");
+    return std::nullopt;
+  }
+  return Binding{Binding::Kind::Text, -1, {}, "(" + text(arg.getSourceRange()) + ")", false};
+}
+
+void KernelExtractor::Impl::inline_helper(const clang::CallExpr& call,
+                                          const clang::FunctionDecl& helper,
+                                          ir::ScheduleNode& parent, int warp) {
+  const clang::CompoundStmt* body = inlinable_body(call, helper);
+  if (!body)
+    return;
+  const std::string name = helper.getNameAsString();
+  // Bind parameters to arguments, in the caller's scope (every argument is checked, so one
+  // run reports every bad argument).
   std::unordered_map<const clang::ValueDecl*, Binding> params;
   bool ok = true;
   for (unsigned i = 0; i < helper.getNumParams() && i < call.getNumArgs(); ++i) {
-    const clang::ParmVarDecl* param = helper.getParamDecl(i);
-    const clang::Expr* arg = call.getArg(i);
-    const std::string kind = s2p_template_name(param->getType());
-    const clang::ValueDecl* arg_decl = referenced_decl(arg);
-    const Binding* arg_binding = arg_decl ? lookup(arg_decl) : nullptr;
-    if (kind == "pool" || kind == "pool_tensor" || kind == "tensor_ref") {
-      const Binding::Kind wanted = kind == "pool" ? Binding::Kind::Pool : Binding::Kind::Tensor;
-      if (!arg_binding || arg_binding->kind != wanted) {
-        error(arg->getBeginLoc(), "pass a " + kind + " declared in this kernel to parameter '" +
-                                      param->getNameAsString() + "' of '" + name + "'");
-        ok = false;
-        continue;
-      }
-      Binding b = *arg_binding;
-      b.kernel_scope = false; // renamed to the argument inside the helper
-      params[param] = b;
-    } else if (param->getType()->isIntegralOrEnumerationType() ||
-               (param->getType()->isReferenceType() &&
-                param->getType().getNonReferenceType()->isIntegralOrEnumerationType())) {
-      auto value =
-          to_ir(arg, ("argument '" + param->getNameAsString() + "' of '" + name + "'").c_str());
-      if (!value) {
-        ok = false;
-        continue;
-      }
-      params[param] = {Binding::Kind::Int, -1, std::move(*value), "", false};
-    } else {
-      if (arg->HasSideEffects(ctx_)) {
-        error(arg->getBeginLoc(),
-              "argument '" + param->getNameAsString() + "' of '" + name + "' has side effects");
-        ok = false;
-        continue;
-      }
-      if (arg_binding && arg_binding->kind == Binding::Kind::Text) {
-        params[param] = *arg_binding;
-        continue;
-      }
-      if (mentions_local_binding(arg) || mentions(arg, Binding::Kind::Tensor) ||
-          mentions(arg, Binding::Kind::Pool)) {
-        error(arg->getBeginLoc(),
-              "argument '" + param->getNameAsString() + "' of '" + name +
-                  "' must be a kernel-scope value (pass integer indices as integer parameters)");
-        ok = false;
-        continue;
-      }
-      params[param] = {Binding::Kind::Text, -1, {}, "(" + text(arg->getSourceRange()) + ")", false};
-    }
+    auto binding = bind_helper_parameter(*helper.getParamDecl(i), *call.getArg(i), name);
+    if (binding)
+      params[helper.getParamDecl(i)] = std::move(*binding);
+    ok = ok && binding.has_value();
   }
   if (!ok)
     return;
-
   ir::ScheduleNode node;
   node.kind = ir::ScheduleNode::Kind::Function;
   node.name = name;

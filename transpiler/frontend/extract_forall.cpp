@@ -16,11 +16,64 @@
 
 namespace s2p::frontend {
 
+namespace {
+
+// The index map m(i) = i: a field read at the forall's own index.
+ir::TileStep::IndexMap identity_map(int rank) {
+  ir::TileStep::IndexMap identity;
+  for (int d = 0; d < rank; ++d)
+    identity.axis.push_back(d), identity.offset.push_back(0);
+  return identity;
+}
+
+} // namespace
+
+// Every subscript X[m(i)] of an agile field in a forall body over the global view: what it
+// reads and writes.
+struct KernelExtractor::Impl::ElementAccess {
+  const clang::ValueDecl* field;
+  ir::TileStep::IndexMap map;
+  bool written;
+  clang::SourceLocation where;
+};
+
+struct KernelExtractor::Impl::ElementAccessFinder
+    : clang::RecursiveASTVisitor<ElementAccessFinder> {
+  Impl* self;
+  const clang::ParmVarDecl* i;
+  int rank;
+  std::vector<ElementAccess>* accesses;
+  std::set<const clang::Expr*>* written;
+  bool ok = true;
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->isAssignmentOp())
+      written->insert(strip(b->getLHS()));
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+    if (call->isAssignmentOp())
+      written->insert(strip(call->getArg(0)));
+    if (call->getOperator() != clang::OO_Subscript)
+      return true;
+    const clang::ValueDecl* field = referenced_decl(call->getArg(0));
+    if (!field || !self->agile_fields_.count(field))
+      return true;
+    auto map = self->index_map(call->getArg(1), i, rank);
+    if (!map) {
+      self->error(call->getArg(1)->getBeginLoc(),
+                  "the index of agile field '" + field->getNameAsString() +
+                      "' must be the forall's index, or one built from it with each "
+                      "coordinate i[k] plus a constant (like {i[1], i[0]})");
+      ok = false;
+      return true;
+    }
+    accesses->push_back({field, *map, false, call->getBeginLoc()});
+    accesses->back().written = written->count(call) > 0;
+    return true;
+  }
+};
+
 std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::CallExpr& call) {
-  ir::TileStep step;
-  step.kind = ir::TileStep::Kind::Forall;
-  step.loc = loc(call.getBeginLoc());
-  step.text = text(call.getSourceRange());
   const auto* lambda =
       call.getNumArgs() == 2 ? llvm::dyn_cast<clang::LambdaExpr>(strip(call.getArg(1))) : nullptr;
   const clang::CXXMethodDecl* op = lambda ? lambda->getCallOperator() : nullptr;
@@ -42,55 +95,36 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
   }
   if (!check_forall_body(*lambda, false))
     return std::nullopt;
-  const clang::ParmVarDecl* i = op->getParamDecl(0);
+  return global_forall_step(call, *lambda);
+}
+
+// s2p::forall(X.extent(), [&](s2p::index<N> i) { Y[i] = f(X[m(i)], ...); }): the body writes
+// one agile field at i; every other agile field it reads is owner-copied at its index maps.
+std::optional<ir::TileStep>
+KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
+                                          const clang::LambdaExpr& lambda) {
+  ir::TileStep step;
+  step.kind = ir::TileStep::Kind::Forall;
+  step.loc = loc(call.getBeginLoc());
+  step.text = text(call.getSourceRange());
+  const clang::ParmVarDecl* i = lambda.getCallOperator()->getParamDecl(0);
   step.rank = static_cast<int>(integer_template_args(i->getType()).front());
-  // Every subscript of an agile field inside the body: what it reads and writes.
-  struct Access {
-    const clang::ValueDecl* field;
-    ir::TileStep::IndexMap map;
-    bool written;
-    clang::SourceLocation where;
-  };
-  std::vector<Access> accesses;
+  std::vector<ElementAccess> accesses;
   std::set<const clang::Expr*> written_subscripts;
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    Impl* self;
-    const clang::ParmVarDecl* i;
-    int rank;
-    std::vector<Access>* accesses;
-    std::set<const clang::Expr*>* written;
-    bool ok = true;
-    bool VisitBinaryOperator(clang::BinaryOperator* b) {
-      if (b->isAssignmentOp())
-        written->insert(strip(b->getLHS()));
-      return true;
-    }
-    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
-      if (call->isAssignmentOp())
-        written->insert(strip(call->getArg(0)));
-      if (call->getOperator() != clang::OO_Subscript)
-        return true;
-      const clang::ValueDecl* field = referenced_decl(call->getArg(0));
-      if (!field || !self->agile_fields_.count(field))
-        return true;
-      auto map = self->index_map(call->getArg(1), i, rank);
-      if (!map) {
-        self->error(call->getArg(1)->getBeginLoc(),
-                    "the index of agile field '" + field->getNameAsString() +
-                        "' must be the forall's index, or one built from it with each "
-                        "coordinate i[k] plus a constant (like {i[1], i[0]})");
-        ok = false;
-        return true;
-      }
-      accesses->push_back({field, *map, false, call->getBeginLoc()});
-      accesses->back().written = written->count(call) > 0;
-      return true;
-    }
-  } finder{{}, this, i, step.rank, &accesses, &written_subscripts};
+  ElementAccessFinder finder{{}, this, i, step.rank, &accesses, &written_subscripts};
   // Assignments are visited before their operands, so `written` is known at each subscript.
-  finder.TraverseStmt(lambda->getBody());
-  if (!finder.ok)
+  finder.TraverseStmt(lambda.getBody());
+  if (!finder.ok || !record_global_reads(step, accesses, call))
     return std::nullopt;
+  step.set_body(text(i->getSourceRange()), text(lambda.getBody()->getSourceRange()));
+  return step;
+}
+
+// The one field the body writes becomes the step's output, the others its reads (each at the
+// output's own index, or read through index maps).
+bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
+                                                const std::vector<ElementAccess>& accesses,
+                                                const clang::CallExpr& call) {
   const clang::ValueDecl* output = nullptr;
   for (const auto& a : accesses) {
     if (!a.written)
@@ -98,17 +132,15 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
     if (output && output != a.field) {
       error(a.where, "a forall may write one agile field; it already writes '" +
                          output->getNameAsString() + "'");
-      return std::nullopt;
+      return false;
     }
     output = a.field;
   }
   if (!output) {
     error(call.getBeginLoc(), "this forall writes no agile field (write it as X[i] = ...)");
-    return std::nullopt;
+    return false;
   }
-  ir::TileStep::IndexMap identity;
-  for (int d = 0; d < step.rank; ++d)
-    identity.axis.push_back(d), identity.offset.push_back(0);
+  const ir::TileStep::IndexMap identity = identity_map(step.rank);
   for (const auto& a : accesses) {
     if (a.field == output && !(a.map == identity)) {
       error(a.where, "the forall " + std::string(a.written ? "writes" : "reads") + " '" +
@@ -116,17 +148,16 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
                          "', the field it writes, at another index than its own; each element must "
                          "be computed "
                          "where it is owned, from values of the other fields");
-      return std::nullopt;
+      return false;
     }
     if (a.field == output)
       continue;
     if (!same_source(*a.field, *output, a.where))
-      return std::nullopt;
+      return false;
     step.add_read(a.field->getNameAsString(), a.map);
   }
   step.output = output->getNameAsString();
-  step.set_body(text(i->getSourceRange()), text(lambda->getBody()->getSourceRange()));
-  return step;
+  return true;
 }
 
 namespace {
@@ -331,6 +362,124 @@ bool KernelExtractor::Impl::check_forall_body(const clang::LambdaExpr& lambda, b
   return ok;
 }
 
+// A tile access Xt(m(b)) in a forall over tile blocks.
+struct KernelExtractor::Impl::TileAccess {
+  const clang::ValueDecl* blocks;
+  ir::TileStep::IndexMap map;
+  const clang::Expr* call;
+};
+
+// The tile accesses of a forall body in the local-global view, and its rules: no agile fields
+// or whole fields (no tile holds them), tile views only called with a block index or asked
+// for .blocks(), and blocks of inputs read-only.
+struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> {
+  Impl* self = nullptr;
+  const clang::ParmVarDecl* b = nullptr;
+  int rank = 0;
+  const clang::ValueDecl* output = nullptr;
+  std::vector<TileAccess> accesses;
+  std::set<const clang::DeclRefExpr*> allowed;   // tile views used as Xt(m) or Xt.blocks()
+  std::set<const clang::ValueDecl*> input_views; // variables holding an input block
+  bool ok = true;
+
+  void fail(clang::SourceLocation where, const std::string& message) {
+    self->error(where, message);
+    ok = false;
+  }
+  const TileAccess* tile_access(const clang::Expr* e) const {
+    e = strip(e);
+    for (const auto& a : accesses)
+      if (a.call == e)
+        return &a;
+    return nullptr;
+  }
+  bool input_block(const clang::Expr* e) const {
+    const clang::Expr* root = access_root(e);
+    if (const TileAccess* a = tile_access(root))
+      return a->blocks != output;
+    return input_views.count(referenced_decl(root)) > 0;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
+    if (op->getOperator() != clang::OO_Call)
+      return true;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(op->getArg(0)));
+    if (!ref || !self->tile_blocks_.count(ref->getDecl()))
+      return true;
+    allowed.insert(ref);
+    auto map = op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank) : std::nullopt;
+    if (!map) {
+      fail(op->getBeginLoc(), "a tile access '" + ref->getDecl()->getNameAsString() +
+                                  "(...)' takes the block index, or one built from it with each "
+                                  "coordinate b[k] plus a constant (like {b[1], b[0]})");
+      return true;
+    }
+    accesses.push_back({ref->getDecl(), *map, op});
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* member) {
+    if (const auto* ref =
+            llvm::dyn_cast<clang::DeclRefExpr>(strip(member->getImplicitObjectArgument()));
+        ref && self->tile_blocks_.count(ref->getDecl()) && member->getMethodDecl() &&
+        member->getMethodDecl()->getName() == "blocks")
+      allowed.insert(ref);
+    return true;
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const clang::ValueDecl* decl = ref->getDecl();
+    if (self->agile_fields_.count(decl))
+      fail(ref->getBeginLoc(),
+           '\'' + decl->getNameAsString() +
+               "' is an agile field: inside a forall over tile blocks, read data through "
+               "s2p::tiles(...) views (the global view X[i] needs its own forall)");
+    else if (llvm::isa<clang::ParmVarDecl>(decl) &&
+             decl->getDeclContext() != b->getDeclContext() &&
+             s2p_template_name(decl->getType()) == "field")
+      fail(ref->getBeginLoc(), '\'' + decl->getNameAsString() +
+                                   "' is the whole field, which no tile holds: read it through "
+                                   "an s2p::tiles(...) view of an agile field");
+    else if (self->tile_blocks_.count(decl) && !allowed.count(ref))
+      fail(ref->getBeginLoc(), "a tile view may only be called with a block index ('" +
+                                   decl->getNameAsString() + "(b)') or asked for '" +
+                                   decl->getNameAsString() + ".blocks()'");
+    return true;
+  }
+  bool VisitDeclStmt(clang::DeclStmt* decl) {
+    // Declarations are visited before their initializers: find the tile accesses here.
+    for (const clang::Decl* d : decl->decls()) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+      if (!var || !var->hasInit())
+        continue;
+      TraverseStmt(const_cast<clang::Expr*>(var->getInit()));
+      const TileAccess* a = tile_access(var->getInit());
+      if (!a || a->blocks == output)
+        continue;
+      input_views.insert(var);
+      const bool deduced = var->getTypeSourceInfo()->getType()->getContainedAutoType() != nullptr;
+      if (!deduced && writable_field(var->getType()))
+        fail(var->getLocation(), '\'' + var->getNameAsString() + "' holds a block of '" +
+                                     a->blocks->getNameAsString() +
+                                     "', which is read-only on a tile: declare it 'auto' or "
+                                     "'s2p::field<N, const T>'");
+      else if (deduced && !decl->isSingleDecl())
+        fail(var->getLocation(),
+             "declare '" + var->getNameAsString() +
+                 "' on its own: a block of an input is read-only on a tile "
+                 "(s2p::field<N, const T>), so it cannot share an 'auto' declaration");
+    }
+    return true;
+  }
+  bool TraverseDeclStmt(clang::DeclStmt* decl) {
+    WalkUpFromDeclStmt(decl); // visits the initializers itself, in order
+    return true;
+  }
+  void check_write(const clang::Expr* target, clang::SourceLocation where) {
+    if (input_block(target))
+      fail(where, "this writes to a block read through s2p::tiles(...); only the forall's "
+                  "output block '" +
+                      output->getNameAsString() + "(b)' may be written");
+  }
+};
+
 // s2p::forall(Ct.blocks(), [&](s2p::index<N> b) { auto c = Ct(b); auto a = At(b); ... }):
 // the tasks are the output's algorithmic blocks; every tile access Xt(m(b)) is planned
 // (owner-copy of the memory blocks holding it), element accesses inside are not.
@@ -349,139 +498,34 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
     return std::nullopt;
   }
   step.output = output.getNameAsString();
-
-  struct Access {
-    const clang::ValueDecl* blocks;
-    ir::TileStep::IndexMap map;
-    const clang::Expr* call;
-  };
-  struct Finder : WriteVisitor<Finder> {
-    Impl* self;
-    const clang::ParmVarDecl* b;
-    int rank;
-    const clang::ValueDecl* output;
-    std::vector<Access> accesses;
-    std::set<const clang::DeclRefExpr*> allowed;   // tile views used as Xt(m) or Xt.blocks()
-    std::set<const clang::ValueDecl*> input_views; // variables holding an input block
-    bool ok = true;
-
-    void fail(clang::SourceLocation where, const std::string& message) {
-      self->error(where, message);
-      ok = false;
-    }
-    const Access* tile_access(const clang::Expr* e) const {
-      e = strip(e);
-      for (const auto& a : accesses)
-        if (a.call == e)
-          return &a;
-      return nullptr;
-    }
-    bool input_block(const clang::Expr* e) const {
-      const clang::Expr* root = access_root(e);
-      if (const Access* a = tile_access(root))
-        return a->blocks != output;
-      return input_views.count(referenced_decl(root)) > 0;
-    }
-    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
-      if (op->getOperator() != clang::OO_Call)
-        return true;
-      const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(op->getArg(0)));
-      if (!ref || !self->tile_blocks_.count(ref->getDecl()))
-        return true;
-      allowed.insert(ref);
-      auto map = op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank) : std::nullopt;
-      if (!map) {
-        fail(op->getBeginLoc(), "a tile access '" + ref->getDecl()->getNameAsString() +
-                                    "(...)' takes the block index, or one built from it with each "
-                                    "coordinate b[k] plus a constant (like {b[1], b[0]})");
-        return true;
-      }
-      accesses.push_back({ref->getDecl(), *map, op});
-      return true;
-    }
-    bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* member) {
-      if (const auto* ref =
-              llvm::dyn_cast<clang::DeclRefExpr>(strip(member->getImplicitObjectArgument()));
-          ref && self->tile_blocks_.count(ref->getDecl()) && member->getMethodDecl() &&
-          member->getMethodDecl()->getName() == "blocks")
-        allowed.insert(ref);
-      return true;
-    }
-    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-      const clang::ValueDecl* decl = ref->getDecl();
-      if (self->agile_fields_.count(decl))
-        fail(ref->getBeginLoc(),
-             '\'' + decl->getNameAsString() +
-                 "' is an agile field: inside a forall over tile blocks, read data through "
-                 "s2p::tiles(...) views (the global view X[i] needs its own forall)");
-      else if (llvm::isa<clang::ParmVarDecl>(decl) &&
-               decl->getDeclContext() != b->getDeclContext() &&
-               s2p_template_name(decl->getType()) == "field")
-        fail(ref->getBeginLoc(), '\'' + decl->getNameAsString() +
-                                     "' is the whole field, which no tile holds: read it through "
-                                     "an s2p::tiles(...) view of an agile field");
-      else if (self->tile_blocks_.count(decl) && !allowed.count(ref))
-        fail(ref->getBeginLoc(), "a tile view may only be called with a block index ('" +
-                                     decl->getNameAsString() + "(b)') or asked for '" +
-                                     decl->getNameAsString() + ".blocks()'");
-      return true;
-    }
-    bool VisitDeclStmt(clang::DeclStmt* decl) {
-      // Declarations are visited before their initializers: find the tile accesses here.
-      for (const clang::Decl* d : decl->decls()) {
-        const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
-        if (!var || !var->hasInit())
-          continue;
-        TraverseStmt(const_cast<clang::Expr*>(var->getInit()));
-        const Access* a = tile_access(var->getInit());
-        if (!a || a->blocks == output)
-          continue;
-        input_views.insert(var);
-        const bool deduced = var->getTypeSourceInfo()->getType()->getContainedAutoType() != nullptr;
-        if (!deduced && writable_field(var->getType()))
-          fail(var->getLocation(), '\'' + var->getNameAsString() + "' holds a block of '" +
-                                       a->blocks->getNameAsString() +
-                                       "', which is read-only on a tile: declare it 'auto' or "
-                                       "'s2p::field<N, const T>'");
-        else if (deduced && !decl->isSingleDecl())
-          fail(var->getLocation(),
-               "declare '" + var->getNameAsString() +
-                   "' on its own: a block of an input is read-only on a tile "
-                   "(s2p::field<N, const T>), so it cannot share an 'auto' declaration");
-      }
-      return true;
-    }
-    bool TraverseDeclStmt(clang::DeclStmt* decl) {
-      WalkUpFromDeclStmt(decl); // visits the initializers itself, in order
-      return true;
-    }
-    void check_write(const clang::Expr* target, clang::SourceLocation where) {
-      if (input_block(target))
-        fail(where, "this writes to a block read through s2p::tiles(...); only the forall's "
-                    "output block '" +
-                        output->getNameAsString() + "(b)' may be written");
-    }
-  } finder;
+  TileAccessFinder finder;
   finder.self = this;
   finder.b = b;
   finder.rank = step.rank;
   finder.output = &output;
   finder.TraverseStmt(lambda.getBody());
-  if (!finder.ok)
+  if (!finder.ok || !record_tile_reads(step, finder.accesses, output, call))
     return std::nullopt;
+  step.set_body(text(b->getSourceRange()), text(lambda.getBody()->getSourceRange()));
+  return step;
+}
 
-  ir::TileStep::IndexMap identity;
-  for (int d = 0; d < step.rank; ++d)
-    identity.axis.push_back(d), identity.offset.push_back(0);
+// The output is accessed at b only; every other tile view is a read of the step, of the
+// forall's rank and not the output's own data.
+bool KernelExtractor::Impl::record_tile_reads(ir::TileStep& step,
+                                              const std::vector<TileAccess>& accesses,
+                                              const clang::ValueDecl& output,
+                                              const clang::CallExpr& call) {
+  const ir::TileStep::IndexMap identity = identity_map(step.rank);
   bool output_used = false;
-  for (const auto& a : finder.accesses) {
+  for (const auto& a : accesses) {
     if (a.blocks == &output) {
       output_used = true;
       if (!(a.map == identity)) {
         error(a.call->getBeginLoc(),
               "a forall over '" + step.output + ".blocks()' computes block b of '" + step.output +
                   "' on the tile that owns it; it may access '" + step.output + "' only at b");
-        return std::nullopt;
+        return false;
       }
       continue;
     }
@@ -490,10 +534,10 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
                                        std::to_string(tile_blocks_.at(a.blocks)) +
                                        "; the forall's blocks have rank " +
                                        std::to_string(step.rank));
-      return std::nullopt;
+      return false;
     }
     if (!same_source(*a.blocks, output, a.call->getBeginLoc()))
-      return std::nullopt;
+      return false;
     step.add_read(a.blocks->getNameAsString(), a.map);
   }
   if (!output_used) {
@@ -501,10 +545,9 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
                                   ".blocks()' never accesses its "
                                   "output block '" +
                                   step.output + "(b)'");
-    return std::nullopt;
+    return false;
   }
-  step.set_body(text(b->getSourceRange()), text(lambda.getBody()->getSourceRange()));
-  return step;
+  return true;
 }
 
 } // namespace s2p::frontend

@@ -5,6 +5,8 @@
 
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <seq2par/distribution.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -15,127 +17,154 @@
 
 namespace s2p::frontend {
 
-// A resource map whose sizes are constants is checked here, as the runtime would check it
-// (resource_map::validate), so the mistake is a diagnostic instead of a run-time error:
-// positive blocks, algorithmic blocks dividing memory blocks dividing segments, one weight
-// per tile, no more tiles than the kernel spans.
-void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, ir::MultiTile& multi) {
-  const int kernel_tiles = multi.tiles;
-  if (!var.hasInit())
-    return;
+// A resource map's declaration: the protocol call under its refinement chain
+// (.weights(...).memory_blocks(...).algorithmic_blocks(...)), with each size that is a
+// constant and the argument it came from (where a broken rule is reported).
+struct MapDeclaration {
+  const clang::CallExpr* protocol = nullptr;
   std::vector<const clang::CXXMemberCallExpr*> chain; // outermost call first
-  std::optional<std::vector<std::int64_t>> segment, memory, algorithmic;
-  const clang::Expr *memory_arg = nullptr, *algorithmic_arg = nullptr;
-  const clang::Expr* e = strip(var.getInit());
-  // Walk the chain .weights(...).memory_blocks(...).algorithmic_blocks(...) down to the
-  // protocol call.
-  std::size_t weights = 0;
+  const clang::Expr* tiles_arg = nullptr;
+  const clang::Expr* segment_arg = nullptr;
+  std::optional<std::vector<std::int64_t>> segment;
+  const clang::Expr* splits_arg = nullptr;
+  std::optional<std::vector<std::vector<std::int64_t>>> splits;
+  const clang::Expr* memory_arg = nullptr;
+  std::optional<std::vector<std::int64_t>> memory;
+  const clang::Expr* algorithmic_arg = nullptr;
+  std::optional<std::vector<std::int64_t>> algorithmic;
   const clang::Expr* weights_arg = nullptr;
-  const clang::InitListExpr* weights_list = nullptr;
+  const clang::InitListExpr* weights_list = nullptr; // a braced list: its count is known
+};
+
+std::optional<MapDeclaration>
+KernelExtractor::Impl::read_map_declaration(const clang::VarDecl& var) const {
+  if (!var.hasInit())
+    return std::nullopt;
+  MapDeclaration map;
+  const clang::Expr* e = strip(var.getInit());
   while (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     const std::string name =
         member->getMethodDecl() ? member->getMethodDecl()->getNameAsString() : "";
-    chain.push_back(member);
-    if (member->getNumArgs() == 1 && name == "memory_blocks" && !memory_arg)
-      memory_arg = member->getArg(0), memory = constant_extent(memory_arg, ctx_);
-    else if (member->getNumArgs() == 1 && name == "algorithmic_blocks" && !algorithmic_arg)
-      algorithmic_arg = member->getArg(0), algorithmic = constant_extent(algorithmic_arg, ctx_);
-    else if (member->getNumArgs() == 1 && name == "weights" && !weights_arg) {
-      weights_arg = member->getArg(0);
-      weights_list = braced_list(weights_arg);
-      if (weights_list)
-        weights = weights_list->getNumInits();
-    }
+    map.chain.push_back(member);
+    const clang::Expr* arg = member->getNumArgs() == 1 ? member->getArg(0) : nullptr;
+    if (arg && name == "memory_blocks" && !map.memory_arg)
+      map.memory_arg = arg, map.memory = constant_extent(arg, ctx_);
+    else if (arg && name == "algorithmic_blocks" && !map.algorithmic_arg)
+      map.algorithmic_arg = arg, map.algorithmic = constant_extent(arg, ctx_);
+    else if (arg && name == "weights" && !map.weights_arg)
+      map.weights_arg = arg, map.weights_list = braced_list(arg);
     e = strip(member->getImplicitObjectArgument());
   }
-  const auto* protocol = llvm::dyn_cast<clang::CallExpr>(e);
-  const clang::FunctionDecl* callee = protocol ? protocol->getDirectCallee() : nullptr;
+  map.protocol = llvm::dyn_cast<clang::CallExpr>(e);
+  const clang::FunctionDecl* callee = map.protocol ? map.protocol->getDirectCallee() : nullptr;
   if (!callee || !callee->getParent() ||
       s2p_template_name(ctx_.getRecordType(llvm::cast<clang::RecordDecl>(callee->getParent()))) !=
           "resource_map")
-    return;
+    return std::nullopt;
   const std::string name = callee->getNameAsString();
-  const clang::Expr* tiles_arg = nullptr;
-  if ((name == "block_cyclic" || name == "block_block") && protocol->getNumArgs() >= 3) {
-    segment = constant_extent(protocol->getArg(1), ctx_);
-    tiles_arg = protocol->getArg(2);
-  } else if ((name == "block" || name == "cyclic") && protocol->getNumArgs() >= 2) {
-    tiles_arg = protocol->getArg(1);
-  } else if (name == "split_points" && protocol->getNumArgs() >= 3) {
-    tiles_arg = protocol->getArg(2);
-    if (const auto splits = constant_splits(protocol->getArg(1), ctx_))
-      for (std::size_t d = 0; d < splits->size(); ++d)
-        for (std::size_t k = 0; k < (*splits)[d].size(); ++k)
-          if ((*splits)[d][k] <= (k ? (*splits)[d][k - 1] : 0)) {
-            error(protocol->getArg(1)->getBeginLoc(),
-                  "resource map '" + var.getNameAsString() + "', axis " + std::to_string(d) +
-                      ": split points must be positive and strictly increasing (segments would "
-                      "overlap or be empty); got " +
-                      std::to_string((*splits)[d][k]) +
-                      (k ? " after " + std::to_string((*splits)[d][k - 1]) : std::string()));
-            return;
-          }
+  const unsigned args = map.protocol->getNumArgs();
+  if ((name == "block_cyclic" || name == "block_block") && args >= 3) {
+    map.segment_arg = map.protocol->getArg(1);
+    map.segment = constant_extent(map.segment_arg, ctx_);
+    map.tiles_arg = map.protocol->getArg(2);
+  } else if ((name == "block" || name == "cyclic") && args >= 2) {
+    map.tiles_arg = map.protocol->getArg(1);
+  } else if (name == "split_points" && args >= 3) {
+    map.splits_arg = map.protocol->getArg(1);
+    map.splits = constant_splits(map.splits_arg, ctx_);
+    map.tiles_arg = map.protocol->getArg(2);
   }
+  return map;
+}
+
+// A resource map whose sizes are constants is checked here with the rules the runtime
+// enforces when it builds the map (s2p::map_rules), so the mistake is a diagnostic at the
+// argument instead of a run-time error; plus one rule of the kernel's own: a map deals to no
+// more tiles than the kernel spans.
+void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, ir::MultiTile& multi) {
+  const std::optional<MapDeclaration> map = read_map_declaration(var);
+  if (!map)
+    return;
+  if (!check_map_rules(*map, "resource map '" + var.getNameAsString() + "'", multi.tiles))
+    return;
+  clang::Expr::EvalResult tiles_value;
+  if (map->tiles_arg && map->tiles_arg->EvaluateAsInt(tiles_value, ctx_))
+    map_tiles_[var.getNameAsString()] = static_cast<int>(tiles_value.Val.getInt().getExtValue());
+  if (auto spec = map_spec(*map->protocol, map->chain))
+    multi.maps[var.getNameAsString()] = std::move(*spec);
+}
+
+bool KernelExtractor::Impl::check_map_rules(const MapDeclaration& map, const std::string& name,
+                                            int kernel_tiles) {
+  auto broken = [&](const clang::Expr* where, const std::string& what) {
+    if (what.empty())
+      return false;
+    error(where->getBeginLoc(), name + ": " + what);
+    return true;
+  };
+  if (map.splits)
+    for (std::size_t d = 0; d < map.splits->size(); ++d)
+      for (std::size_t k = 0; k < (*map.splits)[d].size(); ++k)
+        if (broken(map.splits_arg,
+                   map_rules::split_point(static_cast<int>(d), (*map.splits)[d][k],
+                                          k ? (*map.splits)[d][k - 1] : 0, 0)))
+          return false;
   clang::Expr::EvalResult tiles_value;
   std::optional<std::int64_t> tiles;
-  if (tiles_arg && tiles_arg->EvaluateAsInt(tiles_value, ctx_))
+  if (map.tiles_arg && map.tiles_arg->EvaluateAsInt(tiles_value, ctx_))
     tiles = tiles_value.Val.getInt().getExtValue();
-  const std::string map = "resource map '" + var.getNameAsString() + "'";
   if (tiles && (*tiles < 1 || *tiles > kernel_tiles)) {
-    error(tiles_arg->getBeginLoc(), map + " deals its segments to " + std::to_string(*tiles) +
-                                        " tiles; the kernel spans " + std::to_string(kernel_tiles) +
-                                        " (S2P_TILES)");
-    return;
+    error(map.tiles_arg->getBeginLoc(), name + " deals its segments to " +
+                                            std::to_string(*tiles) + " tiles; the kernel spans " +
+                                            std::to_string(kernel_tiles) + " (S2P_TILES)");
+    return false;
   }
-  if (tiles)
-    map_tiles_[var.getNameAsString()] = static_cast<int>(*tiles);
-  if (tiles && weights_arg && weights != 0 && static_cast<std::int64_t>(weights) != *tiles) {
-    error(weights_arg->getBeginLoc(), map + " has " + std::to_string(weights) + " weights for " +
-                                          std::to_string(*tiles) + " tiles");
-    return;
-  }
-  if (weights_list)
-    for (const clang::Expr* weight : weights_list->inits()) {
+  if (tiles && map.weights_list && map.weights_list->getNumInits() != 0 &&
+      broken(map.weights_arg,
+             map_rules::weight_count(map.weights_list->getNumInits(), *tiles)))
+    return false;
+  if (map.weights_list)
+    for (const clang::Expr* weight : map.weights_list->inits()) {
       // The list's elements are doubles (integers are converted), so a constant folds to one.
       llvm::APFloat value(0.0);
       if (weight->EvaluateAsFloat(value, ctx_) &&
-          (value.isNegative() || value.isZero() || value.isNaN())) {
-        error(weight->getBeginLoc(), map + ": tile weights must be positive");
-        return;
-      }
-    }
-  for (const auto& [sizes, arg] :
-       {std::pair{segment, protocol && segment ? protocol->getArg(1) : nullptr},
-        std::pair{memory, memory_arg}, std::pair{algorithmic, algorithmic_arg}})
-    if (sizes && std::any_of(sizes->begin(), sizes->end(), [](std::int64_t v) { return v <= 0; })) {
-      error(arg->getBeginLoc(), map + ": block extents must be positive");
-      return;
-    }
-  // Memory blocks default to the segment, algorithmic blocks to the memory block.
-  const auto& outer_memory = memory ? memory : segment;
-  auto check_divides = [&](const std::optional<std::vector<std::int64_t>>& inner,
-                           const std::optional<std::vector<std::int64_t>>& outer,
-                           const clang::Expr* where, const char* inner_name,
-                           const char* outer_name) {
-    if (!inner || !outer || inner->size() != outer->size())
-      return true;
-    for (std::size_t d = 0; d < inner->size(); ++d)
-      if ((*outer)[d] % (*inner)[d] != 0) {
-        error(where->getBeginLoc(), map + ", axis " + std::to_string(d) + ": " + inner_name + " " +
-                                        std::to_string((*inner)[d]) + " does not divide " +
-                                        outer_name + " " + std::to_string((*outer)[d]));
+          broken(weight, map_rules::weight(value.convertToDouble())))
         return false;
-      }
+    }
+  return check_map_blocks(map, name);
+}
+
+// Block sizes: positive, and each finer decomposition dividing the one it nests in (memory
+// blocks default to the segment, algorithmic blocks to the memory block).
+bool KernelExtractor::Impl::check_map_blocks(const MapDeclaration& map, const std::string& name) {
+  using Sizes = std::optional<std::vector<std::int64_t>>;
+  auto broken = [&](const clang::Expr* where, const std::string& what) {
+    if (what.empty())
+      return false;
+    error(where->getBeginLoc(), name + ": " + what);
     return true;
   };
-  if (memory_arg && !check_divides(memory, segment, memory_arg, "memory block", "segment block"))
-    return;
-  if (algorithmic_arg &&
-      !check_divides(algorithmic, outer_memory, algorithmic_arg, "algorithmic block",
-                     memory ? "memory block" : "segment block"))
-    return;
-  if (auto spec = map_spec(*protocol, chain))
-    multi.maps[var.getNameAsString()] = std::move(*spec);
+  for (const auto& [sizes, arg] : {std::pair{&map.segment, map.segment_arg},
+                                   std::pair{&map.memory, map.memory_arg},
+                                   std::pair{&map.algorithmic, map.algorithmic_arg}})
+    if (*sizes)
+      for (const std::int64_t size : **sizes)
+        if (broken(arg, map_rules::block_extent(size)))
+          return false;
+  auto nests = [&](const Sizes& inner, const Sizes& outer, const clang::Expr* where,
+                   const char* inner_name, const char* outer_name) {
+    if (!where || !inner || !outer || inner->size() != outer->size())
+      return true;
+    for (std::size_t d = 0; d < inner->size(); ++d)
+      if (broken(where, map_rules::nesting(static_cast<int>(d), (*outer)[d] % (*inner)[d] == 0,
+                                           inner_name + (' ' + std::to_string((*inner)[d])),
+                                           outer_name + (' ' + std::to_string((*outer)[d])))))
+        return false;
+    return true;
+  };
+  return nests(map.memory, map.segment, map.memory_arg, "memory block", "segment block") &&
+         nests(map.algorithmic, map.memory ? map.memory : map.segment, map.algorithmic_arg,
+               "algorithmic block", map.memory ? "memory block" : "segment block");
 }
 
 // How a resource map is built, if every size but the parent extent is a constant and the

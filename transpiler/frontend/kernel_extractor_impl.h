@@ -21,6 +21,8 @@
 
 namespace s2p::frontend {
 
+struct MapDeclaration; // a resource map's protocol call and refinements (extract_resource_maps.cpp)
+
 // What a name in the kernel (or an inlined helper) stands for.
 struct Binding {
   enum class Kind {
@@ -52,6 +54,17 @@ private:
                                            const clang::CompoundStmt& body);
   std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);
   std::optional<ir::TileStep> forall_step(const clang::CallExpr& call);
+  // The global view (X[m(i)]) and the local-global view (Xt(m(b))), each with its accesses.
+  struct ElementAccess;
+  struct ElementAccessFinder;
+  struct TileAccess;
+  struct TileAccessFinder;
+  std::optional<ir::TileStep> global_forall_step(const clang::CallExpr& call,
+                                                 const clang::LambdaExpr& lambda);
+  bool record_global_reads(ir::TileStep& step, const std::vector<ElementAccess>& accesses,
+                           const clang::CallExpr& call);
+  bool record_tile_reads(ir::TileStep& step, const std::vector<TileAccess>& accesses,
+                         const clang::ValueDecl& output, const clang::CallExpr& call);
   std::optional<ir::TileStep> tile_forall_step(const clang::CallExpr& call,
                                                const clang::LambdaExpr& lambda,
                                                const clang::ValueDecl& output);
@@ -69,6 +82,10 @@ private:
   bool same_source(const clang::ValueDecl& input, const clang::ValueDecl& output,
                    clang::SourceLocation where);
   void check_resource_map(const clang::VarDecl& var, ir::MultiTile& multi);
+  std::optional<MapDeclaration> read_map_declaration(const clang::VarDecl& var) const;
+  // The resource-map rules on the sizes that are constants; reports the first broken one.
+  bool check_map_rules(const MapDeclaration& map, const std::string& name, int kernel_tiles);
+  bool check_map_blocks(const MapDeclaration& map, const std::string& name);
   std::optional<ir::MapSpec>
   map_spec(const clang::CallExpr& protocol,
            const std::vector<const clang::CXXMemberCallExpr*>& chain) const;
@@ -154,11 +171,21 @@ private:
   void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
                          bool& preamble_added);
   void visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent, int warp);
+  struct LoopHeader;
+  struct LoopCondition;
+  std::optional<LoopHeader> loop_header(const clang::ForStmt& loop);
+  std::optional<LoopCondition> loop_condition(const clang::ForStmt& loop, const clang::VarDecl& var,
+                                              const ir::IntType& var_type);
+  std::optional<std::int64_t> loop_step(const clang::ForStmt& loop, const clang::VarDecl& var);
   void visit_call(const clang::CallExpr& call, ir::ScheduleNode& parent, int warp);
   void visit_intrinsic_call(const clang::CallExpr& call, const clang::FunctionDecl& callee,
                             ir::ScheduleNode& parent, int warp);
   void inline_helper(const clang::CallExpr& call, const clang::FunctionDecl& helper,
                      ir::ScheduleNode& parent, int warp);
+  const clang::CompoundStmt* inlinable_body(const clang::CallExpr& call,
+                                            const clang::FunctionDecl& helper);
+  std::optional<Binding> bind_helper_parameter(const clang::ParmVarDecl& param,
+                                               const clang::Expr& arg, const std::string& name);
   int take_pragma(clang::SourceLocation after, clang::SourceLocation before);
   bool is_constant(const clang::Expr& e) const;
   bool intrinsic_state_is_visible(const clang::CallExpr& call, const clang::FunctionDecl& callee,

@@ -6,10 +6,13 @@
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
 
+#include <seq2par/sim/machine_defaults.h>
+
 namespace s2p::passes {
 
-// Default: a GC200-class tile, 624 KiB.
-inline constexpr std::int64_t kDefaultTileSramBytes = 624 * 1024;
+// Default: the built-in machine's tile.
+inline constexpr std::int64_t kDefaultTileSramBytes =
+    static_cast<std::int64_t>(sim::kDefaultTileSramBytes);
 
 // Reports an error at the pool that overflows; returns whether the pools fit.
 bool check_tile_memory(const ir::Kernel& kernel, std::int64_t sram_bytes, ir::Diagnostics& diags);

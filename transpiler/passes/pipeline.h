@@ -8,6 +8,7 @@
 #include "ir/diagnostic.h"
 #include "ir/plan.h"
 #include "passes/build_cdfg.h"
+#include "passes/check_tile_memory.h"
 
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@ namespace s2p::passes {
 struct PipelineOptions {
   bool keep_redundant = false; // skip redundant-edge removal (correct, with more synchronization)
   bool verify = true; // check every expanded region's plan (races, deadlock) before emitting
-  std::int64_t tile_sram_bytes = 624 * 1024; // the pools must fit one tile
+  std::int64_t tile_sram_bytes = kDefaultTileSramBytes; // the pools must fit one tile
   CdfgOptions cdfg;
 };
 

@@ -9,6 +9,7 @@
 #include "passes/pipeline.h"
 
 #include <nlohmann/json.hpp>
+#include <seq2par/sim/machine_defaults.h>
 
 #include <cstdint>
 #include <map>
@@ -19,9 +20,10 @@ namespace s2p::pipeline {
 
 // The fabric a multi-tile kernel is compiled for.
 struct FabricTarget {
-  int tiles = 1472;                     // a multi-tile kernel may span at most this many tiles
-  std::string description;              // where `tiles` came from, for messages (--fabric)
-  std::uint32_t tiles_per_chip = 1472;  // collective templates span chips of this size
+  // A multi-tile kernel may span at most this many tiles (default: one built-in chip).
+  int tiles = static_cast<int>(sim::kDefaultTilesPerChip);
+  std::string description; // where `tiles` came from, for messages (--fabric)
+  std::uint32_t tiles_per_chip = sim::kDefaultTilesPerChip; // collective templates' chips
   std::string file;                     // --fabric: forall templates are planned on it
 };
 

@@ -3,7 +3,7 @@
 // A forall's owner-copy plan and a collective's ring depend on the fields' extents; when the
 // front end knows them (every call in the file passes the same constant extents, or
 // --extents) and every resource map's sizes are constants, seq2par plans the step with the
-// runtime's own planner and schedule writers: the schedule the runtime will run for those
+// planning library the runtime runs with: the schedule the runtime will run for those
 // extents.
 #pragma once
 
@@ -29,9 +29,6 @@ struct ScheduleTemplate {
 // as the runtime does without S2P_FABRIC).
 ScheduleTemplate forall_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
                                           const std::string& fabric_file);
-
-// The ring generator's name of a collective step: "allreduce", "reduce-scatter", "all-gather".
-const char* ring_kind(ir::TileStep::Kind kind);
 
 // A collective's ring for the extents of its rows (a field parameter): `reason` says why
 // there is none (unknown extents, a combine object of the user's).

@@ -6,6 +6,8 @@
 
 #include "ir/kernel.h"
 
+#include <seq2par/sim/machine_defaults.h>
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -14,7 +16,7 @@
 namespace s2p::planning {
 
 struct ScheduleOptions {
-  std::uint32_t tiles_per_chip = 1472; // collective rings span chips of this size
+  std::uint32_t tiles_per_chip = sim::kDefaultTilesPerChip; // collective rings' chips
   std::string fabric_file;             // --fabric: forall templates are planned on it
 };
 

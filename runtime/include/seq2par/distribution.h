@@ -171,6 +171,50 @@ private:
 // columns = column-major (for column-major layouts).
 enum class axis { rows, columns };
 
+// The rules a resource map obeys, each returning what is wrong (empty when nothing is). The
+// map enforces them when it is built (std::invalid_argument "s2p::resource_map: <what>");
+// seq2par checks the same rules at transpile time on the sizes that are constants and
+// reports the same words at the argument, so a mistake reads the same either way.
+namespace map_rules {
+inline std::string tile_count(std::int64_t tiles) {
+  return tiles > 0 ? std::string() : "the tile count must be positive";
+}
+inline std::string weight_count(std::int64_t weights, std::int64_t tiles) {
+  return weights == tiles ? std::string()
+                          : std::to_string(weights) + " weights for " + std::to_string(tiles) +
+                                " tiles";
+}
+inline std::string weight(double w) {
+  return w > 0 ? std::string() : "tile weights must be positive"; // NaN is not positive
+}
+inline std::string block_extent(std::int64_t size) {
+  return size > 0 ? std::string() : "block extents must be positive";
+}
+// A finer decomposition's block must divide the coarser one it nests in, on every axis.
+// `inner`, `outer`: "algorithmic block 3", "segment block 8", "segment [0, 8)".
+inline std::string nesting(int axis_index, bool divides, const std::string& inner,
+                           const std::string& outer) {
+  return divides ? std::string()
+                 : "axis " + std::to_string(axis_index) + ": " + inner + " does not divide " +
+                       outer;
+}
+// Split point `point` after `previous` (0 for the first) on an axis of `extent` elements
+// (extent <= 0: not known).
+inline std::string split_point(int axis_index, std::int64_t point, std::int64_t previous,
+                               std::int64_t extent) {
+  const std::string where = "axis " + std::to_string(axis_index) + ": ";
+  if (point <= previous)
+    return where +
+           "split points must be positive and strictly increasing (segments would overlap or "
+           "be empty); got " +
+           std::to_string(point) + (previous > 0 ? " after " + std::to_string(previous) : "");
+  if (extent > 0 && point >= extent)
+    return where + "split point " + std::to_string(point) + " is not inside the extent " +
+           std::to_string(extent);
+  return std::string();
+}
+} // namespace map_rules
+
 // Where a field's data lives: the parent index space cut into
 // compute-node segments (a regular grid of equal blocks, the last one per axis possibly
 // smaller, or cut at explicit split points), each assigned to a tile by a protocol, plus
@@ -211,9 +255,8 @@ public:
     for (int d = 0; d < N; ++d) {
       cuts[static_cast<std::size_t>(d)].push_back(0);
       for (auto p : splits[static_cast<std::size_t>(d)]) {
-        if (p <= cuts[static_cast<std::size_t>(d)].back() || p >= parent[d])
-          throw std::invalid_argument(
-              "s2p::resource_map: split points must increase strictly inside the extent");
+        enforce(map_rules::split_point(d, p, cuts[static_cast<std::size_t>(d)].back(),
+                                       parent[d]));
         cuts[static_cast<std::size_t>(d)].push_back(p);
       }
       cuts[static_cast<std::size_t>(d)].push_back(parent[d]);
@@ -225,12 +268,9 @@ public:
   // to weights[t] -- as contiguous runs (block, block_block) or dealt in turn (cyclic,
   // block_cyclic: each next segment to the tile furthest below its share).
   resource_map& weights(const std::vector<double>& w) {
-    if (static_cast<int>(w.size()) != tiles_)
-      throw std::invalid_argument("s2p::resource_map: " + std::to_string(w.size()) +
-                                  " weights for " + std::to_string(tiles_) + " tiles");
+    enforce(map_rules::weight_count(static_cast<std::int64_t>(w.size()), tiles_));
     for (double x : w)
-      if (!(x > 0))
-        throw std::invalid_argument("s2p::resource_map: weights must be positive");
+      enforce(map_rules::weight(x));
     weights_ = w;
     assign();
     return *this;
@@ -321,25 +361,30 @@ public:
   // segments. Throws std::invalid_argument naming the axis that does not divide.
   void validate() const {
     for (int d = 0; d < N; ++d) {
-      if (memory_[d] <= 0 || algorithmic_[d] <= 0)
-        throw std::invalid_argument("s2p::resource_map: block extents must be positive");
-      if (memory_[d] % algorithmic_[d] != 0)
-        throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) +
-                                    ": algorithmic block " + std::to_string(algorithmic_[d]) +
-                                    " does not divide memory block " + std::to_string(memory_[d]));
+      enforce(map_rules::block_extent(memory_[d]));
+      enforce(map_rules::block_extent(algorithmic_[d]));
+      enforce(map_rules::nesting(d, memory_[d] % algorithmic_[d] == 0,
+                                 "algorithmic block " + std::to_string(algorithmic_[d]),
+                                 "memory block " + std::to_string(memory_[d])));
       const auto& c = cuts_[static_cast<std::size_t>(d)];
       for (std::size_t k = 0; k + 1 < c.size(); ++k)
-        if (c[k] % memory_[d] != 0 ||
-            ((c[k + 1] - c[k]) % memory_[d] != 0 && c[k + 1] != parent_[d]))
-          throw std::invalid_argument("s2p::resource_map: axis " + std::to_string(d) +
-                                      ": memory block " + std::to_string(memory_[d]) +
-                                      " does not divide segment [" + std::to_string(c[k]) + ", " +
-                                      std::to_string(c[k + 1]) + ")");
+        enforce(map_rules::nesting(
+            d,
+            c[k] % memory_[d] == 0 &&
+                ((c[k + 1] - c[k]) % memory_[d] == 0 || c[k + 1] == parent_[d]),
+            "memory block " + std::to_string(memory_[d]),
+            "segment [" + std::to_string(c[k]) + ", " + std::to_string(c[k + 1]) + ")"));
     }
   }
 
 private:
   enum class protocol { runs, cyclic };
+
+  // A broken rule (see map_rules) as the exception a misuse throws.
+  static void enforce(const std::string& what) {
+    if (!what.empty())
+      throw std::invalid_argument("s2p::resource_map: " + what);
+  }
 
   static extent<N> unit() {
     extent<N> e;
@@ -351,7 +396,8 @@ private:
                                                                const extent<N>& block) {
     std::array<std::vector<std::int64_t>, N> cuts;
     for (int d = 0; d < N; ++d) {
-      if (block[d] <= 0 || parent[d] <= 0)
+      enforce(map_rules::block_extent(block[d]));
+      if (parent[d] <= 0)
         throw std::invalid_argument("s2p::resource_map: extents must be positive");
       for (std::int64_t x = 0; x < parent[d]; x += block[d])
         cuts[static_cast<std::size_t>(d)].push_back(x);
@@ -363,8 +409,7 @@ private:
   resource_map(extent<N> parent, std::array<std::vector<std::int64_t>, N> cuts, int tiles,
                axis order, protocol p)
       : parent_(parent), cuts_(std::move(cuts)), tiles_(tiles), order_(order), protocol_(p) {
-    if (tiles <= 0)
-      throw std::invalid_argument("s2p::resource_map: the tile count must be positive");
+    enforce(map_rules::tile_count(tiles));
     // Equal segments (the last per axis may be smaller): owners by division, else by search.
     equal_ = true;
     for (const auto& c : cuts_) {

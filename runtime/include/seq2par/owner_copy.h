@@ -28,19 +28,19 @@ namespace s2p {
 
 // Input index = output index with axes permuted, plus an offset:
 //   in[d] = out[source_axis[d]] + offset[d]
-template <int N> struct IndexMap {
+template <int N> struct index_map {
   std::array<int, N> source_axis{};
   std::array<std::int64_t, N> offset{};
 
-  static IndexMap identity() {
-    IndexMap m;
+  static index_map identity() {
+    index_map m;
     for (int d = 0; d < N; ++d)
       m.source_axis[static_cast<std::size_t>(d)] = d;
     return m;
   }
-  static IndexMap transpose() {
+  static index_map transpose() {
     static_assert(N == 2, "transpose is a rank-2 map");
-    IndexMap m;
+    index_map m;
     m.source_axis = {1, 0};
     return m;
   }
@@ -64,15 +64,15 @@ template <int N> struct IndexMap {
 
 enum class access_view { global, local_global };
 
-template <int N> struct InputAccess {
+template <int N> struct input_access {
   std::string field;
   const resource_map<N>* map = nullptr;
-  IndexMap<N> index = IndexMap<N>::identity();
+  index_map<N> index = index_map<N>::identity();
   std::int64_t element_bytes = 8;
   access_view view = access_view::global; // local_global: `index` maps block coordinates
 };
 
-struct BlockMove {
+struct block_move {
   std::string field;
   std::vector<std::int64_t> block; // memory-block coordinates in the input
   int from_tile = 0;
@@ -80,15 +80,15 @@ struct BlockMove {
   std::int64_t bytes = 0;
 };
 
-struct Task {
+struct forall_task {
   int tile = 0;
   std::vector<std::int64_t> block; // algorithmic-block coordinates in the output
 };
 
-struct OwnerCopyPlan {
-  std::vector<Task> tasks;               // in segment order, row-major inside a segment
-  std::vector<std::vector<Task>> queues; // per tile, the same order (work-stealing queues)
-  std::vector<BlockMove> moves;          // each (field, memory block, destination) once
+struct owner_copy_plan {
+  std::vector<forall_task> tasks;               // in segment order, row-major inside a segment
+  std::vector<std::vector<forall_task>> queues; // per tile, the same order (work-stealing queues)
+  std::vector<block_move> moves;          // each (field, memory block, destination) once
   std::int64_t algorithmic_moves = 0;    // (task, remote input algorithmic block) pairs
   std::int64_t bytes = 0;                // bytes the moves carry
   std::string error;                     // non-empty if an access leaves its field
@@ -145,8 +145,8 @@ template <int N> bool inside(const grid<N>& r, const extent<N>& e) {
 }
 
 // Output algorithmic blocks in task order: segment by segment, row-major inside each.
-template <int N> std::vector<Task> output_tasks(const resource_map<N>& output) {
-  std::vector<Task> tasks;
+template <int N> std::vector<forall_task> output_tasks(const resource_map<N>& output) {
+  std::vector<forall_task> tasks;
   const extent<N> algorithmic = output.algorithmic_block();
   for (const auto& segment : output.segments()) {
     index<N> first, count;
@@ -166,7 +166,7 @@ template <int N> std::vector<Task> output_tasks(const resource_map<N>& output) {
 // The input elements output algorithmic block `b` (grid `out_block`) reads through `input`,
 // false when the access leaves the input.
 template <int N>
-bool needed_region(const InputAccess<N>& input, const index<N>& b, const grid<N>& out_block,
+bool needed_region(const input_access<N>& input, const index<N>& b, const grid<N>& out_block,
                    grid<N>& needed) {
   if (input.view == access_view::global) {
     needed = input.index.apply(out_block);
@@ -184,28 +184,28 @@ bool needed_region(const InputAccess<N>& input, const index<N>& b, const grid<N>
 // Calls fn(move) for every memory block of `input` overlapping `needed` that lives on a
 // tile other than `tile`, with the move that would bring it there.
 template <int N, class Fn>
-void for_each_remote_memory_block(const InputAccess<N>& input, const grid<N>& needed, int tile,
+void for_each_remote_memory_block(const input_access<N>& input, const grid<N>& needed, int tile,
                                   Fn&& fn) {
   for_each_block(needed, input.map->memory_block(), [&](const index<N>& mb) {
     const grid<N> g =
         resource_map<N>::block_grid(input.map->parent(), input.map->memory_block(), mb);
     const int owner = input.map->tile_of(g.offset);
     if (owner != tile)
-      fn(BlockMove{input.field, coords(mb), owner, tile, g.total_extent() * input.element_bytes});
+      fn(block_move{input.field, coords(mb), owner, tile, g.total_extent() * input.element_bytes});
   });
 }
 
 } // namespace owner_copy_detail
 
 template <int N>
-inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output,
-                                     const std::vector<InputAccess<N>>& inputs) {
-  OwnerCopyPlan plan;
+inline owner_copy_plan plan_owner_copy(const resource_map<N>& output,
+                                     const std::vector<input_access<N>>& inputs) {
+  owner_copy_plan plan;
   plan.tasks = owner_copy_detail::output_tasks(output);
   plan.queues.resize(static_cast<std::size_t>(output.tiles()));
   std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> moved;
   const extent<N> algorithmic = output.algorithmic_block();
-  for (const Task& task : plan.tasks) {
+  for (const forall_task& task : plan.tasks) {
     plan.queues[static_cast<std::size_t>(task.tile)].push_back(task);
     index<N> b;
     for (int d = 0; d < N; ++d)
@@ -230,7 +230,7 @@ inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output,
               ++plan.algorithmic_moves;
           });
       // Memory blocks, moved once per destination.
-      owner_copy_detail::for_each_remote_memory_block(input, needed, task.tile, [&](BlockMove m) {
+      owner_copy_detail::for_each_remote_memory_block(input, needed, task.tile, [&](block_move m) {
         if (!moved.insert({m.field, m.block, m.to_tile}).second)
           return;
         plan.bytes += m.bytes;
@@ -243,7 +243,7 @@ inline OwnerCopyPlan plan_owner_copy(const resource_map<N>& output,
 
 template <int N>
 inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
-                                        const std::vector<InputAccess<N>>& inputs) {
+                                        const std::vector<input_access<N>>& inputs) {
   std::set<std::tuple<std::size_t, std::vector<std::int64_t>, int>> needed;
   std::int64_t bytes = 0;
   auto touch = [&](std::size_t a, const index<N>& j, int tile) {

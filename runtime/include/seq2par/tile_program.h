@@ -85,7 +85,7 @@ work_stealing_mode work_stealing_setting();
 inline bool work_stealing_enabled() {
   return work_stealing_setting() != work_stealing_mode::off;
 }
-StealCosts work_stealing_costs(const tile_kernel_info& info);
+steal_costs work_stealing_costs(const tile_kernel_info& info);
 
 // --- layouts and views ----------------------------------------------------------------------
 
@@ -156,7 +156,7 @@ template <int N> struct forall_field_spec {
   std::string element_type; // "f32", "f64", ...
   std::int64_t element_bytes = 8;
   const resource_map<N>* map = nullptr;
-  std::vector<IndexMap<N>> maps; // inputs: the index maps it is read through
+  std::vector<index_map<N>> maps; // inputs: the index maps it is read through
   access_view view = access_view::global;
 };
 
@@ -167,7 +167,7 @@ template <int N> struct forall_field_spec {
 template <int N> struct forall_layout {
   tile_program program; // fields, moves, returns and byte counts; no load/compute/store
   std::vector<block_layout<N>> layouts; // the output's, then each input's
-  std::vector<std::vector<Task>> runs;  // per tile, the tasks it runs
+  std::vector<std::vector<forall_task>> runs;  // per tile, the tasks it runs
 };
 
 // `stealing`: the costs work stealing decides with, or nothing to run every task at home.
@@ -176,13 +176,13 @@ template <int N> struct forall_layout {
 template <int N>
 forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
                              const std::vector<forall_field_spec<N>>& inputs,
-                             const std::optional<StealCosts>& stealing, bool with_minimum) {
+                             const std::optional<steal_costs>& stealing, bool with_minimum) {
   const resource_map<N>& out_map = *out.map;
-  std::vector<InputAccess<N>> accesses;
+  std::vector<input_access<N>> accesses;
   for (const auto& input : inputs)
     for (const auto& m : input.maps)
       accesses.push_back({input.name, input.map, m, input.element_bytes, input.view});
-  const OwnerCopyPlan plan = plan_owner_copy<N>(out_map, accesses);
+  const owner_copy_plan plan = plan_owner_copy<N>(out_map, accesses);
   if (!plan.error.empty())
     throw std::invalid_argument("seq2par: " + plan.error);
   forall_layout<N> result;
@@ -200,12 +200,12 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   };
   tile_program& program = result.program;
   program.work_stealing = stealing.has_value();
-  StealResult steals;
+  steal_result steals;
   if (stealing)
     steals = plan_work_stealing<N>(plan, out_map, accesses, out.element_bytes, *stealing);
   else
     steals.runs = plan.queues;
-  std::vector<BlockMove> moves = plan.moves;
+  std::vector<block_move> moves = plan.moves;
   moves.insert(moves.end(), steals.extra_moves.begin(), steals.extra_moves.end());
   const auto block_of = owner_copy_detail::to_index<N>;
   for (const auto& move : moves)
@@ -256,7 +256,7 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
       local_global ? 1 + accesses_per_task : static_cast<std::int64_t>(1 + inputs.size());
   for (const auto& tasks : steals.runs) {
     std::int64_t cycles = 0;
-    for (const Task& task : tasks) {
+    for (const forall_task& task : tasks) {
       const std::int64_t elements =
           resource_map<N>::block_grid(out_map.parent(), out_map.algorithmic_block(),
                                       block_of(task.block))
@@ -366,17 +366,17 @@ template <class T> constexpr const char* element_type_name();
 template <int N, class T> struct forall_input {
   const agile_field<N, T>* field;
   const char* name;
-  std::vector<IndexMap<N>> maps;
+  std::vector<index_map<N>> maps;
   access_view view = access_view::global;
 };
 template <int N, class T>
 forall_input<N, T> reads(const agile_field<N, T>& field, const char* name,
-                         std::vector<IndexMap<N>> maps) {
+                         std::vector<index_map<N>> maps) {
   return {&field, name, std::move(maps), access_view::global};
 }
 template <int N, class T>
 forall_input<N, T> tile_reads(const tile_blocks<N, T>& blocks, const char* name,
-                              std::vector<IndexMap<N>> maps) {
+                              std::vector<index_map<N>> maps) {
   return {&blocks.agile(), name, std::move(maps), access_view::local_global};
 }
 
@@ -523,7 +523,7 @@ void refuse_shared_memory(const agile_field<N, Out>& out, const char* out_name,
 
 template <int N, class Out, class... In> struct planned_forall {
   tile_program program;
-  std::shared_ptr<const std::vector<std::vector<Task>>> runs; // per tile, the tasks it runs
+  std::shared_ptr<const std::vector<std::vector<forall_task>>> runs; // per tile, the tasks it runs
   std::shared_ptr<std::tuple<binding<N, Out>, binding<N, In>...>> bindings;
 };
 
@@ -542,7 +542,7 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
   const std::vector<forall_field_spec<N>> specs{forall_field_spec<N>{
       inputs.name, element_type_name<In>(), static_cast<std::int64_t>(sizeof(In)),
       &inputs.field->map(), inputs.maps, inputs.view}...};
-  std::optional<StealCosts> stealing;
+  std::optional<steal_costs> stealing;
   if (work_stealing_enabled())
     stealing = work_stealing_costs(info);
   forall_layout<N> layout = plan_forall<N>(
@@ -552,7 +552,8 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
 
   planned_forall<N, Out, In...> result;
   result.program = std::move(layout.program);
-  result.runs = std::make_shared<const std::vector<std::vector<Task>>>(std::move(layout.runs));
+  result.runs =
+      std::make_shared<const std::vector<std::vector<forall_task>>>(std::move(layout.runs));
   result.bindings = std::make_shared<std::tuple<binding<N, Out>, binding<N, In>...>>(
       binding<N, Out>(out, std::move(layout.layouts[0]), out_name),
       binding<N, In>(*inputs.field, std::move(layout.layouts[I + 1]), inputs.name)...);
@@ -581,7 +582,7 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
         tile_view<N, In>(reinterpret_cast<In*>(memory(static_cast<int>(I + 1)).data),
                          std::get<I + 1>(*bindings).layout, tile)...};
     std::int64_t elements = 0;
-    for (const Task& task : (*runs)[static_cast<std::size_t>(tile)]) {
+    for (const forall_task& task : (*runs)[static_cast<std::size_t>(tile)]) {
       const grid<N> g = resource_map<N>::block_grid(parent, algorithmic,
                                                     owner_copy_detail::to_index<N>(task.block));
       for (std::int64_t k = 0; k < g.total_extent(); ++k)
@@ -610,7 +611,7 @@ void run_local_global(const tile_kernel_info& info, int tiles, const agile_field
     const std::tuple<tile_blocks_view<N, const In>...> views{tile_blocks_view<N, const In>(
         reinterpret_cast<const In*>(memory(static_cast<int>(I + 1)).data),
         std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
-    for (const Task& task : (*runs)[static_cast<std::size_t>(tile)])
+    for (const forall_task& task : (*runs)[static_cast<std::size_t>(tile)])
       body(owner_copy_detail::to_index<N>(task.block), output, std::get<I>(views)...);
     // A cycle per element of every block the tasks accessed, and a lookup per tile access.
     const std::int64_t elements = (output.elements() + ... + std::get<I>(views).elements());

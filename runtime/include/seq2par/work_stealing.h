@@ -29,7 +29,7 @@
 
 namespace s2p {
 
-struct StealCosts {
+struct steal_costs {
   std::int64_t bytes_per_cycle = 8;          // a tile's exchange rate, each direction
   std::int64_t cycles_per_field_element = 1; // compute model: one cycle per element per field
   // Tiles per chip (0: all on one). Steals stay on a chip: transfers between chips go
@@ -44,22 +44,22 @@ struct StealCosts {
 
 // A stolen task's output block going back to its owner: as many contiguous runs of its
 // memory block's row-major storage as it takes (one when the block is a range of it).
-struct TaskReturn {
-  struct Run {
+struct task_return {
+  struct storage_run {
     std::int64_t offset = 0; // elements, in the memory block
     std::int64_t elements = 0;
   };
   std::vector<std::int64_t> block;        // output algorithmic-block coordinates
   std::vector<std::int64_t> memory_block; // the output memory block holding it
-  std::vector<Run> runs;
+  std::vector<storage_run> runs;
   int from_tile = 0; // the thief
   int to_tile = 0;   // the owner
 };
 
-struct StealResult {
-  std::vector<std::vector<Task>> runs; // per tile, the tasks it executes, in order
-  std::vector<TaskReturn> returns;
-  std::vector<BlockMove> extra_moves; // input blocks moved to thieves (each once per tile)
+struct steal_result {
+  std::vector<std::vector<forall_task>> runs; // per tile, the tasks it executes, in order
+  std::vector<task_return> returns;
+  std::vector<block_move> extra_moves; // input blocks moved to thieves (each once per tile)
   std::int64_t stolen = 0;
 };
 
@@ -68,7 +68,8 @@ namespace work_stealing_detail {
 // Algorithmic block `g` inside memory block `m` as contiguous runs of m's row-major
 // storage: axes after the last one where g is narrower than m are whole, so a run spans
 // them and g's extent on that axis; the axes before it enumerate the runs.
-template <int N> std::vector<TaskReturn::Run> contiguous_runs(const grid<N>& g, const grid<N>& m) {
+template <int N>
+std::vector<task_return::storage_run> contiguous_runs(const grid<N>& g, const grid<N>& m) {
   int last_partial = -1;
   for (int d = N - 1; d >= 0 && last_partial < 0; --d)
     if (g.size[d] != m.size[d])
@@ -87,7 +88,7 @@ template <int N> std::vector<TaskReturn::Run> contiguous_runs(const grid<N>& g, 
   if (last_partial <= 0)
     return {{base, last_partial < 0 ? g.total_extent() : run}};
   // One run per index of the axes before `last_partial`, in row-major order.
-  std::vector<TaskReturn::Run> runs;
+  std::vector<task_return::storage_run> runs;
   index<N> at{};
   while (true) {
     std::int64_t offset = base;
@@ -108,9 +109,9 @@ template <int N> std::vector<TaskReturn::Run> contiguous_runs(const grid<N>& g, 
 // decide when each tile can start); the result says which tile runs which task (its own
 // tasks first, then the stolen ones) and what extra data moves that needs.
 template <int N>
-StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>& output,
-                               const std::vector<InputAccess<N>>& inputs,
-                               std::int64_t output_element_bytes, const StealCosts& costs) {
+steal_result plan_work_stealing(const owner_copy_plan& plan, const resource_map<N>& output,
+                               const std::vector<input_access<N>>& inputs,
+                               std::int64_t output_element_bytes, const steal_costs& costs) {
   using namespace work_stealing_detail;
   const auto tiles = plan.queues.size();
   const std::int64_t rate = std::max<std::int64_t>(1, costs.bytes_per_cycle);
@@ -118,11 +119,11 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
     return costs.free_transfers ? 0 : (bytes + rate - 1) / rate;
   };
   const extent<N> algorithmic = output.algorithmic_block();
-  auto task_grid = [&](const Task& t) {
+  auto task_grid = [&](const forall_task& t) {
     return resource_map<N>::block_grid(output.parent(), algorithmic,
                                        owner_copy_detail::to_index<N>(t.block));
   };
-  auto compute_cost = [&](const Task& t) {
+  auto compute_cost = [&](const forall_task& t) {
     return task_grid(t).total_extent() * static_cast<std::int64_t>(1 + inputs.size()) *
            costs.cycles_per_field_element;
   };
@@ -132,22 +133,22 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
   std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> held;
   // The BSP cost of the whole forall: a tile computes once its own sends and receives are
   // over (one port each way), all tiles meet at a barrier, then stolen results go home.
-  struct Load {
+  struct tile_load {
     std::int64_t in = 0, out = 0;                 // exchange bytes before the tasks
     std::int64_t work = 0;                        // compute cycles of the tasks it runs
     std::int64_t returns_in = 0, returns_out = 0; // result bytes after the tasks
     std::set<std::size_t> senders;                // tiles it receives from before the tasks
   };
-  std::vector<Load> load(tiles);
+  std::vector<tile_load> load(tiles);
   for (const auto& m : plan.moves) {
     held.insert({m.field, m.block, m.to_tile});
     load[static_cast<std::size_t>(m.to_tile)].in += m.bytes;
     load[static_cast<std::size_t>(m.to_tile)].senders.insert(static_cast<std::size_t>(m.from_tile));
     load[static_cast<std::size_t>(m.from_tile)].out += m.bytes;
   }
-  std::vector<std::deque<Task>> queue(tiles);
+  std::vector<std::deque<forall_task>> queue(tiles);
   for (std::size_t t = 0; t < tiles; ++t)
-    for (const Task& task : plan.queues[t]) {
+    for (const forall_task& task : plan.queues[t]) {
       queue[t].push_back(task);
       load[t].work += compute_cost(task);
     }
@@ -172,11 +173,11 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
            (returns > 0 && !costs.free_transfers ? costs.returns_barrier_cycles : 0);
   };
 
-  StealResult result;
+  steal_result result;
   result.runs.resize(tiles);
   // The input memory blocks `task` needs on `thief` that it does not hold yet.
-  auto missing_inputs = [&](const Task& task, int thief) {
-    std::vector<BlockMove> moves;
+  auto missing_inputs = [&](const forall_task& task, int thief) {
+    std::vector<block_move> moves;
     std::set<std::tuple<std::string, std::vector<std::int64_t>>> seen;
     const grid<N> out_block = task_grid(task);
     for (const auto& input : inputs) {
@@ -184,7 +185,7 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
       if (!owner_copy_detail::needed_region(input, owner_copy_detail::to_index<N>(task.block),
                                             out_block, needed))
         continue; // the plan already reported it
-      owner_copy_detail::for_each_remote_memory_block(input, needed, thief, [&](BlockMove m) {
+      owner_copy_detail::for_each_remote_memory_block(input, needed, thief, [&](block_move m) {
         if (!held.count({m.field, m.block, thief}) && seen.insert({m.field, m.block}).second)
           moves.push_back(std::move(m));
       });
@@ -197,7 +198,7 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
                ? static_cast<std::int64_t>(t) / costs.tiles_per_chip
                : 0;
   };
-  std::vector<std::vector<Task>> stolen_by(tiles);
+  std::vector<std::vector<forall_task>> stolen_by(tiles);
   while (true) {
     // The tile that would finish last loses its bottom task to the tile of its chip that
     // runs dry first.
@@ -212,7 +213,7 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
         thief = t;
     if (thief == tiles)
       break;
-    const Task task = queue[victim].back();
+    const forall_task task = queue[victim].back();
     const grid<N> g = task_grid(task);
     index<N> mb;
     for (int d = 0; d < N; ++d)
@@ -223,7 +224,7 @@ StealResult plan_work_stealing(const OwnerCopyPlan& plan, const resource_map<N>&
     // trial changed are not used again).
     const std::int64_t old_makespan = makespan();
     const auto fetch = missing_inputs(task, static_cast<int>(thief));
-    if (std::any_of(fetch.begin(), fetch.end(), [&](const BlockMove& m) {
+    if (std::any_of(fetch.begin(), fetch.end(), [&](const block_move& m) {
           return chip(static_cast<std::size_t>(m.from_tile)) != chip(thief);
         }))
       break;

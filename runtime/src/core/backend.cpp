@@ -1,5 +1,5 @@
 #include "core/backend_registry.h"
-#include "mpi/mpi_backend.h"
+#include "tile/mpi/mpi_backend.h"
 
 #include <cstdlib>
 #include <string>
@@ -8,7 +8,7 @@ namespace s2p::rt {
 
 namespace {
 
-// Under S2P_BACKEND=mpi, MPI starts before `main` (see mpi/mpi_backend.h). Every generated
+// Under S2P_BACKEND=mpi, MPI starts before `main` (see tile/mpi/mpi_backend.h). Every generated
 // program links this file (it defines run_kernel and backend_name), so this always runs.
 [[maybe_unused]] const bool mpi_started = (start_mpi_if_chosen(), true);
 

@@ -5,4 +5,4 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<2, double>& C, const s2p::field<2, dou
   auto Ad = s2p::agile(A, map);
   s2p::forall(Cd.extent(), [&](s2p::index<2> i) { Cd[i] = Ad[i]; });
 }
-// EXPECT: 3:86: error: resource map 'map', axis 1: memory block 3 does not divide segment block 8
+// EXPECT: 3:86: error: resource map 'map': axis 1: memory block 3 does not divide segment block 8

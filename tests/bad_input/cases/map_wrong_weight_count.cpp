@@ -5,4 +5,4 @@ S2P_KERNEL S2P_TILES(3) void k(s2p::field<1, double>& y, const s2p::field<1, dou
   auto xd = s2p::agile(x, map);
   s2p::forall(yd.extent(), [&](s2p::index<1> i) { yd[i] = xd[i]; });
 }
-// EXPECT: 3:78: error: resource map 'map' has 2 weights for 3 tiles
+// EXPECT: 3:78: error: resource map 'map': 2 weights for 3 tiles

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "seq2par/sim/diagnostics.h"
+#include "seq2par/sim/machine_defaults.h"
 
 namespace s2p::sim {
 
@@ -34,7 +35,7 @@ struct Fabric {
   std::uint32_t chips = 1;
 
   struct Chip {
-    std::uint32_t tiles = 1472;
+    std::uint32_t tiles = kDefaultTilesPerChip;
     /// Tiles are numbered in columns of this height, serpentine (down one column, up the next),
     /// so consecutive tile ids are always neighbours on the grid.
     std::uint32_t tiles_per_column = 64;
@@ -43,9 +44,9 @@ struct Fabric {
   } chip;
 
   struct Tile {
-    std::uint64_t sram_bytes = 624 * 1024;
-    std::uint64_t bank_bytes = 16 * 1024;
-    std::uint32_t threads = 6;
+    std::uint64_t sram_bytes = kDefaultTileSramBytes;
+    std::uint64_t bank_bytes = kDefaultTileBankBytes;
+    std::uint32_t threads = kDefaultHardwareThreads;
     /// When true, buffers live at the same time must not share a bank.
     bool separate_banks = false;
   } tile;

@@ -1,0 +1,26 @@
+// <seq2par/planning/forall_schedule.h> — a forall's owner-copy program as a
+// seq2par.schedule/1. The runtime writes this schedule when the kernel runs; seq2par writes
+// the same one at transpile time as the kernel's template when it knows the fields' extents.
+// The program itself comes from the header-only planner every generated program includes
+// (`plan_forall` in <seq2par/tile_program.h>).
+#pragma once
+
+#include <seq2par/sim/fabric.h>
+#include <seq2par/tile_program.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace s2p::rt {
+
+// The program as a schedule: superstep 1 exchanges the moves (send cycles list-scheduled so
+// each tile's port carries one stream at a time), superstep 2 runs the `forall` codelet on
+// every tile, a third sends stolen tasks' results home.
+// `tile_memory_from_fields`: on the built-in fabric, tiles grow to hold the fields (as
+// `s2p-sim gen` does); a user's fabric is taken as it is.
+nlohmann::ordered_json forall_schedule(const std::string& kernel, int tiles,
+                                       const tile_program& program, const sim::Fabric& fabric,
+                                       bool tile_memory_from_fields);
+
+} // namespace s2p::rt

@@ -1,0 +1,36 @@
+// <seq2par/planning/ring_schedule.h> — a collective launch as the ring schedule the fabric
+// simulator runs (`s2p-sim gen`'s generator), for the runtime and for seq2par's templates.
+#pragma once
+
+#include <seq2par/runtime.h>
+#include <seq2par/sim/fabric.h>
+#include <seq2par/sim/schedule.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace s2p::rt {
+
+// A collective launch: the ring over `tiles` tiles, `bytes_per_tile` in each tile's row.
+struct ring_launch {
+  std::string kernel;
+  std::uint32_t tiles = 0;
+  collective_kind kind = collective_kind::all_reduce;
+  sim::ElementType element_type = sim::ElementType::kF32;
+  sim::CombineOp op = sim::CombineOp::kSum; // not read for an all-gather
+  std::uint64_t bytes_per_tile = 0;
+};
+
+// The schedule's spelling of a collective: "allreduce", "reduce-scatter", "all-gather".
+const char* schedule_name(collective_kind kind);
+
+// The ring schedule of a collective launch, as `s2p-sim gen` writes it. The ring splits its
+// tiles evenly over chips: the built-in fabric (`fabric_file` empty) gets the chips that
+// needs, and its tiles the memory the rows need; a fabric file without enough chips is an
+// error (std::runtime_error). `fabric` is updated to what the schedule runs on.
+nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fabric,
+                                     const std::string& fabric_file);
+
+} // namespace s2p::rt

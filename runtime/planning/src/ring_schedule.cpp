@@ -1,0 +1,55 @@
+// A collective launch as the simulator's ring schedule (see <seq2par/planning/ring_schedule.h>).
+#include <seq2par/planning/ring_schedule.h>
+
+#include <seq2par/planning/placement.h>
+#include <seq2par/sim/collectives.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace s2p::rt {
+
+const char* schedule_name(collective_kind kind) {
+  switch (kind) {
+  case collective_kind::all_reduce:
+    return "allreduce";
+  case collective_kind::reduce_scatter:
+    return "reduce-scatter";
+  case collective_kind::all_gather:
+    return "all-gather";
+  }
+  return "allreduce";
+}
+
+nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fabric,
+                                     const std::string& fabric_file) {
+  sim::RingOptions ring;
+  ring.kind = schedule_name(launch.kind);
+  ring.tiles = launch.tiles;
+  ring.bytes = launch.bytes_per_tile;
+  ring.type = launch.element_type;
+  if (launch.kind != collective_kind::all_gather)
+    ring.op = launch.op;
+  ring.kernel = launch.kernel;
+  ring.chips = chips_for(fabric, ring.tiles, true);
+  if (ring.chips > fabric.chips) {
+    if (!fabric_file.empty())
+      throw std::runtime_error("seq2par: kernel '" + launch.kernel + "': a ring over " +
+                               std::to_string(ring.tiles) + " tiles needs " +
+                               std::to_string(ring.chips) +
+                               " chips with equal tile counts; the fabric in " + fabric_file +
+                               " has " + std::to_string(fabric.chips));
+    fabric.chips = ring.chips;
+  }
+  auto json = sim::make_ring_schedule(ring, fabric);
+  json["generator"] = std::string("seq2par: ") + schedule_name(launch.kind) +
+                      " ring (s2p-sim gen), " +
+                      std::to_string(launch.bytes_per_tile) + " bytes per tile";
+  if (fabric_file.empty() && ring.bytes > fabric.tile.sram_bytes) {
+    json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
+    fabric.tile.sram_bytes = ring.bytes;
+  }
+  return json;
+}
+
+} // namespace s2p::rt

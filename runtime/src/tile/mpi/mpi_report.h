@@ -1,0 +1,29 @@
+// What a multi-tile launch on mpi reports (S2P_REPORT / S2P_SUMMARY): each rank's wall time
+// and tiles, the bytes each superstep sent between ranks, and the launch's own details
+// (owner-copy accounting, the collective). Gathered to rank 0, which writes the report.
+#pragma once
+
+#include "tile/mpi/mpi_exchange.h"
+#include "tile/mpi/mpi_session.h"
+#include "tile/mpi/tile_dealing.h"
+
+#include <seq2par/runtime.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace s2p::rt::mpi {
+
+struct launch_traffic {
+  double wall_seconds = 0;
+  std::vector<std::pair<std::string, superstep_traffic>> supersteps; // same names on every rank
+};
+
+// Collective: every rank calls it after the launch.
+void record_launch(const tile_kernel_info& info, const tile_dealing& deal, const session& s,
+                   const launch_traffic& mine, nlohmann::ordered_json details);
+
+} // namespace s2p::rt::mpi

@@ -1,0 +1,66 @@
+// A forall on the fabric simulator (`sim` backend): the fields are buffers in simulated tile
+// memory, the moves exchange entries of the planning library's schedule (send cycles chosen
+// so that no tile's port takes two streams at once), and the compute a codelet timed by what
+// it reports.
+#include "tile/runners.h"
+#include "tile/sim/fabric_support.h"
+#include "tile/owner_copy_summary.h"
+#include "core/run_report.h"
+
+#include <seq2par/planning/forall_schedule.h>
+#include <seq2par/planning/placement.h>
+#include <seq2par/sim/simulation.h>
+
+#include <algorithm>
+#include <string>
+
+namespace s2p::rt {
+
+void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& program) {
+  auto [fabric, fabric_file] = launch_fabric(info);
+  const std::uint32_t tiles_per_chip =
+      tiles_per_chip_for(fabric, static_cast<std::uint32_t>(info.tiles));
+  const auto json = forall_schedule(info.name, info.tiles, program, fabric, fabric_file.empty());
+  write_schedule_copy(info.schedule ? info.schedule : info.name, json);
+  sim::Schedule schedule = sim::parse_schedule(json, info.name);
+  sim::SimulationOptions options;
+  if (!fabric_file.empty()) {
+    options.fabric_source = fabric_file;
+  } else if (schedule.tile_sram_bytes) {
+    fabric.tile.sram_bytes = std::max(fabric.tile.sram_bytes, *schedule.tile_sram_bytes);
+    options.fabric_source = "built-in default with " + std::to_string(*schedule.tile_sram_bytes) +
+                            "-byte tiles (the fields' size)";
+  }
+  sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
+  auto memory_of = [&](int tile) {
+    return tile_memory([&simulation, &program, tile](int field) {
+      auto bytes = simulation.buffer(static_cast<sim::TileId>(tile),
+                                     program.fields[static_cast<std::size_t>(field)].name);
+      return tile_bytes{bytes.data(), bytes.size()};
+    });
+  };
+  for (int t = 0; t < info.tiles; ++t)
+    program.load(t, memory_of(t));
+  // The codelets run on this thread: afterwards it is back outside any tile.
+  struct back_outside_tiles {
+    ~back_outside_tiles() { s2p::detail::current_tile = s2p::detail::current_chip = 0; }
+  } reset_indices;
+  simulation.on_compute("forall", [&](sim::TileContext& context) -> sim::Cycles {
+    s2p::detail::current_tile = static_cast<int>(context.tile);
+    s2p::detail::current_chip = static_cast<int>(context.tile / tiles_per_chip);
+    const tile_memory memory = [&context, &program](int field) {
+      auto bytes = context.buffer(program.fields[static_cast<std::size_t>(field)].name);
+      return tile_bytes{bytes.data(), bytes.size()};
+    };
+    return static_cast<sim::Cycles>(program.compute(static_cast<int>(context.tile), memory));
+  });
+  simulation.run();
+  throw_on_errors(simulation, info.name);
+  for (int t = 0; t < info.tiles; ++t)
+    program.store(t, memory_of(t));
+  auto report = simulation.report_json();
+  report["owner_copy"] = owner_copy_summary(info, program);
+  record_fabric_launch(info.name, info.source, report);
+}
+
+} // namespace s2p::rt
