@@ -54,6 +54,26 @@ TEST(HtmlReport, GroupsHoldEverySuperstepOfALongRun) {
   EXPECT_NE(page.find("id=\"totals\""), std::string::npos);
 }
 
+TEST(HtmlReport, AHugeGroupListsItsEndsAndSaysWhatItLeftOut) {
+  Json report = ring_report(4, 1);
+  const Json first = report["supersteps"][0];
+  Json steps = Json::array();
+  for (std::size_t k = 0; k < 10'003; ++k) {
+    Json step = first;
+    step["index"] = k;
+    step["name"] = "step " + std::to_string(k);
+    steps.push_back(std::move(step));
+  }
+  report["supersteps"] = std::move(steps);
+  const std::string page = sim::html_report(report, "r.json");
+  EXPECT_EQ(count(page, "<details class=\"group\">"), 1u);
+  EXPECT_EQ(count(page, "<tr><td>"), 10'000u); // the first and last 5,000
+  EXPECT_NE(page.find("3 supersteps omitted here"), std::string::npos);
+  EXPECT_NE(page.find("<td>4999<td>step 4999<td>"), std::string::npos);
+  EXPECT_EQ(page.find("<td>5000<td>step 5000<td>"), std::string::npos);
+  EXPECT_NE(page.find("<td>10002<td>step 10002<td>"), std::string::npos);
+}
+
 TEST(HtmlReport, FetchesNothingAndRunsNoScript) {
   const std::string page = sim::html_report(ring_report(8, 2), "r.json");
   EXPECT_NE(page.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
