@@ -379,13 +379,13 @@ void memory(std::ostringstream& out, const Json& r, std::string_view source) {
     return pa != pb ? pa > pb : number(*a, "tile", source) < number(*b, "tile", source);
   });
   const std::size_t shown = std::min<std::size_t>(order.size(), 32);
-  const double width = 800, row = 14, label = 70;
+  const double width = 800, row = 14, label = 70, rows_height = row * static_cast<double>(shown);
   out << "<section id=\"memory\">\n<h2>Memory</h2>\n<p>Peak memory of the " << shown
       << " fullest tiles of " << tiles.size() << ", by category, against the tile's " << fixed(sram)
       << "-byte SRAM (the line): ";
   for (const auto& [name, colour] : kCategoryColours)
     out << "<span class=\"key\" style=\"background:" << colour << "\"></span> " << name << " ";
-  out << "</p>\n<svg width=\"" << label + width + 10 << "\" height=\"" << row * shown + 10
+  out << "</p>\n<svg width=\"" << label + width + 10 << "\" height=\"" << rows_height + 10
       << "\" class=\"memory\">\n";
   const double scale = width / std::max(sram, number(r, "tiles.memory.max_peak_bytes", source));
   for (std::size_t k = 0; k < shown; ++k) {
@@ -406,7 +406,7 @@ void memory(std::ostringstream& out, const Json& r, std::string_view source) {
     }
   }
   out << "<line x1=\"" << fixed(label + sram * scale, 2) << "\" y1=\"0\" x2=\""
-      << fixed(label + sram * scale, 2) << "\" y2=\"" << row * shown << "\" stroke=\"#e15759\"/>\n";
+      << fixed(label + sram * scale, 2) << "\" y2=\"" << rows_height << "\" stroke=\"#e15759\"/>\n";
   out << "</svg>\n</section>\n";
 }
 
