@@ -226,7 +226,8 @@ void group_summary(std::ostringstream& out, const SuperstepGroup& g, std::uint64
     label += (label.empty() ? "" : " \xe2\x86\x92 ") + pattern; // an arrow between a block's steps
   out << "<summary><span class=\"name\" title=\"" << escape(g.first_name);
   if (g.count() > 1)
-    out << " \xe2\x80\xa6 " << escape(g.last_name);
+    out << " \xe2\x80\xa6 " << escape(g.last_name) << "; each " << thousands(g.shortest)
+        << (g.shortest == g.longest ? "" : " to " + thousands(g.longest)) << " cycles";
   out << "\">" << escape(label) << "</span><span class=\"num\">";
   if (g.period > 1)
     out << g.repeats << " \xc3\x97 " << g.period << " = ";
