@@ -1,5 +1,6 @@
-// The HTML report: drawn from the report JSON, one tile square per tile, deterministic,
-// and a clear error naming the field when the input is not a complete report.
+// The HTML report: drawn from the report JSON, one tile square per tile, the supersteps as
+// groups holding every superstep, nothing fetched, deterministic, and a clear error naming the
+// field when the input is not a complete report. (tests/sim/html_browser_test.py renders it.)
 #include <gtest/gtest.h>
 
 #include "seq2par/sim/collectives.h"
@@ -32,12 +33,53 @@ TEST(HtmlReport, DrawsEveryTileSuperstepAndTheSummary) {
   const Json report = ring_report(8, 2);
   const std::string page = sim::html_report(report, "r.json");
   EXPECT_EQ(count(page, "<rect class=\"tile\""), 8u);
-  EXPECT_EQ(count(page, "<svg "), 3u); // timeline, tile map, memory
+  EXPECT_EQ(count(page, "<svg "), 2u); // tile map, memory
   EXPECT_NE(page.find("chip 1"), std::string::npos);
-  EXPECT_NE(page.find(std::to_string(report["total_cycles"].get<long long>()) + " cycles"),
+  const auto total = report["total_cycles"].get<long long>();
+  ASSERT_GT(total, 1000);
+  EXPECT_NE(page.find(std::to_string(total / 1000) + "," +
+                      std::to_string(total % 1000 + 1000).substr(1) + " cycles"),
             std::string::npos);
   EXPECT_NE(page.find("reduce-scatter step 0"), std::string::npos);
   EXPECT_EQ(page, sim::html_report(report, "r.json"));
+}
+
+TEST(HtmlReport, GroupsHoldEverySuperstepOfALongRun) {
+  const Json report = ring_report(128, 1); // 254 supersteps: more than the old page's 200 rows
+  const std::string page = sim::html_report(report, "r.json");
+  EXPECT_EQ(count(page, "<details class=\"group\">"), 2u); // reduce-scatter, all-gather
+  EXPECT_EQ(count(page, "<tr><td>"), 254u);                // one row per superstep
+  EXPECT_NE(page.find(">reduce-scatter step #</span><span class=\"num\">127<"), std::string::npos);
+  EXPECT_NE(page.find("<td>253<td>all-gather step 126<td>"), std::string::npos);
+  EXPECT_NE(page.find("id=\"totals\""), std::string::npos);
+}
+
+TEST(HtmlReport, AHugeGroupListsItsEndsAndSaysWhatItLeftOut) {
+  Json report = ring_report(4, 1);
+  const Json first = report["supersteps"][0];
+  Json steps = Json::array();
+  for (std::size_t k = 0; k < 10'003; ++k) {
+    Json step = first;
+    step["index"] = k;
+    step["name"] = "step " + std::to_string(k);
+    steps.push_back(std::move(step));
+  }
+  report["supersteps"] = std::move(steps);
+  const std::string page = sim::html_report(report, "r.json");
+  EXPECT_EQ(count(page, "<details class=\"group\">"), 1u);
+  EXPECT_EQ(count(page, "<tr><td>"), 10'000u); // the first and last 5,000
+  EXPECT_NE(page.find("3 supersteps omitted here"), std::string::npos);
+  EXPECT_NE(page.find("<td>4999<td>step 4999<td>"), std::string::npos);
+  EXPECT_EQ(page.find("<td>5000<td>step 5000<td>"), std::string::npos);
+  EXPECT_NE(page.find("<td>10002<td>step 10002<td>"), std::string::npos);
+}
+
+TEST(HtmlReport, FetchesNothingAndRunsNoScript) {
+  const std::string page = sim::html_report(ring_report(8, 2), "r.json");
+  EXPECT_NE(page.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_EQ(page.find("src="), std::string::npos);
+  EXPECT_EQ(page.find("href="), std::string::npos);
 }
 
 TEST(HtmlReport, AnIncompleteReportNamesTheMissingField) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -140,9 +141,57 @@ struct RunReport {
 [[nodiscard]] std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabric,
                                                   Cycles total_cycles);
 
-/// The report (its JSON form) as one self-contained HTML page with inline SVG: summary,
-/// superstep timeline, per-tile busy map on each chip's grid, per-tile memory by category,
-/// links. Throws InputError naming the field if `report` is not a complete report.
-[[nodiscard]] std::string html_report(const nlohmann::ordered_json& report, std::string_view source);
+/// Where a span of supersteps spent its cycles: the sums of the report's per-superstep
+/// `sync_cycles`, `exchange_cycles` and `compute_cycles`.
+struct PhaseCycles {
+  std::uint64_t sync = 0;
+  std::uint64_t exchange = 0;
+  std::uint64_t compute = 0;
+  [[nodiscard]] std::uint64_t total() const { return sync + exchange + compute; }
+};
+
+/// A run of alike supersteps, folded into one row of the HTML report's timeline.
+///
+/// Two supersteps are alike when their names agree once every run of digits is replaced by
+/// `#` ("reduce-scatter step 12" -> "reduce-scatter step #") and they have the same sync group
+/// and barrier variant. A group is a block of `period` consecutive supersteps (1 to
+/// kMaxGroupPeriod) repeated `repeats` times in a row, each repetition alike the block step by
+/// step; from each position the block covering the most supersteps is taken (the shortest on
+/// a tie). A ring's reduce-scatter steps are one group, its all-gather steps another; a
+/// program alternating "compute {i}" and "exchange {i}" is one group of period 2.
+struct SuperstepGroup {
+  std::vector<std::string> patterns; ///< the block's names with digits as `#`, one per period
+  std::string first_name;            ///< name of the group's first superstep
+  std::string last_name;             ///< name of its last
+  std::size_t first = 0;             ///< index of its first superstep in the report's list
+  std::size_t period = 1;            ///< supersteps in the repeated block
+  std::size_t repeats = 1;           ///< times the block repeats
+  std::uint64_t start = 0;           ///< earliest start of its supersteps
+  std::uint64_t end = 0;             ///< latest end
+  std::uint64_t shortest = 0;        ///< shortest superstep (end - start)
+  std::uint64_t longest = 0;         ///< longest superstep
+  PhaseCycles cycles;                ///< summed over its supersteps
+  std::uint64_t transfers = 0;
+  std::uint64_t bytes = 0;
+  [[nodiscard]] std::size_t count() const { return period * repeats; }
+};
+
+inline constexpr std::size_t kMaxGroupPeriod = 8;
+
+/// A superstep name with every run of digits replaced by `#`.
+[[nodiscard]] std::string superstep_pattern(std::string_view name);
+
+/// The report's `supersteps` array folded into groups (rule at SuperstepGroup), in order;
+/// every superstep is in exactly one group. Throws InputError naming the field
+/// (`supersteps[3].end`) when a superstep lacks one.
+[[nodiscard]] std::vector<SuperstepGroup> group_supersteps(const nlohmann::ordered_json& supersteps,
+                                                           std::string_view source);
+
+/// The report (its JSON form) as one self-contained HTML page with inline CSS and SVG: summary,
+/// the run's sync / exchange / compute split, the timeline as groups of supersteps (each
+/// opening to its supersteps), per-tile busy map on each chip's grid, per-tile memory by
+/// category, links. Throws InputError naming the field if `report` is not a complete report.
+[[nodiscard]] std::string html_report(const nlohmann::ordered_json& report,
+                                      std::string_view source);
 
 } // namespace s2p::sim
