@@ -166,8 +166,9 @@ std::vector<Part> fragment_parts(std::uint64_t k, std::uint64_t elements, std::u
 
 /// The result of a hierarchical reduce-scatter, combined in its own order (which differs from the
 /// flat ring's: floats are compared bit for bit against this, not against a fold in tile order).
-/// Within chip c, chip fragment j folds its tiles in ring order from tile j; across chips, global
-/// fragment k = jC + i folds the chips' partials in ring order from chip i.
+/// Within chip c, chip fragment j folds its tiles in ring order from tile j (that ring runs one
+/// way); across chips, global fragment k = jC + i folds the chips' partials in ring order from
+/// chip i (backward halves of a bidirectional ring from chip i - 2 downwards).
 std::vector<std::byte> hierarchical_reduction(const Schedule& schedule, const CollectiveInfo& info,
                                               InitPattern pattern, std::uint64_t init_seed,
                                               int buffer) {
@@ -179,7 +180,7 @@ std::vector<std::byte> hierarchical_reduction(const Schedule& schedule, const Co
   std::vector<std::byte> scratch;
   for (std::uint64_t c = 0; c < chips; ++c) {
     for (std::uint64_t j = 0; j < p; ++j) {
-      for (const Part& part : fragment_parts(j, elements, p, info.bidirectional)) {
+      for (const Part& part : fragment_parts(j, elements, p, false)) {
         const auto region = std::span(partial[c]).subspan(
             part.begin * size, (part.end - part.begin) * size);
         scratch.resize(region.size());

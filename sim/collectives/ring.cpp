@@ -244,18 +244,21 @@ Json collective_metadata(const RingOptions& o, const std::string& op) {
 
 /// Ring over the tiles of each chip: fragments are the P chip fragments.
 const RingSpace kWithinChip{"chip_tile", "tiles_per_chip", "chip * tiles_per_chip + ", "", "",
-                            "tiles_per_chip", "c", "cb", "back_cycle", ""};
+                            "tiles_per_chip", "c", "", "", ""};
 /// Ring over the chips among the tiles of one index: fragments are the C global fragments of the
-/// chip fragment that tile completed within its chip, (chip_tile + c + 1) mod P.
+/// chip fragment that tile completed within its chip, (chip_tile + c + 1) mod P. External sends
+/// wait for XON, so the backward half needs no send cycle of its own.
 const RingSpace kAcrossChips{"chip", "chips", "", " * tiles_per_chip + chip_tile",
                              "((chip_tile + c + 1) % tiles_per_chip) * chips + ", "tiles", "cx",
                              "cbx", "0", "x"};
 
 /// One step of the within-chip ring on every chip: one superstep per chip, each synchronising
-/// only that chip's tiles (its own sync group), so chips step independently.
+/// only that chip's tiles (its own sync group), so chips step independently. Always one
+/// direction: a tile has one send port, so the halves of a bidirectional ring on chip would only
+/// queue behind each other (and wait for the skew of the ring's long hop).
 Json within_chip_loop(const char* phase, const RingOptions& o, bool reduce, const std::string& op) {
-  const Json exchange = ring_exchange(ring_directions(kWithinChip, o.bidirectional), reduce, op,
-                                      kWithinChip);
+  const Json exchange =
+      ring_exchange(ring_directions(kWithinChip, false), reduce, op, kWithinChip);
   Json body = Json::array();
   for (std::uint32_t chip = 0; chip < o.chips; ++chip) {
     body.push_back({{"name", "chip " + std::to_string(chip) + " " + phase + " step {s}"},
@@ -276,7 +279,7 @@ Json across_chips_loop(const char* phase, const RingOptions& o, bool reduce,
   return {{"repeat", "s"}, {"count", "chips - 1"}, {"body", Json::array({std::move(step)})}};
 }
 
-Json make_hierarchical(const RingOptions& o, const Fabric& fabric) {
+Json make_hierarchical(const RingOptions& o) {
   const std::string op(to_string(o.op));
   const std::uint32_t per_chip = o.tiles / o.chips;
   Json schedule = schedule_head(o);
@@ -288,12 +291,7 @@ Json make_hierarchical(const RingOptions& o, const Fabric& fabric) {
   params["c"] = "(-owner_offset - 1) % tiles_per_chip";
   params["cx"] = "(-owner_offset - 1) % chips";
   if (o.bidirectional) {
-    params["cb"] = "(1 - owner_offset) % tiles_per_chip";
-    params["cbx"] = "(1 - owner_offset) % chips";
-    RingOptions chip_ring = o;
-    chip_ring.tiles = per_chip;
-    chip_ring.chips = 1;
-    params["back_cycle"] = per_chip > 1 ? backward_start(chip_ring, fabric) : 0;
+    params["cbx"] = "(1 - owner_offset) % chips"; // the ring across chips only
   }
   schedule["params"] = std::move(params);
   Json groups;
@@ -326,7 +324,7 @@ Json make_hierarchical(const RingOptions& o, const Fabric& fabric) {
 Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
   validate(o, fabric);
   if (o.algorithm == CollectiveAlgorithm::kHierarchical) {
-    return make_hierarchical(o, fabric);
+    return make_hierarchical(o);
   }
   const std::string op(to_string(o.op));
   Json schedule = schedule_head(o);

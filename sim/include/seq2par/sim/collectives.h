@@ -14,7 +14,8 @@
 // (a ring across chips), and for an all-gather the same levels in reverse. Chip fragment j of P is
 // the union of the global fragments jC .. jC+C-1 of N = CP (exactly: jC*E/N = j*E/P), so after
 // both reduce-scatter levels global fragment k = jC + i is complete on chip (i - 1) mod C, tile
-// (j - 1) mod P of that chip (`fragment_owner`). That is not the flat ring's order of combining,
+// (j - 1) mod P of that chip (`fragment_owner`). `bidirectional` applies to the ring across
+// chips (halves over links LF and LB); within a chip the ring runs one way. That is not the flat ring's order of combining,
 // so the runtime's collectives - which promise the flat ring's floating-point results - keep
 // kRing; `s2p-sim gen` chooses for its user (`automatic_algorithm`).
 //
