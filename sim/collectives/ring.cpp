@@ -215,6 +215,16 @@ Json schedule_head(const RingOptions& o) {
   return schedule;
 }
 
+/// The vector's parameters: S bytes per tile of E elements of esize bytes, and the placement.
+Json vector_params(const RingOptions& o) {
+  Json params;
+  params["S"] = o.bytes;
+  params["esize"] = element_size(o.type);
+  params["E"] = "S / esize";
+  params["owner_offset"] = o.owner_offset;
+  return params;
+}
+
 Json buffers(const RingOptions& o) {
   return Json::array({{{"name", "data"},
                        {"type", to_string(o.type)},
@@ -283,11 +293,7 @@ Json make_hierarchical(const RingOptions& o) {
   const std::string op(to_string(o.op));
   const std::uint32_t per_chip = o.tiles / o.chips;
   Json schedule = schedule_head(o);
-  Json params;
-  params["S"] = o.bytes;
-  params["esize"] = element_size(o.type);
-  params["E"] = "S / esize";
-  params["owner_offset"] = o.owner_offset;
+  Json params = vector_params(o);
   params["c"] = "(-owner_offset - 1) % tiles_per_chip";
   params["cx"] = "(-owner_offset - 1) % chips";
   if (o.bidirectional) {
@@ -328,11 +334,7 @@ Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
   }
   const std::string op(to_string(o.op));
   Json schedule = schedule_head(o);
-  Json params;
-  params["S"] = o.bytes;
-  params["esize"] = element_size(o.type);
-  params["E"] = "S / esize";
-  params["owner_offset"] = o.owner_offset;
+  Json params = vector_params(o);
   // Rotation of the forward ring ("a"); the backward ring ("b") is placed so that both halves of
   // fragment k end on the same owner, tile (k + owner_offset) mod N.
   params["c"] = "(-owner_offset - 1) % tiles";
