@@ -158,7 +158,8 @@ LevelBound across_chips(const Schedule& s, const CollectiveInfo& info, const Fab
   b.hop_latency = static_cast<double>(link + latency + f.xb.control_latency_cycles);
   b.barrier = static_cast<double>(f.sync.cross_chip_cycles);
   b.l = b.hop_latency + b.barrier;
-  b.formula = "sum over steps of the XB's pace for the busiest chip + steps*L";
+  // The ring formula holds with B the rate the XB's pace gives (its definition just below).
+  b.formula = b.steps == 2 * (b.n - 1) ? "2*(N-1)/N*S/B + 2*(N-1)*L" : "(N-1)/N*S/B + (N-1)*L";
   // B: the bytes a chip sends per cycle at the pace found, (steps/N * S) / bandwidth term.
   b.b = b.bandwidth_term > 0 ? static_cast<double>(b.steps) / static_cast<double>(b.n) *
                                    static_cast<double>(b.s) / b.bandwidth_term

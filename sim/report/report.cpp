@@ -196,8 +196,9 @@ Json to_json(const HierarchicalBound& bound) {
                  {"latency_term", b.latency_term},
                  {"bound_cycles", b.bound_cycles}};
     if (level.scope == LevelScope::kAcrossChips) {
-      json["inputs"]["B_is"] = "bytes per cycle a chip's XB delivers: packets with headers, one "
-                               "tile granted at a time, the acknowledgement window";
+      json["inputs"]["B_is"] = "bytes per cycle a chip's XB delivers (the busiest chip, summed "
+                               "over steps): packets with headers, one tile granted at a time, "
+                               "the acknowledgement window";
       json["inputs"]["L_is"] = "barrier + XREQ + link time and latency of the last packet";
       json["packets_per_step"] = level.packets_per_step;
       json["window_limited"] = level.window_limited;
