@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "exchange/combine.h"
+#include "seq2par/sim/collectives.h"
 #include "support/random.h"
 
 namespace s2p::sim {
@@ -125,6 +126,96 @@ std::string element_text(std::span<const std::byte> bytes, ElementType type) {
   return out.str();
 }
 
+/// Elements [first, first + bytes / size) of a tile's input stream: what fill_input gives there.
+void fill_input_range(std::span<std::byte> bytes, ElementType type, InitPattern pattern,
+                      std::uint64_t key, std::uint64_t first) {
+  with_type(type, [&](auto zero) {
+    using T = decltype(zero);
+    for (std::size_t i = 0; i < bytes.size() / sizeof(T); ++i) {
+      const auto value =
+          static_cast<T>(pattern_value(pattern, key, first + i, std::is_unsigned_v<T>));
+      std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
+    }
+  });
+}
+
+/// Member m of the ring order in which fragment f of a ring of n is combined, with the rotations
+/// owner_offset -1 gives (c = 0, cb = 2): forward f, f+1, ...; backward f-2, f-3, ...
+std::uint64_t ring_member(std::uint64_t f, std::uint64_t m, std::uint64_t n, bool backward) {
+  return backward ? (f + 2 * n - 2 - m % n) % n : (f + m) % n;
+}
+
+/// A fragment's element range, cut in the halves a bidirectional ring sends forward (first) and
+/// backward (second).
+struct Part {
+  std::uint64_t begin; ///< elements
+  std::uint64_t end;
+  bool backward;
+};
+
+std::vector<Part> fragment_parts(std::uint64_t k, std::uint64_t elements, std::uint64_t n,
+                                 bool bidirectional) {
+  const std::uint64_t begin = k * elements / n;
+  const std::uint64_t end = (k + 1) * elements / n;
+  if (!bidirectional) {
+    return {{begin, end, false}};
+  }
+  const std::uint64_t middle = begin + (end - begin) / 2;
+  return {{begin, middle, false}, {middle, end, true}};
+}
+
+/// The result of a hierarchical reduce-scatter, combined in its own order (which differs from the
+/// flat ring's: floats are compared bit for bit against this, not against a fold in tile order).
+/// Within chip c, chip fragment j folds its tiles in ring order from tile j (that ring runs one
+/// way); across chips, global fragment k = jC + i folds the chips' partials in ring order from
+/// chip i (backward halves of a bidirectional ring from chip i - 2 downwards).
+std::vector<std::byte> hierarchical_reduction(const Schedule& schedule, const CollectiveInfo& info,
+                                              InitPattern pattern, std::uint64_t init_seed,
+                                              int buffer) {
+  const std::size_t size = element_size(info.type);
+  const std::uint64_t elements = info.bytes / size;
+  const std::uint64_t p = schedule.tiles_per_chip;
+  const std::uint64_t chips = schedule.chips;
+  std::vector<std::vector<std::byte>> partial(chips, std::vector<std::byte>(info.bytes));
+  std::vector<std::byte> scratch;
+  for (std::uint64_t c = 0; c < chips; ++c) {
+    for (std::uint64_t j = 0; j < p; ++j) {
+      for (const Part& part : fragment_parts(j, elements, p, false)) {
+        const auto region = std::span(partial[c]).subspan(
+            part.begin * size, (part.end - part.begin) * size);
+        scratch.resize(region.size());
+        for (std::uint64_t m = 0; m < p; ++m) {
+          const auto tile = static_cast<TileId>(c * p + ring_member(j, m, p, part.backward));
+          fill_input_range(m == 0 ? region : std::span(scratch), info.type, pattern,
+                           stream_key(init_seed, tile, buffer), part.begin);
+          if (m > 0) {
+            combine_into(region, scratch, info.op, info.type);
+          }
+        }
+      }
+    }
+  }
+  std::vector<std::byte> result(info.bytes);
+  for (std::uint64_t k = 0; k < schedule.tiles; ++k) {
+    for (const Part& part : fragment_parts(k, elements, schedule.tiles, info.bidirectional)) {
+      const std::uint64_t lo = part.begin * size;
+      const std::uint64_t bytes = (part.end - part.begin) * size;
+      const auto region = std::span(result).subspan(lo, bytes);
+      for (std::uint64_t m = 0; m < chips; ++m) {
+        const auto from = std::span<const std::byte>(partial[ring_member(k % chips, m, chips,
+                                                                         part.backward)])
+                              .subspan(lo, bytes);
+        if (m == 0) {
+          std::memcpy(region.data(), from.data(), bytes);
+        } else {
+          combine_into(region, from, info.op, info.type);
+        }
+      }
+    }
+  }
+  return result;
+}
+
 } // namespace
 
 void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern pattern,
@@ -163,8 +254,7 @@ VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedul
   const std::uint64_t elements = info.bytes / size;
   const std::uint64_t n = schedule.tiles;
   const auto owner = [&](std::uint64_t k) {
-    const auto o = static_cast<std::int64_t>(n);
-    return static_cast<TileId>(((static_cast<std::int64_t>(k) + info.owner_offset) % o + o) % o);
+    return fragment_owner(info, schedule.tiles, schedule.tiles_per_chip, k);
   };
   const auto fragment_begin = [&](std::uint64_t k) {
     return k * elements / n * size;
@@ -184,6 +274,8 @@ VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedul
       std::memcpy(expected.data() + fragment_begin(k), source.data() + fragment_begin(k),
                   fragment_begin(k + 1) - fragment_begin(k));
     }
+  } else if (info.algorithm == CollectiveAlgorithm::kHierarchical) {
+    expected = hierarchical_reduction(schedule, info, pattern, init_seed, buffer);
   } else {
     expected = input_of(0);
     for (TileId t = 1; t < n; ++t) {

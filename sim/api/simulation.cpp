@@ -110,6 +110,7 @@ struct Simulation::Impl {
       finished = true;
       engine->finish();
       report.ring_bound = ring_bound(schedule, fabric, report.total_cycles);
+      report.hierarchical_bound = hierarchical_bound(schedule, fabric, report.total_cycles);
       if (options.move_data) {
         report.memory_digest = detail::digest(engine->memory(), schedule);
       }

@@ -24,12 +24,14 @@ constexpr std::size_t kDiagnosticsShown = 20;
 const char* const kGenUsage =
     "s2p-sim gen <allreduce|reduce-scatter|all-gather> --tiles N --bytes S -o sched.json\n"
     "            [--chips C] [--bidirectional] [--type f32] [--op sum] [--owner-offset -1]\n"
-    "            [--kernel NAME] [--fabric f.json]\n"
+    "            [--kernel NAME] [--fabric f.json] [--algorithm auto|ring|hierarchical]\n"
     "  Writes a ring collective as a schedule template. N tiles (over C chips, N/C each), S bytes\n"
     "  per tile (K/M/G suffixes allowed), element type i8 u8 i16 u16 i32 u32 i64 u64 f32 f64,\n"
     "  op sum max min prod. Fragment k ends on tile (k + owner-offset) mod N after the\n"
     "  reduce-scatter (-1: the seed's Figs. 3/4). --fabric only informs where a bidirectional\n"
-    "  ring's backward half is sent.\n";
+    "  ring's backward half is sent. --algorithm auto (the default) is hierarchical when C > 1\n"
+    "  (rings within each chip, then across chips; fragment k = jC + i ends on tile (j-1) mod\n"
+    "  N/C of chip (i-1) mod C), else one flat ring over all tiles.\n";
 const char* const kCheckUsage =
     "s2p-sim check sched.json [--fabric f.json]\n"
     "  Validates a schedule on a fabric: every superstep on every tile, timing included\n"
@@ -156,6 +158,35 @@ std::string human_bytes(std::uint64_t bytes) {
   return text;
 }
 
+/// One line per level, then the sum: what `scripts/bench sim` reads.
+void print_hierarchical_bound(const HierarchicalBound& bound) {
+  char line[256];
+  for (const LevelBound& level : bound.levels) {
+    const RingBound& b = level.ring;
+    std::snprintf(line, sizeof line,
+                  "  level %s: %.0f cycles (N=%llu, %llu steps, B=%.4g bytes/cycle, L=%g)%s\n",
+                  std::string(to_string(level.scope)).c_str(), b.bound_cycles,
+                  static_cast<unsigned long long>(b.n), static_cast<unsigned long long>(b.steps),
+                  b.b, b.l, level.window_limited ? ", XB window-limited" : "");
+    std::cout << line;
+  }
+  std::snprintf(line, sizeof line, "hierarchical bound: %.0f cycles = sum of levels; ratio %.4f\n",
+                bound.bound_cycles, bound.ratio);
+  std::cout << line;
+}
+
+/// --algorithm: auto (the default) leaves the choice to automatic_algorithm.
+CollectiveAlgorithm gen_algorithm(const std::optional<std::string>& text, std::uint32_t chips) {
+  if (!text || *text == "auto") {
+    return automatic_algorithm(chips);
+  }
+  const auto parsed = collective_algorithm_from_string(*text);
+  if (!parsed) {
+    throw UsageError("--algorithm: expected auto, ring or hierarchical, got '" + *text + "'");
+  }
+  return *parsed;
+}
+
 } // namespace
 
 std::string usage(const std::string& command) {
@@ -191,6 +222,7 @@ int run_gen(const std::vector<std::string>& argv) {
                          {"--owner-offset", true},
                          {"--kernel", true},
                          {"--fabric", true},
+                         {"--algorithm", true},
                          {"-o", true}});
   if (args.positional().size() != 1) {
     throw UsageError("gen takes one collective: allreduce, reduce-scatter or all-gather");
@@ -218,6 +250,7 @@ int run_gen(const std::vector<std::string>& argv) {
   }
   options.owner_offset = args.signed_number("--owner-offset", -1);
   options.kernel = args.value("--kernel").value_or("");
+  options.algorithm = gen_algorithm(args.value("--algorithm"), options.chips);
   const std::string out = args.required("-o");
   Fabric fabric = args.value("--fabric") ? load_fabric(*args.value("--fabric")) : default_fabric();
   Json schedule;
@@ -460,6 +493,9 @@ int run_run(const std::vector<std::string>& argv) {
                     b.bound_cycles, b.formula.c_str(), static_cast<unsigned long long>(b.n),
                     static_cast<unsigned long long>(b.s), b.b, b.l, b.ratio);
       std::cout << line;
+    }
+    if (r.hierarchical_bound) {
+      print_hierarchical_bound(*r.hierarchical_bound);
     }
     if (r.deadlock) {
       std::cout << "deadlock in superstep " << r.deadlock->superstep << " ('"

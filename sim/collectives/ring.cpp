@@ -11,8 +11,8 @@ using Json = nlohmann::ordered_json;
 
 /// Which fragment a ring step moves, as an expression of the tile and step `s`.
 struct Direction {
-  const char* peer_to;   ///< where this tile sends
-  const char* peer_from; ///< where this tile receives from
+  std::string peer_to;   ///< where this tile sends
+  std::string peer_from; ///< where this tile receives from
   std::string rs_send;   ///< fragment sent in reduce-scatter step s
   std::string rs_recv;
   std::string ag_send; ///< fragment sent in all-gather step s
@@ -22,58 +22,111 @@ struct Direction {
   const char* suffix;
 };
 
+/// Where a ring runs, as expressions: a tile's position on the ring (0 .. count-1), the tile at
+/// a position, and which fragment of the vector ring fragment r is. The flat ring is the
+/// identity over all tiles; the levels of a hierarchical collective are rings over a chip's
+/// tiles or over the chips (see collectives.h).
+struct RingSpace {
+  std::string position;         ///< "tile", "chip_tile" or "chip"
+  std::string count;            ///< positions: "tiles", "tiles_per_chip" or "chips"
+  std::string tile_prefix;      ///< tile at position x: prefix + x + suffix
+  std::string tile_suffix;
+  std::string fragment_prefix;  ///< fragment of ring fragment r: prefix + r
+  std::string fragments;        ///< fragments the vector is cut into ("k * E / fragments")
+  std::string c;                ///< rotation of the forward ring (a parameter name)
+  std::string cb;               ///< rotation of the backward ring
+  std::string back_cycle;       ///< send cycle of the backward half
+  std::string entry_prefix;     ///< entry names: prefix + "rs" / "ag"
+};
+
+const RingSpace kFlatRing{"tile", "tiles", "", "", "", "tiles", "c", "cb", "back_cycle", ""};
+
 /// Region of fragment `k` (a let) for a direction.
-void put_region(Json& entry, int half) {
-  entry["let"]["n"] = "(k + 1) * E / tiles - k * E / tiles";
+void put_region(Json& entry, int half, const std::string& fragments) {
+  entry["let"]["n"] = "(k + 1) * E / " + fragments + " - k * E / " + fragments;
+  const std::string begin = "k * E / " + fragments;
   switch (half) {
   case 0:
-    entry["offset"] = "k * E / tiles * esize";
+    entry["offset"] = begin + " * esize";
     entry["bytes"] = "n * esize";
     break;
   case 1:
-    entry["offset"] = "k * E / tiles * esize";
+    entry["offset"] = begin + " * esize";
     entry["bytes"] = "n / 2 * esize";
     break;
   default:
-    entry["offset"] = "(k * E / tiles + n / 2) * esize";
+    entry["offset"] = "(" + begin + " + n / 2) * esize";
     entry["bytes"] = "(n - n / 2) * esize";
   }
 }
 
-Json step_entries(const Direction& d, bool reduce, const std::string& op) {
+Json step_entries(const Direction& d, bool reduce, const std::string& op,
+                  const RingSpace& space) {
+  const std::string phase = space.entry_prefix + (reduce ? "rs" : "ag");
   Json send;
   send["kind"] = "send";
-  send["name"] = std::string(reduce ? "rs" : "ag") + d.suffix + ".send";
+  send["name"] = phase + d.suffix + ".send";
   send["let"] = {{"k", reduce ? d.rs_send : d.ag_send}};
   send["buffer"] = "data";
-  put_region(send, d.half);
+  put_region(send, d.half, space.fragments);
   send["to"] = d.peer_to;
   // An integer when it is one: the schedule reads better.
   send["cycle"] = d.cycle == "0" ? Json(0) : Json(d.cycle);
   Json recv;
   recv["kind"] = "recv";
-  recv["name"] = std::string(reduce ? "rs" : "ag") + d.suffix + ".recv";
+  recv["name"] = phase + d.suffix + ".recv";
   recv["let"] = {{"k", reduce ? d.rs_recv : d.ag_recv}};
   recv["buffer"] = "data";
-  put_region(recv, d.half);
+  put_region(recv, d.half, space.fragments);
   recv["from"] = d.peer_from;
   recv["op"] = reduce ? op : "copy";
   return Json::array({std::move(send), std::move(recv)});
 }
 
-Json ring_loop(const char* phase, const std::vector<Direction>& directions, bool reduce,
-               const std::string& op) {
+Json ring_exchange(const std::vector<Direction>& directions, bool reduce, const std::string& op,
+                   const RingSpace& space) {
   Json exchange = Json::array();
   for (const Direction& d : directions) {
-    for (auto& entry : step_entries(d, reduce, op)) {
+    for (auto& entry : step_entries(d, reduce, op, space)) {
       exchange.push_back(std::move(entry));
     }
   }
+  return exchange;
+}
+
+Json ring_loop(const char* phase, const std::vector<Direction>& directions, bool reduce,
+               const std::string& op) {
   Json step{{"name", std::string(phase) + " step {s}"},
             {"sync", "all"},
             {"barrier", "a"},
-            {"exchange", std::move(exchange)}};
+            {"exchange", ring_exchange(directions, reduce, op, kFlatRing)}};
   return {{"repeat", "s"}, {"count", "tiles - 1"}, {"body", Json::array({std::move(step)})}};
+}
+
+/// The forward ring (and the backward one when bidirectional) of a ring space: the steps of the
+/// seed's table with `tile`/`tiles` read as the space's position and count.
+std::vector<Direction> ring_directions(const RingSpace& sp, bool bidirectional) {
+  const auto ring = [&](const std::string& terms) {
+    return "(" + sp.position + " " + terms + ") % " + sp.count;
+  };
+  const auto tile_at = [&](const std::string& position) {
+    return sp.tile_prefix + position + sp.tile_suffix;
+  };
+  const auto fragment = [&](const std::string& terms) {
+    return sp.fragment_prefix.empty() ? ring(terms) : sp.fragment_prefix + "(" + ring(terms) + ")";
+  };
+  std::vector<Direction> directions;
+  directions.push_back({tile_at(ring("+ 1")), tile_at(ring("- 1")), fragment("- s + " + sp.c),
+                        fragment("- 1 - s + " + sp.c), fragment("+ 1 + " + sp.c + " - s"),
+                        fragment("+ " + sp.c + " - s"), "0", bidirectional ? 1 : 0,
+                        bidirectional ? "a" : ""});
+  if (bidirectional) {
+    directions.push_back({tile_at(ring("- 1")), tile_at(ring("+ 1")),
+                          fragment("+ s + " + sp.cb), fragment("+ 1 + s + " + sp.cb),
+                          fragment("+ " + sp.cb + " - 1 + s"), fragment("+ " + sp.cb + " + s"),
+                          sp.back_cycle, 2, "b"});
+  }
+  return directions;
 }
 
 /// Cycles after which the backward half may start so that, at every receive port, it arrives
@@ -140,13 +193,18 @@ void validate(const RingOptions& o, const Fabric& fabric) {
       o.owner_offset >= static_cast<std::int64_t>(o.tiles)) {
     throw std::invalid_argument("--owner-offset: must be within -(N-1)..N-1");
   }
+  if (o.algorithm == CollectiveAlgorithm::kHierarchical && o.chips < 2) {
+    throw std::invalid_argument("--algorithm: hierarchical needs at least 2 chips (--chips)");
+  }
+  if (o.algorithm == CollectiveAlgorithm::kHierarchical && o.owner_offset != -1) {
+    throw std::invalid_argument(
+        "--owner-offset: a hierarchical collective places fragments as -1 does (see "
+        "fragment_owner)");
+  }
 }
 
-} // namespace
-
-Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
-  validate(o, fabric);
-  const std::string op(to_string(o.op));
+/// The header, parameters and buffer every generated collective shares.
+Json schedule_head(const RingOptions& o) {
   Json schedule;
   schedule["format"] = kScheduleFormat;
   schedule["kernel"] = o.kernel.empty() ? "ring-" + o.kind : o.kernel;
@@ -154,11 +212,129 @@ Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
   schedule["tiles"] = o.tiles;
   schedule["fabric"] = {{"chips", o.chips}, {"tiles_per_chip", o.tiles / o.chips}};
   schedule["index_symbols"] = {"tile", "chip"};
+  return schedule;
+}
+
+/// The vector's parameters: S bytes per tile of E elements of esize bytes, and the placement.
+Json vector_params(const RingOptions& o) {
   Json params;
   params["S"] = o.bytes;
   params["esize"] = element_size(o.type);
   params["E"] = "S / esize";
   params["owner_offset"] = o.owner_offset;
+  return params;
+}
+
+Json buffers(const RingOptions& o) {
+  return Json::array({{{"name", "data"},
+                       {"type", to_string(o.type)},
+                       {"bytes", "S"},
+                       {"init", "input"},
+                       {"category", "data"}}});
+}
+
+Json collective_metadata(const RingOptions& o, const std::string& op) {
+  Json meta = {{"kind", o.kind},
+               {"algorithm", to_string(o.algorithm)},
+               {"bidirectional", o.bidirectional},
+               {"op", op},
+               {"type", to_string(o.type)},
+               {"buffer", "data"},
+               {"bytes", o.bytes},
+               {"owner_offset", o.owner_offset}};
+  if (o.algorithm == CollectiveAlgorithm::kHierarchical) {
+    meta["levels"] = Json::array(
+        {{{"scope", to_string(LevelScope::kWithinChip)}, {"tiles", o.tiles / o.chips}},
+         {{"scope", to_string(LevelScope::kAcrossChips)}, {"tiles", o.chips}}});
+  }
+  return meta;
+}
+
+// -- hierarchical ---------------------------------------------------------------------------
+
+/// Ring over the tiles of each chip: fragments are the P chip fragments.
+const RingSpace kWithinChip{"chip_tile", "tiles_per_chip", "chip * tiles_per_chip + ", "", "",
+                            "tiles_per_chip", "c", "", "", ""};
+/// Ring over the chips among the tiles of one index: fragments are the C global fragments of the
+/// chip fragment that tile completed within its chip, (chip_tile + c + 1) mod P. External sends
+/// wait for XON, so the backward half needs no send cycle of its own.
+const RingSpace kAcrossChips{"chip", "chips", "", " * tiles_per_chip + chip_tile",
+                             "((chip_tile + c + 1) % tiles_per_chip) * chips + ", "tiles", "cx",
+                             "cbx", "0", "x"};
+
+/// One step of the within-chip ring on every chip: one superstep per chip, each synchronising
+/// only that chip's tiles (its own sync group), so chips step independently. Always one
+/// direction: a tile has one send port, so the halves of a bidirectional ring on chip would only
+/// queue behind each other (and wait for the skew of the ring's long hop).
+Json within_chip_loop(const char* phase, const RingOptions& o, bool reduce, const std::string& op) {
+  const Json exchange =
+      ring_exchange(ring_directions(kWithinChip, false), reduce, op, kWithinChip);
+  Json body = Json::array();
+  for (std::uint32_t chip = 0; chip < o.chips; ++chip) {
+    body.push_back({{"name", "chip " + std::to_string(chip) + " " + phase + " step {s}"},
+                    {"sync", "chip" + std::to_string(chip)},
+                    {"barrier", "a"},
+                    {"exchange", exchange}});
+  }
+  return {{"repeat", "s"}, {"count", "tiles_per_chip - 1"}, {"body", std::move(body)}};
+}
+
+Json across_chips_loop(const char* phase, const RingOptions& o, bool reduce,
+                       const std::string& op) {
+  Json step{{"name", std::string("across chips ") + phase + " step {s}"},
+            {"sync", "all"},
+            {"barrier", "a"},
+            {"exchange", ring_exchange(ring_directions(kAcrossChips, o.bidirectional), reduce, op,
+                                       kAcrossChips)}};
+  return {{"repeat", "s"}, {"count", "chips - 1"}, {"body", Json::array({std::move(step)})}};
+}
+
+Json make_hierarchical(const RingOptions& o) {
+  const std::string op(to_string(o.op));
+  const std::uint32_t per_chip = o.tiles / o.chips;
+  Json schedule = schedule_head(o);
+  Json params = vector_params(o);
+  params["c"] = "(-owner_offset - 1) % tiles_per_chip";
+  params["cx"] = "(-owner_offset - 1) % chips";
+  if (o.bidirectional) {
+    params["cbx"] = "(1 - owner_offset) % chips"; // the ring across chips only
+  }
+  schedule["params"] = std::move(params);
+  Json groups;
+  for (std::uint32_t chip = 0; chip < o.chips; ++chip) {
+    groups["chip" + std::to_string(chip)] = {{"first", chip * per_chip}, {"count", per_chip}};
+  }
+  schedule["groups"] = std::move(groups);
+  schedule["buffers"] = buffers(o);
+  Json program = Json::array();
+  const bool in_chip = per_chip > 1; // one tile per chip: nothing to do within a chip
+  if (o.kind != "all-gather") {
+    if (in_chip) {
+      program.push_back(within_chip_loop("reduce-scatter", o, true, op));
+    }
+    program.push_back(across_chips_loop("reduce-scatter", o, true, op));
+  }
+  if (o.kind != "reduce-scatter") {
+    program.push_back(across_chips_loop("all-gather", o, false, op));
+    if (in_chip) {
+      program.push_back(within_chip_loop("all-gather", o, false, op));
+    }
+  }
+  schedule["supersteps"] = std::move(program);
+  schedule["collective"] = collective_metadata(o, op);
+  return schedule;
+}
+
+} // namespace
+
+Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
+  validate(o, fabric);
+  if (o.algorithm == CollectiveAlgorithm::kHierarchical) {
+    return make_hierarchical(o);
+  }
+  const std::string op(to_string(o.op));
+  Json schedule = schedule_head(o);
+  Json params = vector_params(o);
   // Rotation of the forward ring ("a"); the backward ring ("b") is placed so that both halves of
   // fragment k end on the same owner, tile (k + owner_offset) mod N.
   params["c"] = "(-owner_offset - 1) % tiles";
@@ -167,22 +343,8 @@ Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
     params["back_cycle"] = backward_start(o, fabric);
   }
   schedule["params"] = std::move(params);
-  schedule["buffers"] = Json::array({{{"name", "data"},
-                                      {"type", to_string(o.type)},
-                                      {"bytes", "S"},
-                                      {"init", "input"},
-                                      {"category", "data"}}});
-
-  std::vector<Direction> directions;
-  directions.push_back({"(tile + 1) % tiles", "(tile - 1) % tiles", "(tile - s + c) % tiles",
-                        "(tile - 1 - s + c) % tiles", "(tile + 1 + c - s) % tiles",
-                        "(tile + c - s) % tiles", "0", o.bidirectional ? 1 : 0,
-                        o.bidirectional ? "a" : ""});
-  if (o.bidirectional) {
-    directions.push_back({"(tile - 1) % tiles", "(tile + 1) % tiles", "(tile + s + cb) % tiles",
-                          "(tile + 1 + s + cb) % tiles", "(tile + cb - 1 + s) % tiles",
-                          "(tile + cb + s) % tiles", "back_cycle", 2, "b"});
-  }
+  schedule["buffers"] = buffers(o);
+  const std::vector<Direction> directions = ring_directions(kFlatRing, o.bidirectional);
   Json program = Json::array();
   if (o.kind != "all-gather") {
     program.push_back(ring_loop("reduce-scatter", directions, true, op));
@@ -191,11 +353,24 @@ Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
     program.push_back(ring_loop("all-gather", directions, false, op));
   }
   schedule["supersteps"] = std::move(program);
-  schedule["collective"] = {
-      {"kind", o.kind},   {"algorithm", "ring"},           {"bidirectional", o.bidirectional},
-      {"op", op},         {"type", to_string(o.type)},     {"buffer", "data"},
-      {"bytes", o.bytes}, {"owner_offset", o.owner_offset}};
+  schedule["collective"] = collective_metadata(o, op);
   return schedule;
+}
+
+TileId fragment_owner(const CollectiveInfo& info, std::uint32_t tiles,
+                      std::uint32_t tiles_per_chip, std::uint64_t k) {
+  const auto wrap = [](std::int64_t value, std::int64_t n) {
+    return static_cast<std::uint64_t>((value % n + n) % n);
+  };
+  if (info.algorithm == CollectiveAlgorithm::kRing) {
+    return static_cast<TileId>(
+        wrap(static_cast<std::int64_t>(k) + info.owner_offset, static_cast<std::int64_t>(tiles)));
+  }
+  const std::int64_t p = tiles_per_chip;
+  const std::int64_t chips = tiles / tiles_per_chip;
+  const auto j = static_cast<std::int64_t>(k) / chips; // chip fragment
+  const auto i = static_cast<std::int64_t>(k) % chips; // its part across chips
+  return static_cast<TileId>(wrap(i - 1, chips) * tiles_per_chip + wrap(j - 1, p));
 }
 
 } // namespace s2p::sim

@@ -130,6 +130,11 @@ void summary(std::ostringstream& out, const Json& r, std::string_view source) {
                    fixed(cycles / mhz, 3) + " us at " + fixed(mhz) + " MHz)");
   row("supersteps", fixed(number(r, "schedule.supersteps_run", source)) + " of " +
                         fixed(number(r, "schedule.supersteps", source)));
+  if (r.contains("hierarchical_bound") && r["hierarchical_bound"].is_object())
+    row("hierarchical bound",
+        fixed(number(r, "hierarchical_bound.bound_cycles", source)) +
+            " cycles = sum of the levels' ring bounds; ratio " +
+            fixed(number(r, "hierarchical_bound.ratio", source), 4));
   if (r.contains("ring_bound") && r["ring_bound"].is_object())
     row("ring bound", fixed(number(r, "ring_bound.bound_cycles", source)) +
                           " cycles = " + need(r, "ring_bound.formula", source).get<std::string>() +

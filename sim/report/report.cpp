@@ -178,6 +178,41 @@ Json xb_json(const RunReport& report) {
   return list;
 }
 
+Json to_json(const HierarchicalBound& bound) {
+  Json levels = Json::array();
+  for (const LevelBound& level : bound.levels) {
+    const RingBound& b = level.ring;
+    Json json = {{"scope", to_string(level.scope)},
+                 {"formula", b.formula},
+                 {"inputs",
+                  {{"N", b.n},
+                   {"S", b.s},
+                   {"B", b.b},
+                   {"L", b.l},
+                   {"hop_latency", b.hop_latency},
+                   {"barrier", b.barrier},
+                   {"steps", b.steps}}},
+                 {"bandwidth_term", b.bandwidth_term},
+                 {"latency_term", b.latency_term},
+                 {"bound_cycles", b.bound_cycles}};
+    if (level.scope == LevelScope::kAcrossChips) {
+      json["inputs"]["B_is"] = "bytes per cycle a chip's XB delivers (the busiest chip, summed "
+                               "over steps): packets with headers, one tile granted at a time, "
+                               "the acknowledgement window";
+      json["inputs"]["L_is"] = "barrier + XREQ + link time and latency of the last packet";
+      json["packets_per_step"] = level.packets_per_step;
+      json["window_limited"] = level.window_limited;
+    } else {
+      json["inputs"]["L_is"] = "slowest ring hop latency + barrier per step";
+    }
+    levels.push_back(std::move(json));
+  }
+  return {{"formula", "sum of the levels' bounds"},
+          {"levels", std::move(levels)},
+          {"bound_cycles", bound.bound_cycles},
+          {"ratio", bound.ratio}};
+}
+
 } // namespace
 
 Json to_json(const RunReport& report, const Diagnostics& diagnostics, std::size_t max_diagnostics) {
@@ -218,6 +253,9 @@ Json to_json(const RunReport& report, const Diagnostics& diagnostics, std::size_
                           {"bound_cycles", b.bound_cycles},
                           {"ratio", b.ratio},
                           {"ratio_to_bandwidth_term", b.bandwidth_ratio}};
+  }
+  if (report.hierarchical_bound) {
+    json["hierarchical_bound"] = to_json(*report.hierarchical_bound);
   }
   if (report.verify) {
     json["verify"] = {{"ok", report.verify->ok},

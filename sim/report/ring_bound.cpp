@@ -13,7 +13,8 @@ namespace s2p::sim {
 
 std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabric,
                                     Cycles total_cycles) {
-  if (!schedule.collective || schedule.tiles < 2) {
+  if (!schedule.collective || schedule.tiles < 2 ||
+      schedule.collective->algorithm != CollectiveAlgorithm::kRing) {
     return std::nullopt;
   }
   const CollectiveInfo& info = *schedule.collective;

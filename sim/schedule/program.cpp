@@ -12,6 +12,19 @@ constexpr std::array<std::string_view, 10> kTypeNames = {"i8",  "u8",  "i16", "u
                                                          "u32", "i64", "u64", "f32", "f64"};
 constexpr std::array<std::size_t, 10> kTypeSizes = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
 constexpr std::array<std::string_view, 5> kOpNames = {"copy", "sum", "max", "min", "prod"};
+constexpr std::array<std::string_view, 2> kAlgorithmNames = {"ring", "hierarchical"};
+constexpr std::array<std::string_view, 2> kScopeNames = {"within-chip", "across-chips"};
+
+template <class Enum, std::size_t N>
+std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names,
+                                   std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i] == name) {
+      return static_cast<Enum>(i);
+    }
+  }
+  return std::nullopt;
+}
 
 } // namespace
 
@@ -82,6 +95,19 @@ std::optional<CombineOp> combine_op_from_string(std::string_view name) {
     }
   }
   return std::nullopt;
+}
+
+std::string_view to_string(CollectiveAlgorithm algorithm) {
+  return kAlgorithmNames[static_cast<std::size_t>(algorithm)];
+}
+std::string_view to_string(LevelScope scope) {
+  return kScopeNames[static_cast<std::size_t>(scope)];
+}
+std::optional<CollectiveAlgorithm> collective_algorithm_from_string(std::string_view name) {
+  return enum_from_name<CollectiveAlgorithm>(kAlgorithmNames, name);
+}
+std::optional<LevelScope> level_scope_from_string(std::string_view name) {
+  return enum_from_name<LevelScope>(kScopeNames, name);
 }
 
 namespace {

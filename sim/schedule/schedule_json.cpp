@@ -605,11 +605,14 @@ private:
                  "expected \"allreduce\", \"reduce-scatter\" or \"all-gather\", got " +
                      describe(Json(info.kind)));
     }
-    info.algorithm = r.string_or("algorithm", "ring");
-    if (info.algorithm != "ring") {
+    const std::string algorithm = r.string_or("algorithm", "ring");
+    const auto parsed_algorithm = collective_algorithm_from_string(algorithm);
+    if (!parsed_algorithm) {
       fail_field(source_, r.field("algorithm"),
-                 "only \"ring\" is known, got " + describe(Json(info.algorithm)));
+                 "expected \"ring\" or \"hierarchical\", got " + describe(Json(algorithm)));
     }
+    info.algorithm = *parsed_algorithm;
+    info.levels = collective_levels(r, info.algorithm);
     info.bidirectional = r.bool_or("bidirectional", false);
     const std::string op = r.string_or("op", "sum");
     const auto parsed = combine_op_from_string(op);
@@ -635,9 +638,53 @@ private:
           info.owner_offset > static_cast<std::int64_t>(schedule_.tiles)) {
         fail_field(source_, r.field("owner_offset"), "must be within -tiles..tiles");
       }
+      if (info.algorithm == CollectiveAlgorithm::kHierarchical && info.owner_offset != -1) {
+        fail_field(source_, r.field("owner_offset"),
+                   "a hierarchical collective places fragments with owner_offset -1 only");
+      }
     }
     r.finish();
     schedule_.collective = std::move(info);
+  }
+
+  /// `levels` of a hierarchical collective: exactly a ring within each chip over its tiles, then
+  /// a ring across the chips - the only shape the generator writes and `--verify` knows.
+  std::vector<CollectiveLevel> collective_levels(ObjectReader& r, CollectiveAlgorithm algorithm) {
+    const Json* json = r.find("levels");
+    if (algorithm != CollectiveAlgorithm::kHierarchical) {
+      if (json != nullptr) {
+        fail_field(source_, r.field("levels"), "only a hierarchical collective has levels");
+      }
+      return {};
+    }
+    if (schedule_.chips < 2 || schedule_.tiles != schedule_.chips * schedule_.tiles_per_chip) {
+      fail_field(source_, r.field("algorithm"),
+                 "a hierarchical collective needs at least 2 chips with the same number of tiles");
+    }
+    const std::vector<CollectiveLevel> expected = {
+        {LevelScope::kWithinChip, schedule_.tiles_per_chip},
+        {LevelScope::kAcrossChips, schedule_.chips}};
+    if (json == nullptr || !json->is_array() || json->size() != expected.size()) {
+      fail_field(source_, r.field("levels"),
+                 "expected [within-chip, across-chips] levels, got " +
+                     (json == nullptr ? std::string("nothing") : describe(*json)));
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      ObjectReader level((*json)[i], source_, r.field("levels") + "[" + std::to_string(i) + "]");
+      const std::string scope = level.required_string("scope");
+      if (level_scope_from_string(scope) != expected[i].scope) {
+        fail_field(source_, level.field("scope"),
+                   "expected " + describe(Json(std::string(to_string(expected[i].scope)))) +
+                       ", got " + describe(Json(scope)));
+      }
+      if (level.required_uint("tiles", 1, limits_.max_tiles) != expected[i].tiles) {
+        fail_field(source_, level.field("tiles"),
+                   "expected " + std::to_string(expected[i].tiles) + " (the schedule's " +
+                       (i == 0 ? "tiles per chip" : "chips") + ")");
+      }
+      level.finish();
+    }
+    return expected;
   }
 
   std::string_view source_;

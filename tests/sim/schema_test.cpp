@@ -130,13 +130,18 @@ TEST(Schema, GeneratedSchedulesConform) {
   const Validator schema(kSim / "schedule/schema/seq2par.schedule-1.schema.json");
   for (const char* kind : {"allreduce", "reduce-scatter", "all-gather"}) {
     for (const bool bidirectional : {false, true}) {
-      sim::RingOptions options;
-      options.kind = kind;
-      options.tiles = 8;
-      options.chips = 2;
-      options.bytes = 1024;
-      options.bidirectional = bidirectional;
-      EXPECT_EQ(schema.check(sim::make_ring_schedule(options, sim::default_fabric())), "") << kind;
+      for (const auto algorithm :
+           {sim::CollectiveAlgorithm::kRing, sim::CollectiveAlgorithm::kHierarchical}) {
+        sim::RingOptions options;
+        options.kind = kind;
+        options.tiles = 8;
+        options.chips = 2;
+        options.bytes = 1024;
+        options.bidirectional = bidirectional;
+        options.algorithm = algorithm;
+        EXPECT_EQ(schema.check(sim::make_ring_schedule(options, sim::default_fabric())), "")
+            << kind << " " << sim::to_string(algorithm);
+      }
     }
   }
 }

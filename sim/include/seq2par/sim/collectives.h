@@ -8,6 +8,17 @@
 // completed last. All-reduce is both. A bidirectional ring sends the first half of every fragment
 // forward (ring "a", links LF) and the second half backward (ring "b", links LB).
 //
+// A hierarchical collective (chips >= 2, P tiles per chip, C chips) runs rings per level: a
+// reduce-scatter over each chip's P tiles (all chips at once, each in its own sync group, so a
+// step pays the on-chip barrier), then one over the C tiles with the same index on every chip
+// (a ring across chips), and for an all-gather the same levels in reverse. Chip fragment j of P is
+// the union of the global fragments jC .. jC+C-1 of N = CP (exactly: jC*E/N = j*E/P), so after
+// both reduce-scatter levels global fragment k = jC + i is complete on chip (i - 1) mod C, tile
+// (j - 1) mod P of that chip (`fragment_owner`). `bidirectional` applies to the ring across
+// chips (halves over links LF and LB); within a chip the ring runs one way. That is not the flat ring's order of combining,
+// so the runtime's collectives - which promise the flat ring's floating-point results - keep
+// kRing; `s2p-sim gen` chooses for its user (`automatic_algorithm`).
+//
 // The output is one template for all tiles (the `repeat` over steps keeps its size independent
 // of N), with collective metadata that lets reports compare it with the ring bound and lets
 // `run --verify` check the result.
@@ -33,7 +44,21 @@ struct RingOptions {
   CombineOp op = CombineOp::kSum;
   std::int64_t owner_offset = -1;
   std::string kernel; ///< default: "ring-<kind>"
+  /// kRing: one ring over all tiles, combining in the order the runtime's collectives promise.
+  /// kHierarchical: rings within chips, then across chips (chips >= 2, owner_offset -1 only).
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
 };
+
+/// What `s2p-sim gen` uses when no algorithm is named: hierarchical as soon as tiles span chips.
+[[nodiscard]] constexpr CollectiveAlgorithm automatic_algorithm(std::uint32_t chips) {
+  return chips > 1 ? CollectiveAlgorithm::kHierarchical : CollectiveAlgorithm::kRing;
+}
+
+/// The tile on which fragment k of `tiles` is complete after the reduce-scatter of `info` (and
+/// which holds it before an all-gather): (k + owner_offset) mod N for a ring; for a hierarchical
+/// collective, with k = jC + i, tile (j - 1) mod P of chip (i - 1) mod C.
+[[nodiscard]] TileId fragment_owner(const CollectiveInfo& info, std::uint32_t tiles,
+                                    std::uint32_t tiles_per_chip, std::uint64_t k);
 
 /// The schedule (`seq2par.schedule/1` JSON). The fabric gives on-chip latencies, used only to
 /// place the backward half of a bidirectional ring after the forward half at every receive port.

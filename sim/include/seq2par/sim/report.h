@@ -90,6 +90,23 @@ struct RingBound {
   double bandwidth_ratio = 0; ///< total_cycles / bandwidth_term
 };
 
+/// One level of a hierarchical collective's bound: a ring bound whose B and L are the level's.
+/// Across chips, B is what the chip's exchange block delivers (packets with headers, one tile
+/// granted at a time, the acknowledgement window), so `window` says which limit applied.
+struct LevelBound {
+  LevelScope scope = LevelScope::kWithinChip;
+  RingBound ring;
+  std::uint64_t packets_per_step = 0; ///< across chips: the busiest chip's packets in one step
+  bool window_limited = false;        ///< across chips: the XB's queue, not emission, set the pace
+};
+
+/// The bound of a hierarchical collective: the sum of its levels' bounds.
+struct HierarchicalBound {
+  std::vector<LevelBound> levels;
+  double bound_cycles = 0;
+  double ratio = 0; ///< total_cycles / bound_cycles
+};
+
 struct VerifyResult {
   bool ok = false;
   std::uint64_t checked_elements = 0;
@@ -126,7 +143,8 @@ struct RunReport {
   std::vector<LinkStats> links;
   std::vector<XbStats> xbs;
   nlohmann::ordered_json routing;
-  std::optional<RingBound> ring_bound;
+  std::optional<RingBound> ring_bound;               ///< flat ring collectives
+  std::optional<HierarchicalBound> hierarchical_bound; ///< hierarchical collectives
   std::optional<DeadlockInfo> deadlock;
   std::optional<VerifyResult> verify;
   std::optional<std::string> memory_digest;
@@ -137,9 +155,12 @@ struct RunReport {
                                              const Diagnostics& diagnostics,
                                              std::size_t max_diagnostics = 1000);
 
-/// Ring bound for a schedule carrying collective metadata; nullopt otherwise.
+/// Ring bound for a schedule carrying ring collective metadata; nullopt otherwise.
 [[nodiscard]] std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabric,
                                                   Cycles total_cycles);
+/// Per-level bound for a schedule carrying hierarchical collective metadata; nullopt otherwise.
+[[nodiscard]] std::optional<HierarchicalBound>
+hierarchical_bound(const Schedule& schedule, const Fabric& fabric, Cycles total_cycles);
 
 /// Where a span of supersteps spent its cycles: the sums of the report's per-superstep
 /// `sync_cycles`, `exchange_cycles` and `compute_cycles`.

@@ -32,12 +32,25 @@ enum class BufferInit : std::uint8_t {
   kNone,  ///< not produced until something writes it; sending it earlier is an error
 };
 enum class MemoryCategory : std::uint8_t { kData, kExchange, kShared, kCode };
+/// How a generated collective moves data: one flat ring over every tile, or rings per level
+/// (within each chip, then across chips; sim/README.md "Hierarchical collectives").
+enum class CollectiveAlgorithm : std::uint8_t { kRing, kHierarchical };
+/// The tiles one level of a hierarchical collective runs a ring over.
+enum class LevelScope : std::uint8_t {
+  kWithinChip,  ///< the tiles of one chip (every chip at once)
+  kAcrossChips, ///< the tiles with the same index on every chip (every index at once)
+};
 
 [[nodiscard]] std::string_view to_string(ElementType type);
 [[nodiscard]] std::string_view to_string(CombineOp op);
 [[nodiscard]] std::string_view to_string(BarrierVariant barrier);
 [[nodiscard]] std::string_view to_string(BufferInit init);
 [[nodiscard]] std::string_view to_string(MemoryCategory category);
+[[nodiscard]] std::string_view to_string(CollectiveAlgorithm algorithm);
+[[nodiscard]] std::string_view to_string(LevelScope scope);
+[[nodiscard]] std::optional<CollectiveAlgorithm>
+collective_algorithm_from_string(std::string_view name);
+[[nodiscard]] std::optional<LevelScope> level_scope_from_string(std::string_view name);
 [[nodiscard]] std::optional<ElementType> element_type_from_string(std::string_view name);
 [[nodiscard]] std::optional<CombineOp> combine_op_from_string(std::string_view name);
 [[nodiscard]] std::size_t element_size(ElementType type);
@@ -167,15 +180,25 @@ struct SyncGroup {
 
 /// Optional metadata of a generated collective: lets reports compare with the ring bound and
 /// lets `run --verify` check the result.
+/// One level of a hierarchical collective: a ring over `tiles` tiles in each of its scope's sets.
+struct CollectiveLevel {
+  LevelScope scope = LevelScope::kWithinChip;
+  std::uint32_t tiles = 0;
+};
+
 struct CollectiveInfo {
   std::string kind; ///< "allreduce", "reduce-scatter", "all-gather"
-  std::string algorithm = "ring";
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  /// Hierarchical only: within-chip, then across-chips (the order of a reduce-scatter).
+  std::vector<CollectiveLevel> levels;
   bool bidirectional = false;
   CombineOp op = CombineOp::kSum;
   ElementType type = ElementType::kF32;
   std::string buffer;
   std::uint64_t bytes = 0;        ///< per tile
-  std::int64_t owner_offset = -1; ///< fragment k is complete on tile (k + owner_offset) mod N
+  /// Ring: fragment k is complete on tile (k + owner_offset) mod N after the reduce-scatter.
+  /// Hierarchical: always -1, placement as fragment_owner (collectives.h) says.
+  std::int64_t owner_offset = -1;
 };
 
 struct Schedule {
