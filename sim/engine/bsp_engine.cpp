@@ -31,9 +31,9 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
       report_(report), trace_(trace), resolver_(schedule, diagnostics),
       memory_(resolver_, fabric, options.move_data, options.max_host_bytes, diagnostics,
               fresh_tile_stats(report, schedule.tiles)),
+      pool_(options.threads == 0 ? default_thread_count() : options.threads),
       ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),
-      exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0),
-      cost_(schedule.tiles, 0), port_free_(schedule.tiles, 0), xreq_time_(fabric.chips, 0) {
+      exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0), cost_(schedule.tiles, 0), port_free_(schedule.tiles, 0), xreq_time_(fabric.chips, 0) {
   if (fabric.chips > 1 || schedule.chips > 1) {
     external_ = std::make_unique<ExternalExchange>(fabric, schedule, options.seed, report.links,
                                                    report.xbs, trace);
@@ -68,13 +68,36 @@ bool BspEngine::step(const ComputeHook& hook) {
     return false;
   }
   const std::size_t k = next_++;
-  resolver_.resolve(k, step_, diagnostics_);
+  resolve(k);
   compute_phase(k, hook);
   exchange_phase(k);
   if (next_ >= resolver_.superstep_count()) {
     done_ = true;
   }
   return !done_;
+}
+
+unsigned BspEngine::parts_for(std::size_t tiles) const {
+  // Below this many tiles a part's work takes about as long as handing it to a thread.
+  constexpr std::size_t kMinTilesPerPart = 32;
+  const std::size_t parts = std::min<std::size_t>(pool_.size(), tiles / kMinTilesPerPart);
+  return parts == 0 ? 1 : static_cast<unsigned>(parts);
+}
+
+void BspEngine::resolve(std::size_t k) {
+  const int group = resolver_.schedule().supersteps[resolver_.program()[k].superstep].group;
+  const unsigned parts = parts_for(resolver_.group_tiles(group).size());
+  if (parts == 1) {
+    resolver_.resolve(k, step_, diagnostics_);
+    return;
+  }
+  if (parts_.size() < parts) {
+    parts_.resize(parts);
+  }
+  pool_.run(parts, [&](unsigned part) {
+    resolver_.resolve_part(k, part, parts, parts_[part], diagnostics_.max_kept());
+  });
+  Resolver::merge_parts(std::span<const ResolvedPart>(parts_.data(), parts), step_, diagnostics_);
 }
 
 void BspEngine::compute_phase(std::size_t k, const ComputeHook& hook) {
@@ -122,6 +145,7 @@ void BspEngine::exchange_phase(std::size_t k) {
   stats.name = step_.expanded->name;
   stats.group = tpl.group < 0 ? "all" : schedule_.groups[tpl.group].name;
   stats.barrier = tpl.barrier;
+  report_.superstep_tile_steps += group.size();
   if (group.empty()) {
     report_.supersteps.push_back(std::move(stats));
     return;
@@ -197,7 +221,7 @@ bool BspEngine::run_transfers(std::size_t k) {
   const SuperstepTemplate& tpl = *step_.step;
   match_transfers(step_, resolver_, transfers_, unmatched_, diagnostics_, scratch_);
   check_produced(step_, resolver_, memory_, diagnostics_);
-  check_hazards(step_, resolver_, transfers_, diagnostics_, scratch_);
+  const bool sources_written = check_hazards(step_, resolver_, transfers_, diagnostics_, scratch_);
   time_on_chip(step_, resolver_, fabric_, exchange_start_,
                tpl.barrier == BarrierVariant::kB ? std::span<const Cycles>(compute_end_)
                                                  : std::span<const Cycles>(),
@@ -232,7 +256,7 @@ bool BspEngine::run_transfers(std::size_t k) {
       return false;
     }
   }
-  move_on_chip_data();
+  move_on_chip_data(sources_written);
   return true;
 }
 
@@ -291,7 +315,7 @@ void BspEngine::apply(const Transfer& transfer, std::uint64_t offset, std::uint6
   combine_into(dst, src, recv.op, recv.type);
 }
 
-void BspEngine::move_on_chip_data() {
+void BspEngine::move_on_chip_data(bool sources_written) {
   if (!memory_.has_data()) {
     return;
   }
@@ -312,9 +336,26 @@ void BspEngine::move_on_chip_data() {
         return x.arrival_start != y.arrival_start ? x.arrival_start < y.arrival_start : a < b;
       },
       schedule_.tiles, scratch_.counts, scratch_.spare_order);
-  for (const std::uint32_t i : order) {
-    apply(transfers_[i], 0, transfers_[i].bytes);
-  }
+  // Each part takes the transfers into a contiguous range of destination tiles: it alone
+  // writes those tiles' memory, in the same order as one thread would. The bytes it reads are
+  // written by nobody in this phase unless check_hazards found a read-write hazard (then the
+  // result would depend on the order between tiles, so one thread keeps the global order).
+  const unsigned parts = sources_written ? 1 : parts_for(order.size());
+  pool_.run(parts, [&](unsigned part) {
+    const auto dst_at = [&](std::size_t n) {
+      const Share share = share_of(schedule_.tiles, parts, part);
+      const auto tile = static_cast<TileId>(n == 0 ? share.begin : share.end);
+      return static_cast<std::size_t>(
+          std::lower_bound(order.begin(), order.end(), tile,
+                           [&](std::uint32_t i, TileId t) { return transfers_[i].dst < t; }) -
+          order.begin());
+    };
+    const std::size_t begin = part == 0 ? 0 : dst_at(0);
+    const std::size_t end = part + 1 == parts ? order.size() : dst_at(1);
+    for (std::size_t n = begin; n < end; ++n) {
+      apply(transfers_[order[n]], 0, transfers_[order[n]].bytes);
+    }
+  });
 }
 
 void BspEngine::report_deadlock(std::size_t k) {

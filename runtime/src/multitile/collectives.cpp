@@ -93,6 +93,7 @@ void run_on_fabric(const tile_kernel_info& info, const collective_args& args) {
   auto [fabric, fabric_file] = launch_fabric(info);
   const auto json = ring_schedule(launch, fabric, fabric_file);
   sim::SimulationOptions options;
+  options.threads = fabric_sim_threads();
   if (!fabric_file.empty())
     options.fabric_source = fabric_file;
   write_schedule_copy(info.schedule ? info.schedule : info.name, json);

@@ -47,6 +47,9 @@ struct launch_fabric_choice {
   std::string file; // empty: the built-in default
 };
 launch_fabric_choice launch_fabric(const tile_kernel_info& info);
+
+// Host threads the fabric simulator uses: S2P_SIM_THREADS, or 0 (the machine's cores).
+unsigned fabric_sim_threads();
 #endif
 
 // The chip each tile of a forall launch sits on (all 0 without the fabric simulator).
