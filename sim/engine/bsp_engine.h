@@ -77,6 +77,8 @@ private:
   /// `sources_written` (a read-write hazard) keeps it on one thread, in one global order.
   void move_on_chip_data(bool sources_written);
   void apply(const Transfer& transfer, std::uint64_t offset, std::uint64_t bytes);
+  /// Asks the CPU for the memory a transfer will read and write (a hint only).
+  void prefetch(const Transfer& transfer) const;
   void report_deadlock(std::size_t k);
   [[nodiscard]] Cycles barrier_cost(int group) const;
 
