@@ -5,6 +5,7 @@
 
 #include "exchange/combine.h"
 #include "exchange/on_chip.h"
+#include "support/part_diagnostics.h"
 
 namespace s2p::sim::detail {
 
@@ -220,12 +221,27 @@ Cycles BspEngine::settle_compute(const std::vector<TileId>& group, SuperstepStat
 bool BspEngine::run_transfers(std::size_t k) {
   const SuperstepTemplate& tpl = *step_.step;
   match_transfers(step_, resolver_, transfers_, unmatched_, diagnostics_, scratch_);
-  check_produced(step_, resolver_, memory_, diagnostics_);
-  const bool sources_written = check_hazards(step_, resolver_, transfers_, diagnostics_, scratch_);
-  time_on_chip(step_, resolver_, fabric_, exchange_start_,
-               tpl.barrier == BarrierVariant::kB ? std::span<const Cycles>(compute_end_)
-                                                 : std::span<const Cycles>(),
-               transfers_, diagnostics_, scratch_);
+  // The data checks and the port timing read the same transfers and write different things
+  // (diagnostics; the transfers' timing fields), so two threads can take one each. The timing's
+  // diagnostics are gathered apart and added after the checks', as one thread orders them.
+  bool sources_written = false;
+  const auto check_data = [&] {
+    check_produced(step_, resolver_, memory_, diagnostics_);
+    sources_written = check_hazards(step_, resolver_, transfers_, diagnostics_, scratch_);
+  };
+  timing_diagnostics_ = Diagnostics(diagnostics_.max_kept());
+  const auto time_ports = [&] {
+    time_on_chip(step_, resolver_, fabric_, exchange_start_,
+                 tpl.barrier == BarrierVariant::kB ? std::span<const Cycles>(compute_end_)
+                                                   : std::span<const Cycles>(),
+                 transfers_, timing_diagnostics_, timing_scratch_);
+  };
+  pool_.run(std::min(2U, parts_for(transfers_.size())),
+            [&](unsigned part) { part == 0 ? check_data() : time_ports(); });
+  if (parts_for(transfers_.size()) < 2) {
+    time_ports();
+  }
+  replay(timing_diagnostics_, diagnostics_);
 
   // External transfers start once the sender's on-chip sends are out of its port.
   bool any_external = false;

@@ -108,6 +108,8 @@ private:
   std::vector<ResolvedPart> parts_;
   std::vector<Transfer> transfers_;
   ExchangeScratch scratch_;
+  ExchangeScratch timing_scratch_; ///< time_on_chip's, as it may run beside check_hazards
+  Diagnostics timing_diagnostics_;
   std::vector<std::uint32_t> unmatched_;
   std::vector<Cycles> port_free_;
   std::vector<Cycles> xreq_time_;
