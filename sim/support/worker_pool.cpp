@@ -12,12 +12,12 @@ void cpu_relax() {
 #endif
 }
 
-/// Spins for up to about 30 microseconds until `done()`, then sleeps on `wait()`. Supersteps
+/// Spins for up to about 10 microseconds until `done()`, then sleeps on `wait()`. Supersteps
 /// follow each other within microseconds, so a worker that has just finished usually finds the
 /// next job while it spins; one that waits longer costs nothing while it sleeps. No
 /// sched_yield: on a shared machine it hands whole time slices to other processes.
 template <class Done, class Wait> void spin_then_wait(Done done, Wait wait) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(30);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(10);
   for (unsigned i = 0;; ++i) {
     if (done()) {
       return;
