@@ -4,8 +4,8 @@
 #include <string>
 
 #include "engine/tile_memory.h"
-#include "support/worker_pool.h"
 #include "seq2par/sim/simulation.h"
+#include "support/worker_pool.h"
 
 namespace s2p::sim::detail {
 

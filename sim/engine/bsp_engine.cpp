@@ -34,7 +34,9 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
               fresh_tile_stats(report, schedule.tiles)),
       pool_(options.threads == 0 ? default_thread_count() : options.threads),
       ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),
-      exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0), cost_(schedule.tiles, 0), port_free_(schedule.tiles, 0), xreq_time_(fabric.chips, 0) {
+      exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0),
+      cost_(schedule.tiles, 0), send_end_(schedule.tiles, 0), port_free_(schedule.tiles, 0),
+      xreq_time_(fabric.chips, 0) {
   if (fabric.chips > 1 || schedule.chips > 1) {
     external_ = std::make_unique<ExternalExchange>(fabric, schedule, options.seed, report.links,
                                                    report.xbs, trace);
@@ -277,36 +279,57 @@ bool BspEngine::run_transfers(std::size_t k) {
 }
 
 Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepStats& stats) {
-  // Each tile's exchange ends with its own last word out and last word in.
+  // Each tile's exchange ends with its own last word out and last word in. The receiving side
+  // (produced bytes, arrivals) and the sending side (departures) touch different tiles' fields,
+  // so two threads can take one side each; the two ends meet afterwards.
   for (const TileId t : group) {
     exchange_end_[t] = exchange_start_[t];
+    send_end_[t] = exchange_start_[t];
   }
-  std::vector<char>& counted = scratch_.flags;
-  counted.assign(step_.sends.size(), 0);
-  for (const Transfer& t : transfers_) {
-    const ResolvedRegion& dst = step_.receives[t.recv].destination;
-    memory_.mark_produced(t.dst, dst.buffer, dst.offset, dst.offset + dst.bytes);
-    exchange_end_[t.src] = std::max(exchange_end_[t.src], t.send_end);
-    exchange_end_[t.dst] = std::max(exchange_end_[t.dst], t.arrival_end);
-    TileStats& src = report_.tiles_stats[t.src];
-    report_.tiles_stats[t.dst].bytes_in += t.bytes;
-    stats.bytes += t.bytes;
-    ++stats.transfers;
-    if (t.external) {
-      ++stats.external_transfers;
-      src.bytes_out += t.bytes; // each external leg is its own packet stream
-    } else {
-      report_.tiles_stats[t.dst].receive_port_cycles += t.arrival_end - t.arrival_start;
-      if (counted[t.send] == 0) { // an on-chip multicast leaves the tile once for all its legs
-        counted[t.send] = 1;
-        src.bytes_out += t.bytes;
-        src.send_port_cycles += t.send_end - t.send_start;
+  std::uint64_t bytes = 0;
+  std::uint64_t external = 0;
+  const auto receiving = [&] {
+    for (const Transfer& t : transfers_) {
+      const ResolvedRegion& dst = step_.receives[t.recv].destination;
+      memory_.mark_produced(t.dst, dst.buffer, dst.offset, dst.offset + dst.bytes);
+      exchange_end_[t.dst] = std::max(exchange_end_[t.dst], t.arrival_end);
+      TileStats& in = report_.tiles_stats[t.dst];
+      in.bytes_in += t.bytes;
+      bytes += t.bytes;
+      if (t.external) {
+        ++external;
+      } else {
+        in.receive_port_cycles += t.arrival_end - t.arrival_start;
       }
     }
+  };
+  std::vector<char>& counted = scratch_.flags;
+  const auto sending = [&] {
+    counted.assign(step_.sends.size(), 0);
+    for (const Transfer& t : transfers_) {
+      send_end_[t.src] = std::max(send_end_[t.src], t.send_end);
+      TileStats& out = report_.tiles_stats[t.src];
+      if (t.external) {
+        out.bytes_out += t.bytes;        // each external leg is its own packet stream
+      } else if (counted[t.send] == 0) { // an on-chip multicast leaves once for all its legs
+        counted[t.send] = 1;
+        out.bytes_out += t.bytes;
+        out.send_port_cycles += t.send_end - t.send_start;
+      }
+    }
+  };
+  const unsigned parts = std::min(2U, parts_for(transfers_.size()));
+  pool_.run(parts, [&](unsigned part) { part == 0 ? receiving() : sending(); });
+  if (parts < 2) {
+    sending();
   }
+  stats.bytes += bytes;
+  stats.transfers += transfers_.size();
+  stats.external_transfers += external;
   Cycles exchanged = 0;
   Cycles first = std::numeric_limits<Cycles>::max();
   for (const TileId t : group) {
+    exchange_end_[t] = std::max(exchange_end_[t], send_end_[t]);
     exchanged = std::max(exchanged, exchange_end_[t]);
     first = std::min(first, exchange_start_[t]);
     report_.tiles_stats[t].exchange_cycles += exchange_end_[t] - exchange_start_[t];

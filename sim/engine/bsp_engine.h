@@ -18,9 +18,9 @@
 #include "exchange/transfers.h"
 #include "external/external_exchange.h"
 #include "report/trace.h"
-#include "support/worker_pool.h"
 #include "seq2par/sim/report.h"
 #include "seq2par/sim/resolve.h"
+#include "support/worker_pool.h"
 
 namespace s2p::sim::detail {
 
@@ -100,6 +100,7 @@ private:
   std::vector<Cycles> exchange_start_;
   std::vector<Cycles> exchange_end_;
   std::vector<Cycles> cost_;
+  std::vector<Cycles> send_end_; ///< last word out of each tile, while settling an exchange
   std::vector<char> group_spans_chips_;
   std::vector<std::vector<std::int64_t>> xreq_tile_; ///< per group + 1, per chip: lowest tile
 

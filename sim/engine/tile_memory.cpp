@@ -5,7 +5,6 @@
 #include <map>
 #include <new>
 
-
 namespace s2p::sim::detail {
 
 bool IntervalSet::contains(std::uint64_t lo, std::uint64_t hi) const {

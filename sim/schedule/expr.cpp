@@ -497,7 +497,9 @@ bool Expr::eval_lanes(std::span<const std::int64_t> env,
   if (rows.size() < max_stack_ * kMaxLanes) {
     rows.resize(max_stack_ * kMaxLanes);
   }
-  const auto row = [&](std::size_t p) { return rows.data() + p * kMaxLanes; };
+  const auto row = [&](std::size_t p) {
+    return rows.data() + p * kMaxLanes;
+  };
   std::array<LaneValue, kStackCap> stack;
   std::size_t sp = 0;
   const auto unary = [&](auto f) {
@@ -579,7 +581,9 @@ bool Expr::eval_lanes(std::span<const std::int64_t> env,
       const LaneValue b = stack[--sp];
       LaneValue& a = stack[sp - 1];
       std::int64_t* r = row(sp - 1);
-      const auto apply = [&](auto f) { return binary_lanes(a, b, r, lanes, f); };
+      const auto apply = [&](auto f) {
+        return binary_lanes(a, b, r, lanes, f);
+      };
       using I = std::int64_t;
       switch (instr.op) {
       case Op::kAdd:

@@ -425,9 +425,9 @@ private:
   }
 
   /// The checks of a region whose offset and size are evaluated.
-  bool check_region(const Region& region, TileId tile, const std::string& entry,
-                    const char* access, std::optional<ElementType> type, std::int64_t offset,
-                    std::int64_t bytes, ResolvedRegion& out) {
+  bool check_region(const Region& region, TileId tile, const std::string& entry, const char* access,
+                    std::optional<ElementType> type, std::int64_t offset, std::int64_t bytes,
+                    ResolvedRegion& out) {
     const BufferDecl& decl = s_.buffers[region.buffer];
     if (offset < 0 || bytes < 0) {
       report("negative-size", tile, entry,
@@ -566,9 +566,9 @@ private:
       to_lanes_.resize(entry.to.size());
     }
     bind_lanes(tiles);
-    bool evaluated = bind_let_lanes(entry.lets, n) && lanes(entry.source.offset, n, offset.data()) &&
-                     lanes(entry.source.bytes, n, bytes.data()) &&
-                     lanes(entry.cycle, n, cycle.data());
+    bool evaluated =
+        bind_let_lanes(entry.lets, n) && lanes(entry.source.offset, n, offset.data()) &&
+        lanes(entry.source.bytes, n, bytes.data()) && lanes(entry.cycle, n, cycle.data());
     for (std::size_t d = 0; evaluated && d < entry.to.size(); ++d) {
       evaluated = lanes(entry.to[d], n, to_lanes_[d].data());
     }

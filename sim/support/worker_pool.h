@@ -36,8 +36,8 @@ public:
       }
       return;
     }
-    run_erased(parts, [](void* context, unsigned part) { (*static_cast<Job*>(context))(part); },
-               &job);
+    run_erased(
+        parts, [](void* context, unsigned part) { (*static_cast<Job*>(context))(part); }, &job);
   }
 
 private:

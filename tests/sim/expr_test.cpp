@@ -174,7 +174,8 @@ TEST(Expr, EvalLanesAgreesWithEvalOrDeclines) {
   }
   // Uniform conditions take their branch; lane-dependent ones are declined only when they differ.
   std::vector<std::int64_t> out(40);
-  EXPECT_TRUE(Expr::parse("s > 1 ? tile : 0", f.symbols).eval_lanes(f.env, columns, 40, out.data()));
+  EXPECT_TRUE(
+      Expr::parse("s > 1 ? tile : 0", f.symbols).eval_lanes(f.env, columns, 40, out.data()));
   EXPECT_EQ(out[39], 39);
 }
 

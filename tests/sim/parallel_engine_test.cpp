@@ -64,8 +64,7 @@ void expect_same_for_every_thread_count(const Json& schedule, const sim::Fabric&
   }
 }
 
-Json ring(const sim::Fabric& fabric, std::uint32_t chips, std::uint64_t bytes,
-          bool bidirectional) {
+Json ring(const sim::Fabric& fabric, std::uint32_t chips, std::uint64_t bytes, bool bidirectional) {
   sim::RingOptions options;
   options.kind = "allreduce";
   options.tiles = kTiles;
@@ -91,14 +90,14 @@ TEST(ParallelEngine, MultiChipLossyLinksIdenticalForEveryThreadCount) {
 /// hazard, out-of-bounds writes, expression errors, sends nobody receives, listed tile sets, and
 /// finally a deadlock.
 Json broken_schedule() {
-  const Json buffers = Json::array(
-      {{{"name", "x"}, {"type", "i32"}, {"bytes", 1024}, {"init", "input"}},
-       {{"name", "y"}, {"type", "i32"}, {"bytes", 1024}, {"init", "none"}}});
-  const Json send_next = {{"kind", "send"},       {"name", "next"}, {"buffer", "x"},
-                          {"offset", 0},          {"bytes", 64},    {"to", "(tile + 1) % tiles"},
+  const Json buffers =
+      Json::array({{{"name", "x"}, {"type", "i32"}, {"bytes", 1024}, {"init", "input"}},
+                   {{"name", "y"}, {"type", "i32"}, {"bytes", 1024}, {"init", "none"}}});
+  const Json send_next = {{"kind", "send"},     {"name", "next"}, {"buffer", "x"},
+                          {"offset", 0},        {"bytes", 64},    {"to", "(tile + 1) % tiles"},
                           {"cycle", "tile % 7"}};
-  const Json recv_prev = {{"kind", "recv"},   {"name", "prev"}, {"buffer", "x"},
-                          {"offset", 512},    {"bytes", 64},    {"from", "(tile - 1) % tiles"},
+  const Json recv_prev = {{"kind", "recv"}, {"name", "prev"}, {"buffer", "x"},
+                          {"offset", 512},  {"bytes", 64},    {"from", "(tile - 1) % tiles"},
                           {"op", "sum"}};
   // Every fifth tile also sends at cycle 2 to the tile after next: a second stream on its send
   // port, and a second arrival at that tile's receive port.
@@ -132,23 +131,21 @@ Json broken_schedule() {
                         {"cycles", "100 + tile % 17"},
                         {"reads", Json::array({{{"buffer", "y"}, {"offset", 0}, {"bytes", 4}}})}};
   Json supersteps = Json::array();
-  supersteps.push_back({{"repeat", "s"},
-                        {"count", 3},
-                        {"body", Json::array({{{"name", "step {s}"},
-                                               {"compute", Json::array({compute})},
-                                               {"exchange", Json::array({send_next, recv_prev,
-                                                                         send_far, recv_far,
-                                                                         send_odd})}}})}});
   supersteps.push_back(
-      {{"name", "stuck"},
-       {"exchange",
-        Json::array({{{"kind", "recv"},
-                      {"name", "wait"},
-                      {"tiles", {{"where", "tile % 3 == 0"}}},
-                      {"buffer", "x"},
-                      {"offset", 0},
-                      {"bytes", 64},
-                      {"from", "(tile + 1) % tiles"}}})}});
+      {{"repeat", "s"},
+       {"count", 3},
+       {"body", Json::array({{{"name", "step {s}"},
+                              {"compute", Json::array({compute})},
+                              {"exchange", Json::array({send_next, recv_prev, send_far, recv_far,
+                                                        send_odd})}}})}});
+  supersteps.push_back({{"name", "stuck"},
+                        {"exchange", Json::array({{{"kind", "recv"},
+                                                   {"name", "wait"},
+                                                   {"tiles", {{"where", "tile % 3 == 0"}}},
+                                                   {"buffer", "x"},
+                                                   {"offset", 0},
+                                                   {"bytes", 64},
+                                                   {"from", "(tile + 1) % tiles"}}})}});
   return schedule_json(kTiles, buffers, supersteps);
 }
 
@@ -156,9 +153,9 @@ TEST(ParallelEngine, ErrorsAndDeadlockIdenticalForEveryThreadCount) {
   const Json schedule = broken_schedule();
   const Outputs one = run(schedule, small_fabric(kTiles), 1, false);
   // The schedule breaks what it means to (so the comparison is not between two clean runs).
-  for (const char* kind : {"send-port-conflict", "receive-port-conflict", "read-write-hazard",
-                           "out-of-bounds", "expression-error", "unmatched-send", "not-produced",
-                           "deadlock"}) {
+  for (const char* kind :
+       {"send-port-conflict", "receive-port-conflict", "read-write-hazard", "out-of-bounds",
+        "expression-error", "unmatched-send", "not-produced", "deadlock"}) {
     EXPECT_NE(one.diagnostics.find(kind), std::string::npos) << kind << "\n" << one.diagnostics;
   }
   expect_same_for_every_thread_count(schedule, small_fabric(kTiles), false);
@@ -172,10 +169,10 @@ TEST(ParallelEngine, DiagnosticsBeyondTheKeptLimitIdenticalForEveryThreadCount) 
                        {"offset", 0},    {"bytes", 64},      {"to", "(tile + 1) % tiles"}};
   const Json schedule = schedule_json(
       kTiles, Json::array({{{"name", "x"}, {"type", "u8"}, {"bytes", 1024}, {"init", "input"}}}),
-      Json::array({{{"repeat", "s"},
-                    {"count", 60},
-                    {"body", Json::array({{{"name", "s{s}"},
-                                           {"exchange", Json::array({lonely})}}})}}}));
+      Json::array(
+          {{{"repeat", "s"},
+            {"count", 60},
+            {"body", Json::array({{{"name", "s{s}"}, {"exchange", Json::array({lonely})}}})}}}));
   const Outputs one = run(schedule, small_fabric(kTiles), 1, false);
   EXPECT_NE(one.diagnostics.find("dropped 5360"), std::string::npos);
   expect_same_for_every_thread_count(schedule, small_fabric(kTiles), false);
