@@ -238,11 +238,7 @@ bool BspEngine::run_transfers(std::size_t k) {
                                                    : std::span<const Cycles>(),
                  transfers_, timing_diagnostics_, timing_scratch_);
   };
-  pool_.run(std::min(2U, parts_for(transfers_.size())),
-            [&](unsigned part) { part == 0 ? check_data() : time_ports(); });
-  if (parts_for(transfers_.size()) < 2) {
-    time_ports();
-  }
+  side_by_side(transfers_.size(), check_data, time_ports);
   replay(timing_diagnostics_, diagnostics_);
 
   // External transfers start once the sender's on-chip sends are out of its port.
@@ -318,11 +314,7 @@ Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepSt
       }
     }
   };
-  const unsigned parts = std::min(2U, parts_for(transfers_.size()));
-  pool_.run(parts, [&](unsigned part) { part == 0 ? receiving() : sending(); });
-  if (parts < 2) {
-    sending();
-  }
+  side_by_side(transfers_.size(), receiving, sending);
   stats.bytes += bytes;
   stats.transfers += transfers_.size();
   stats.external_transfers += external;

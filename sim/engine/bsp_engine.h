@@ -61,6 +61,17 @@ public:
   [[nodiscard]] unsigned parts_for(std::size_t tiles) const;
 
 private:
+  /// Runs two independent jobs on two threads when `work` items make it worth it, else one
+  /// after the other (`first` then `second`).
+  template <class First, class Second>
+  void side_by_side(std::size_t work, const First& first, const Second& second) {
+    if (parts_for(work) < 2) {
+      first();
+      second();
+      return;
+    }
+    pool_.run(2, [&](unsigned part) { part == 0 ? first() : second(); });
+  }
   /// Resolves superstep k into step_, in parts over the group's tiles when there are threads.
   void resolve(std::size_t k);
   /// Costs of the compute entries (callbacks run here) and bytes they produce.
