@@ -83,7 +83,14 @@ bool BspEngine::step(const ComputeHook& hook) {
 unsigned BspEngine::parts_for(std::size_t tiles) const {
   // Below this many tiles a part's work takes about as long as handing it to a thread.
   constexpr std::size_t kMinTilesPerPart = 32;
-  const std::size_t parts = std::min<std::size_t>(pool_.size(), tiles / kMinTilesPerPart);
+  // A few parts per thread, so that the others finish the work of one that the machine's
+  // scheduler has set aside.
+  constexpr std::size_t kPartsPerThread = 4;
+  if (pool_.size() == 1) {
+    return 1;
+  }
+  const std::size_t parts =
+      std::min<std::size_t>(pool_.size() * kPartsPerThread, tiles / kMinTilesPerPart);
   return parts == 0 ? 1 : static_cast<unsigned>(parts);
 }
 

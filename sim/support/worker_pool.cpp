@@ -39,15 +39,15 @@ unsigned default_thread_count() {
   return cores == 0 ? 1 : cores;
 }
 
-WorkerPool::WorkerPool(unsigned threads) : errors_(threads == 0 ? 1 : threads) {
+WorkerPool::WorkerPool(unsigned threads) {
   for (unsigned i = 1; i < threads; ++i) {
-    workers_.emplace_back([this, i] { work(i); });
+    workers_.emplace_back([this] { work(); });
   }
 }
 
 WorkerPool::~WorkerPool() {
   stopping_.store(true, std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release);
+  generation_.store(job_ + 1, std::memory_order_release); // a job nobody can claim
   generation_.notify_all();
   for (std::thread& worker : workers_) {
     worker.join();
@@ -63,18 +63,23 @@ void WorkerPool::run_part(unsigned part) {
 }
 
 void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
-  parts_ = parts;
   call_ = call;
   context_ = context;
-  pending_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release); // publishes the job
+  if (errors_.size() < parts) {
+    errors_.resize(parts);
+  }
+  parts_.store(parts, std::memory_order_relaxed);
+  done_.store(0, std::memory_order_relaxed);
+  const std::uint32_t job = ++job_;
+  claim_.store(static_cast<std::uint64_t>(job) << 32, std::memory_order_release); // publishes it
+  generation_.store(job, std::memory_order_release);
   generation_.notify_all();
-  run_part(0);
-  spin_then_wait([this] { return pending_.load(std::memory_order_acquire) == 0; },
-                 [this] {
-                   const unsigned left = pending_.load(std::memory_order_acquire);
-                   if (left != 0) {
-                     pending_.wait(left, std::memory_order_acquire);
+  work_on(job);
+  spin_then_wait([&] { return done_.load(std::memory_order_acquire) == parts; },
+                 [&] {
+                   const unsigned done = done_.load(std::memory_order_acquire);
+                   if (done != parts) {
+                     done_.wait(done, std::memory_order_acquire);
                    }
                  });
   for (unsigned p = 0; p < parts; ++p) {
@@ -88,12 +93,35 @@ void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   }
 }
 
-void WorkerPool::work(unsigned index) {
-  std::uint64_t seen = 0;
+void WorkerPool::work_on(std::uint32_t job) {
+  std::uint64_t state = claim_.load(std::memory_order_acquire);
   for (;;) {
-    std::uint64_t now = seen;
-    // Every worker answers every job (finishing it, or having no part in it), so none can miss
-    // a generation while the caller already publishes the next one.
+    if ((state >> 32) != job) {
+      return;
+    }
+    const auto part = static_cast<unsigned>(state);
+    // parts_ may already be a later job's here; then the exchange below fails (job differs).
+    if (part >= parts_.load(std::memory_order_relaxed)) {
+      return;
+    }
+    if (!claim_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel,
+                                      std::memory_order_acquire)) {
+      continue; // state now holds the current value
+    }
+    // Claimed: the job stays current until this part is counted done.
+    const unsigned parts = parts_.load(std::memory_order_relaxed);
+    run_part(part);
+    if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == parts) {
+      done_.notify_one();
+    }
+    state = claim_.load(std::memory_order_acquire);
+  }
+}
+
+void WorkerPool::work() {
+  std::uint32_t seen = 0;
+  for (;;) {
+    std::uint32_t now = seen;
     spin_then_wait(
         [&] {
           now = generation_.load(std::memory_order_acquire);
@@ -104,12 +132,7 @@ void WorkerPool::work(unsigned index) {
     if (stopping_.load(std::memory_order_relaxed)) {
       return;
     }
-    if (index < parts_) {
-      run_part(index);
-    }
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      pending_.notify_one();
-    }
+    work_on(now);
   }
 }
 

@@ -1,7 +1,8 @@
-// A fixed set of host threads that run one job at a time over a few parts, part i on thread i
-// (the calling thread takes part 0). The engine calls it several times per superstep, so handing
-// out a job must cost microseconds: idle workers spin briefly before they sleep on a futex
-// (std::atomic::wait), and the caller does part 0 itself instead of waiting idle.
+// A fixed set of host threads that run one job at a time, split into parts. Threads claim parts
+// as they come (an atomic counter), the calling thread included: on a shared machine a worker
+// that the scheduler has set aside holds nothing up, the others take its parts. The engine calls
+// it several times per superstep, so handing out a job must cost microseconds: idle workers spin
+// briefly before they sleep on a futex (std::atomic::wait).
 //
 // Which thread runs which part never affects results: callers give each part its own output and
 // merge the parts in part order (see the engine).
@@ -27,8 +28,8 @@ public:
   /// Threads in all, the caller included.
   [[nodiscard]] unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
-  /// Runs job(part) for every part in [0, parts) (parts <= size()) and returns when all are
-  /// done. An exception from a part is rethrown here (the lowest part's, when several throw).
+  /// Runs job(part) for every part in [0, parts) and returns when all are done. An exception
+  /// from a part is rethrown here (the lowest part's, when several throw).
   template <class Job> void run(unsigned parts, Job&& job) {
     if (parts <= 1 || workers_.empty()) {
       for (unsigned p = 0; p < parts; ++p) {
@@ -36,25 +37,30 @@ public:
       }
       return;
     }
-    run_erased(
-        parts, [](void* context, unsigned part) { (*static_cast<Job*>(context))(part); }, &job);
+    run_erased(parts, [](void* context, unsigned part) { (*static_cast<Job*>(context))(part); },
+               &job);
   }
 
 private:
   using Call = void (*)(void*, unsigned);
   void run_erased(unsigned parts, Call call, void* context);
-  void work(unsigned index);
+  /// Claims and runs parts of job `job` until none is left (or another job has begun).
+  void work_on(std::uint32_t job);
+  void work();
   void run_part(unsigned part);
 
   std::vector<std::thread> workers_;
-  std::atomic<std::uint64_t> generation_{0}; ///< bumped once per job; workers wait on it
-  std::atomic<unsigned> pending_{0};         ///< workers that have not finished the job
+  std::atomic<std::uint32_t> generation_{0}; ///< the current job; workers wait on it
+  std::atomic<std::uint64_t> claim_{0};      ///< job << 32 | next unclaimed part
+  std::atomic<unsigned> parts_{0};           ///< parts of the current job
+  std::atomic<unsigned> done_{0};            ///< parts of the current job finished
   std::atomic<bool> stopping_{false};
-  // The job being run: written before generation_ is bumped, read by workers after they see it.
-  unsigned parts_ = 0;
+  std::uint32_t job_ = 0; ///< the caller's count of jobs
+  // The job being run: written before claim_ publishes it, read by a thread that has claimed one
+  // of its parts (the job cannot end, and these cannot change, before that part is done).
   Call call_ = nullptr;
   void* context_ = nullptr;
-  std::vector<std::exception_ptr> errors_;
+  std::vector<std::exception_ptr> errors_; ///< per part
 };
 
 /// The host threads `--threads 0` means: the machine's cores (at least 1).
