@@ -1,6 +1,7 @@
 #include "support/worker_pool.h"
 
 #include <chrono>
+#include <stdexcept>
 
 namespace s2p::sim::detail {
 
@@ -68,10 +69,14 @@ void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   if (errors_.size() < parts) {
     errors_.resize(parts);
   }
-  parts_.store(parts, std::memory_order_relaxed);
+  if (parts > kMaxParts) {
+    throw std::logic_error("WorkerPool: more than 65535 parts in one job");
+  }
   done_.store(0, std::memory_order_relaxed);
   const std::uint32_t job = ++job_;
-  claim_.store(static_cast<std::uint64_t>(job) << 32, std::memory_order_release); // publishes it
+  // Job, part count and next part in one word, so that a claim sees all three together.
+  claim_.store((static_cast<std::uint64_t>(job) << 32) | (static_cast<std::uint64_t>(parts) << 16),
+               std::memory_order_release); // publishes the job
   generation_.store(job, std::memory_order_release);
   generation_.notify_all();
   work_on(job);
@@ -99,9 +104,9 @@ void WorkerPool::work_on(std::uint32_t job) {
     if ((state >> 32) != job) {
       return;
     }
-    const auto part = static_cast<unsigned>(state);
-    // parts_ may already be a later job's here; then the exchange below fails (job differs).
-    if (part >= parts_.load(std::memory_order_relaxed)) {
+    const auto part = static_cast<unsigned>(state & kMaxParts);
+    const auto parts = static_cast<unsigned>((state >> 16) & kMaxParts);
+    if (part >= parts) {
       return;
     }
     if (!claim_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel,
@@ -109,7 +114,6 @@ void WorkerPool::work_on(std::uint32_t job) {
       continue; // state now holds the current value
     }
     // Claimed: the job stays current until this part is counted done.
-    const unsigned parts = parts_.load(std::memory_order_relaxed);
     run_part(part);
     if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == parts) {
       done_.notify_one();

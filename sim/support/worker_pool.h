@@ -28,7 +28,7 @@ public:
   /// Threads in all, the caller included.
   [[nodiscard]] unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
-  /// Runs job(part) for every part in [0, parts) and returns when all are done. An exception
+  /// Runs job(part) for every part in [0, parts) (at most 65535) and returns when all are done. An exception
   /// from a part is rethrown here (the lowest part's, when several throw).
   template <class Job> void run(unsigned parts, Job&& job) {
     if (parts <= 1 || workers_.empty()) {
@@ -51,8 +51,8 @@ private:
 
   std::vector<std::thread> workers_;
   std::atomic<std::uint32_t> generation_{0}; ///< the current job; workers wait on it
-  std::atomic<std::uint64_t> claim_{0};      ///< job << 32 | next unclaimed part
-  std::atomic<unsigned> parts_{0};           ///< parts of the current job
+  static constexpr unsigned kMaxParts = 0xffff;
+  std::atomic<std::uint64_t> claim_{0}; ///< job << 32 | parts << 16 | next unclaimed part
   std::atomic<unsigned> done_{0};            ///< parts of the current job finished
   std::atomic<bool> stopping_{false};
   std::uint32_t job_ = 0; ///< the caller's count of jobs
