@@ -1,5 +1,6 @@
 #include "api/init_data.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iomanip>
 #include <sstream>
@@ -219,22 +220,26 @@ std::vector<std::byte> hierarchical_reduction(const Schedule& schedule, const Co
 } // namespace
 
 void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern pattern,
-                  std::uint64_t init_seed) {
+                  std::uint64_t init_seed, WorkerPool& pool) {
   const Schedule& schedule = resolver.schedule();
-  for (TileId t = 0; t < schedule.tiles; ++t) {
-    for (std::size_t b = 0; b < schedule.buffers.size(); ++b) {
-      const auto bytes = memory.bytes(t, static_cast<int>(b));
-      if (bytes.empty()) {
-        continue;
-      }
-      if (schedule.buffers[b].init == BufferInit::kInput) {
-        fill_input(bytes, schedule.buffers[b].type, pattern,
-                   stream_key(init_seed, t, static_cast<int>(b)));
-      } else {
-        std::memset(bytes.data(), 0, bytes.size());
+  const unsigned parts = std::min<unsigned>(pool.size(), schedule.tiles);
+  pool.run(parts, [&](unsigned part) {
+    const Share share = share_of(schedule.tiles, parts, part);
+    for (auto t = static_cast<TileId>(share.begin); t < share.end; ++t) {
+      for (std::size_t b = 0; b < schedule.buffers.size(); ++b) {
+        const auto bytes = memory.bytes(t, static_cast<int>(b));
+        if (bytes.empty()) {
+          continue;
+        }
+        if (schedule.buffers[b].init == BufferInit::kInput) {
+          fill_input(bytes, schedule.buffers[b].type, pattern,
+                     stream_key(init_seed, t, static_cast<int>(b)));
+        } else {
+          std::memset(bytes.data(), 0, bytes.size());
+        }
       }
     }
-  }
+  });
 }
 
 VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedule,

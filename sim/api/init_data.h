@@ -5,13 +5,15 @@
 
 #include "engine/tile_memory.h"
 #include "seq2par/sim/simulation.h"
+#include "support/worker_pool.h"
 
 namespace s2p::sim::detail {
 
 /// Fills every held buffer: "input" ones with `pattern`, the others with zeros (so that digests
-/// of never-written bytes are deterministic too).
+/// of never-written bytes are deterministic too). Tiles are filled by the pool's threads (each
+/// tile's bytes depend only on the tile, so the split does not matter).
 void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern pattern,
-                  std::uint64_t init_seed);
+                  std::uint64_t init_seed, WorkerPool& pool);
 
 /// Checks a collective's result against inputs regenerated from the pattern and seed.
 [[nodiscard]] VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedule,

@@ -69,10 +69,12 @@ struct Simulation::Impl {
     engine_options.move_data = options.move_data;
     engine_options.max_host_bytes = options.max_host_bytes;
     engine_options.stop_on_deadlock = options.stop_on_deadlock;
+    engine_options.threads = options.threads;
     engine = std::make_unique<detail::BspEngine>(schedule, fabric, engine_options, diagnostics,
                                                  report, trace.get());
     if (options.move_data) {
-      detail::fill_buffers(engine->memory(), engine->resolver(), pattern, options.init_seed);
+      detail::fill_buffers(engine->memory(), engine->resolver(), pattern, options.init_seed,
+                           engine->pool());
     }
     hook = [this](const ResolvedCompute& compute, std::size_t superstep) -> std::optional<Cycles> {
       const ComputeEntry& entry =
@@ -153,7 +155,8 @@ std::span<const std::byte> Simulation::buffer(TileId tile, std::string_view name
 }
 
 bool Simulation::step() {
-  const bool more = impl_->engine->step(impl_->hook);
+  const bool more =
+      impl_->engine->step(impl_->callbacks.empty() ? detail::ComputeHook() : impl_->hook);
   if (!more) {
     impl_->finish();
   }

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -12,12 +13,16 @@
 #include "seq2par/sim/resolve.h"
 #include "seq2par/sim/simulation.h"
 #include "support/files.h"
+#include "support/worker_pool.h"
 
 namespace s2p::sim::cli {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+/// More host threads than this is a typo, not a machine.
+constexpr std::uint64_t kMaxThreads = 1024;
 
 constexpr std::size_t kDiagnosticsShown = 20;
 
@@ -43,13 +48,15 @@ const char* const kRunUsage =
     "s2p-sim run sched.json [--fabric f.json] [--seed N] [--report r.json] [--trace t.json]\n"
     "            [--trace-tiles SPEC] [--verify] [--timing-only] [--init ints|signs|zero]\n"
     "            [--init-seed N] [--max-host-memory BYTES] [--host-stats] [--html r.html]\n"
-    "            [--quiet]\n"
+    "            [--threads N] [--quiet]\n"
     "  Simulates. --seed drives external packet loss/reordering only; input buffers are filled\n"
     "  from --init-seed (default 0) with --init (default ints; signs for prod collectives).\n"
     "  --verify checks a collective's result on the data the simulator moved. --timing-only\n"
     "  keeps no buffer contents (every check still runs). --trace-tiles: all, none, a count\n"
     "  (the first N tiles) or a list such as 0-15,100 (default: all up to 64 tiles, else 32).\n"
-    "  --host-stats prints host seconds and peak memory to stderr (never into the report).\n"
+    "  --host-stats prints host seconds, peak memory and events (transfers and superstep-tile\n"
+    "  steps) per second to stderr (never into the report). --threads: host threads sharing\n"
+    "  each superstep's tiles (default: the machine's cores); results never depend on it.\n"
     "  --html writes the report as a page: timeline, tile map, memory, links.\n";
 const char* const kHtmlUsage =
     "s2p-sim html report.json -o report.html\n"
@@ -406,6 +413,24 @@ int run_resolve(const std::vector<std::string>& argv) {
   return diagnostics.has_errors() ? 1 : 0;
 }
 
+/// Events per host second (per thread, at most one thread per core): the engine's throughput
+/// measure, comparable with parallel discrete-event simulators' "events per second per core".
+void print_event_rate(const RunReport& r, double seconds, unsigned threads) {
+  std::uint64_t transfers = 0;
+  for (const SuperstepStats& s : r.supersteps) {
+    transfers += s.transfers;
+  }
+  const std::uint64_t events = transfers + r.superstep_tile_steps;
+  const unsigned cores = std::min(threads, detail::default_thread_count());
+  const double rate = seconds > 0 ? static_cast<double>(events) / seconds : 0.0;
+  std::fprintf(stderr,
+               "host events: %llu (%llu transfers + %llu superstep-tile steps), %.3f M/s, "
+               "%.3f M/s per core (%u threads on %u cores)\n",
+               static_cast<unsigned long long>(events), static_cast<unsigned long long>(transfers),
+               static_cast<unsigned long long>(r.superstep_tile_steps), rate / 1e6,
+               rate / 1e6 / cores, threads, cores);
+}
+
 int run_run(const std::vector<std::string>& argv) {
   const auto host_start = std::chrono::steady_clock::now();
   const Args args(argv, {{"--fabric", true},
@@ -420,8 +445,11 @@ int run_run(const std::vector<std::string>& argv) {
                          {"--max-host-memory", true},
                          {"--host-stats", false},
                          {"--html", true},
+                         {"--threads", true},
                          {"--quiet", false}});
   const std::string path = single_schedule(args, "run");
+  const auto threads = static_cast<unsigned>(
+      args.number("--threads", detail::default_thread_count(), 1, kMaxThreads));
   if (args.has("--verify") && args.has("--timing-only")) {
     throw UsageError("--verify needs the data that --timing-only does not move");
   }
@@ -438,6 +466,7 @@ int run_run(const std::vector<std::string>& argv) {
   options.move_data = !args.has("--timing-only");
   options.max_host_bytes = args.number("--max-host-memory", options.max_host_bytes, 0, UINT64_MAX);
   options.fabric_source = fabric_label(schedule, fabric_path);
+  options.threads = threads;
   if (args.has("--trace")) {
     options.trace_tiles = parse_trace_tiles(args.value("--trace-tiles"), schedule.tiles);
   }
@@ -521,6 +550,7 @@ int run_run(const std::vector<std::string>& argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
     std::fprintf(stderr, "host: %.3f s, peak RSS %s\n", seconds,
                  human_bytes(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024).c_str());
+    print_event_rate(r, seconds, threads);
   }
   const bool failed = simulation.diagnostics().has_errors() || r.deadlock ||
                       (verified && !verified->ok) || !r.completed;

@@ -5,6 +5,7 @@
 
 #include "exchange/combine.h"
 #include "exchange/on_chip.h"
+#include "support/part_diagnostics.h"
 
 namespace s2p::sim::detail {
 
@@ -31,9 +32,11 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
       report_(report), trace_(trace), resolver_(schedule, diagnostics),
       memory_(resolver_, fabric, options.move_data, options.max_host_bytes, diagnostics,
               fresh_tile_stats(report, schedule.tiles)),
+      pool_(options.threads == 0 ? default_thread_count() : options.threads),
       ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),
       exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0),
-      cost_(schedule.tiles, 0), port_free_(schedule.tiles, 0), xreq_time_(fabric.chips, 0) {
+      cost_(schedule.tiles, 0), send_end_(schedule.tiles, 0), port_free_(schedule.tiles, 0),
+      xreq_time_(fabric.chips, 0) {
   if (fabric.chips > 1 || schedule.chips > 1) {
     external_ = std::make_unique<ExternalExchange>(fabric, schedule, options.seed, report.links,
                                                    report.xbs, trace);
@@ -68,13 +71,43 @@ bool BspEngine::step(const ComputeHook& hook) {
     return false;
   }
   const std::size_t k = next_++;
-  resolver_.resolve(k, step_, diagnostics_);
+  resolve(k);
   compute_phase(k, hook);
   exchange_phase(k);
   if (next_ >= resolver_.superstep_count()) {
     done_ = true;
   }
   return !done_;
+}
+
+unsigned BspEngine::parts_for(std::size_t tiles) const {
+  // Below this many tiles a part's work takes about as long as handing it to a thread.
+  constexpr std::size_t kMinTilesPerPart = 32;
+  // A few parts per thread, so that the others finish the work of one that the machine's
+  // scheduler has set aside.
+  constexpr std::size_t kPartsPerThread = 4;
+  if (pool_.size() == 1) {
+    return 1;
+  }
+  const std::size_t parts =
+      std::min<std::size_t>(pool_.size() * kPartsPerThread, tiles / kMinTilesPerPart);
+  return parts == 0 ? 1 : static_cast<unsigned>(parts);
+}
+
+void BspEngine::resolve(std::size_t k) {
+  const int group = resolver_.schedule().supersteps[resolver_.program()[k].superstep].group;
+  const unsigned parts = parts_for(resolver_.group_tiles(group).size());
+  if (parts == 1) {
+    resolver_.resolve(k, step_, diagnostics_);
+    return;
+  }
+  if (parts_.size() < parts) {
+    parts_.resize(parts);
+  }
+  pool_.run(parts, [&](unsigned part) {
+    resolver_.resolve_part(k, part, parts, parts_[part], diagnostics_.max_kept());
+  });
+  Resolver::merge_parts(std::span<const ResolvedPart>(parts_.data(), parts), step_, diagnostics_);
 }
 
 void BspEngine::compute_phase(std::size_t k, const ComputeHook& hook) {
@@ -122,6 +155,7 @@ void BspEngine::exchange_phase(std::size_t k) {
   stats.name = step_.expanded->name;
   stats.group = tpl.group < 0 ? "all" : schedule_.groups[tpl.group].name;
   stats.barrier = tpl.barrier;
+  report_.superstep_tile_steps += group.size();
   if (group.empty()) {
     report_.supersteps.push_back(std::move(stats));
     return;
@@ -196,12 +230,23 @@ Cycles BspEngine::settle_compute(const std::vector<TileId>& group, SuperstepStat
 bool BspEngine::run_transfers(std::size_t k) {
   const SuperstepTemplate& tpl = *step_.step;
   match_transfers(step_, resolver_, transfers_, unmatched_, diagnostics_, scratch_);
-  check_produced(step_, resolver_, memory_, diagnostics_);
-  check_hazards(step_, resolver_, transfers_, diagnostics_, scratch_);
-  time_on_chip(step_, resolver_, fabric_, exchange_start_,
-               tpl.barrier == BarrierVariant::kB ? std::span<const Cycles>(compute_end_)
-                                                 : std::span<const Cycles>(),
-               transfers_, diagnostics_, scratch_);
+  // The data checks and the port timing read the same transfers and write different things
+  // (diagnostics; the transfers' timing fields), so two threads can take one each. The timing's
+  // diagnostics are gathered apart and added after the checks', as one thread orders them.
+  bool sources_written = false;
+  const auto check_data = [&] {
+    check_produced(step_, resolver_, memory_, diagnostics_);
+    sources_written = check_hazards(step_, resolver_, transfers_, diagnostics_, scratch_);
+  };
+  timing_diagnostics_ = Diagnostics(diagnostics_.max_kept());
+  const auto time_ports = [&] {
+    time_on_chip(step_, resolver_, fabric_, exchange_start_,
+                 tpl.barrier == BarrierVariant::kB ? std::span<const Cycles>(compute_end_)
+                                                   : std::span<const Cycles>(),
+                 transfers_, timing_diagnostics_, timing_scratch_);
+  };
+  side_by_side(transfers_.size(), check_data, time_ports);
+  replay(timing_diagnostics_, diagnostics_);
 
   // External transfers start once the sender's on-chip sends are out of its port.
   bool any_external = false;
@@ -232,41 +277,58 @@ bool BspEngine::run_transfers(std::size_t k) {
       return false;
     }
   }
-  move_on_chip_data();
+  move_on_chip_data(sources_written);
   return true;
 }
 
 Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepStats& stats) {
-  // Each tile's exchange ends with its own last word out and last word in.
+  // Each tile's exchange ends with its own last word out and last word in. The receiving side
+  // (produced bytes, arrivals) and the sending side (departures) touch different tiles' fields,
+  // so two threads can take one side each; the two ends meet afterwards.
   for (const TileId t : group) {
     exchange_end_[t] = exchange_start_[t];
+    send_end_[t] = exchange_start_[t];
   }
-  std::vector<char>& counted = scratch_.flags;
-  counted.assign(step_.sends.size(), 0);
-  for (const Transfer& t : transfers_) {
-    const ResolvedRegion& dst = step_.receives[t.recv].destination;
-    memory_.mark_produced(t.dst, dst.buffer, dst.offset, dst.offset + dst.bytes);
-    exchange_end_[t.src] = std::max(exchange_end_[t.src], t.send_end);
-    exchange_end_[t.dst] = std::max(exchange_end_[t.dst], t.arrival_end);
-    TileStats& src = report_.tiles_stats[t.src];
-    report_.tiles_stats[t.dst].bytes_in += t.bytes;
-    stats.bytes += t.bytes;
-    ++stats.transfers;
-    if (t.external) {
-      ++stats.external_transfers;
-      src.bytes_out += t.bytes; // each external leg is its own packet stream
-    } else {
-      report_.tiles_stats[t.dst].receive_port_cycles += t.arrival_end - t.arrival_start;
-      if (counted[t.send] == 0) { // an on-chip multicast leaves the tile once for all its legs
-        counted[t.send] = 1;
-        src.bytes_out += t.bytes;
-        src.send_port_cycles += t.send_end - t.send_start;
+  std::uint64_t bytes = 0;
+  std::uint64_t external = 0;
+  const auto receiving = [&] {
+    for (const Transfer& t : transfers_) {
+      const ResolvedRegion& dst = step_.receives[t.recv].destination;
+      memory_.mark_produced(t.dst, dst.buffer, dst.offset, dst.offset + dst.bytes);
+      exchange_end_[t.dst] = std::max(exchange_end_[t.dst], t.arrival_end);
+      TileStats& in = report_.tiles_stats[t.dst];
+      in.bytes_in += t.bytes;
+      bytes += t.bytes;
+      if (t.external) {
+        ++external;
+      } else {
+        in.receive_port_cycles += t.arrival_end - t.arrival_start;
       }
     }
-  }
+  };
+  std::vector<char>& counted = scratch_.flags;
+  const auto sending = [&] {
+    counted.assign(step_.sends.size(), 0);
+    for (const Transfer& t : transfers_) {
+      send_end_[t.src] = std::max(send_end_[t.src], t.send_end);
+      TileStats& out = report_.tiles_stats[t.src];
+      if (t.external) {
+        out.bytes_out += t.bytes;        // each external leg is its own packet stream
+      } else if (counted[t.send] == 0) { // an on-chip multicast leaves once for all its legs
+        counted[t.send] = 1;
+        out.bytes_out += t.bytes;
+        out.send_port_cycles += t.send_end - t.send_start;
+      }
+    }
+  };
+  side_by_side(transfers_.size(), receiving, sending);
+  stats.bytes += bytes;
+  stats.transfers += transfers_.size();
+  stats.external_transfers += external;
   Cycles exchanged = 0;
   Cycles first = std::numeric_limits<Cycles>::max();
   for (const TileId t : group) {
+    exchange_end_[t] = std::max(exchange_end_[t], send_end_[t]);
     exchanged = std::max(exchanged, exchange_end_[t]);
     first = std::min(first, exchange_start_[t]);
     report_.tiles_stats[t].exchange_cycles += exchange_end_[t] - exchange_start_[t];
@@ -291,7 +353,7 @@ void BspEngine::apply(const Transfer& transfer, std::uint64_t offset, std::uint6
   combine_into(dst, src, recv.op, recv.type);
 }
 
-void BspEngine::move_on_chip_data() {
+void BspEngine::move_on_chip_data(bool sources_written) {
   if (!memory_.has_data()) {
     return;
   }
@@ -312,8 +374,45 @@ void BspEngine::move_on_chip_data() {
         return x.arrival_start != y.arrival_start ? x.arrival_start < y.arrival_start : a < b;
       },
       schedule_.tiles, scratch_.counts, scratch_.spare_order);
-  for (const std::uint32_t i : order) {
-    apply(transfers_[i], 0, transfers_[i].bytes);
+  // Each part takes the transfers into a contiguous range of destination tiles: it alone
+  // writes those tiles' memory, in the same order as one thread would. The bytes it reads are
+  // written by nobody in this phase unless check_hazards found a read-write hazard (then the
+  // result would depend on the order between tiles, so one thread keeps the global order).
+  const unsigned parts = sources_written ? 1 : parts_for(order.size());
+  pool_.run(parts, [&](unsigned part) {
+    const auto dst_at = [&](std::size_t n) {
+      const Share share = share_of(schedule_.tiles, parts, part);
+      const auto tile = static_cast<TileId>(n == 0 ? share.begin : share.end);
+      return static_cast<std::size_t>(
+          std::lower_bound(order.begin(), order.end(), tile,
+                           [&](std::uint32_t i, TileId t) { return transfers_[i].dst < t; }) -
+          order.begin());
+    };
+    const std::size_t begin = part == 0 ? 0 : dst_at(0);
+    const std::size_t end = part + 1 == parts ? order.size() : dst_at(1);
+    // Each transfer touches a few cache lines of two tiles' memory, megabytes apart: fetching
+    // a few transfers ahead turns one memory latency per line into streaming.
+    constexpr std::size_t kAhead = 6;
+    for (std::size_t n = begin; n < end; ++n) {
+      if (n + kAhead < end) {
+        prefetch(transfers_[order[n + kAhead]]);
+      }
+      apply(transfers_[order[n]], 0, transfers_[order[n]].bytes);
+    }
+  });
+}
+
+void BspEngine::prefetch(const Transfer& transfer) const {
+  constexpr std::uint64_t kLine = 64;
+  constexpr std::uint64_t kMaxBytes = 4096; // beyond this the hardware prefetcher keeps up
+  const ResolvedRegion& from = step_.sends[transfer.send].source;
+  const ResolvedRegion& to = step_.receives[transfer.recv].destination;
+  const std::byte* src = memory_.bytes(transfer.src, from.buffer).data() + from.offset;
+  const std::byte* dst = memory_.bytes(transfer.dst, to.buffer).data() + to.offset;
+  const std::uint64_t bytes = std::min(transfer.bytes, kMaxBytes);
+  for (std::uint64_t at = 0; at < bytes; at += kLine) {
+    __builtin_prefetch(src + at, 0);
+    __builtin_prefetch(dst + at, 1);
   }
 }
 

@@ -20,6 +20,7 @@
 #include "report/trace.h"
 #include "seq2par/sim/report.h"
 #include "seq2par/sim/resolve.h"
+#include "support/worker_pool.h"
 
 namespace s2p::sim::detail {
 
@@ -28,6 +29,9 @@ struct EngineOptions {
   bool move_data = true;
   std::uint64_t max_host_bytes = 16ULL << 30;
   bool stop_on_deadlock = true;
+  /// Host threads sharing each superstep's per-tile work (0: the machine's cores). Results do
+  /// not depend on it.
+  unsigned threads = 1;
 };
 
 /// Called for each compute entry on each tile (in tile order) when data is moved; returns the
@@ -50,8 +54,26 @@ public:
   [[nodiscard]] const Resolver& resolver() const { return resolver_; }
   [[nodiscard]] TileMemory& memory() { return memory_; }
   [[nodiscard]] const TileMemory& memory() const { return memory_; }
+  /// The host threads of the run, for work outside supersteps (filling initial data).
+  [[nodiscard]] WorkerPool& pool() { return pool_; }
+  /// Parts to split work over `tiles` tiles into: one per thread, but never so small that
+  /// handing them out costs more than the work.
+  [[nodiscard]] unsigned parts_for(std::size_t tiles) const;
 
 private:
+  /// Runs two independent jobs on two threads when `work` items make it worth it, else one
+  /// after the other (`first` then `second`).
+  template <class First, class Second>
+  void side_by_side(std::size_t work, const First& first, const Second& second) {
+    if (parts_for(work) < 2) {
+      first();
+      second();
+      return;
+    }
+    pool_.run(2, [&](unsigned part) { part == 0 ? first() : second(); });
+  }
+  /// Resolves superstep k into step_, in parts over the group's tiles when there are threads.
+  void resolve(std::size_t k);
   /// Costs of the compute entries (callbacks run here) and bytes they produce.
   void compute_phase(std::size_t k, const ComputeHook& hook);
   /// Times superstep k: compute, barriers, exchange; records its statistics.
@@ -62,8 +84,12 @@ private:
   bool run_transfers(std::size_t k);
   /// Exchange end of each tile of the group and the phase's statistics; returns the last end.
   Cycles settle_transfers(const std::vector<TileId>& group, SuperstepStats& stats);
-  void move_on_chip_data();
+  /// Moves the on-chip transfers' data, each destination tile's in arrival order;
+  /// `sources_written` (a read-write hazard) keeps it on one thread, in one global order.
+  void move_on_chip_data(bool sources_written);
   void apply(const Transfer& transfer, std::uint64_t offset, std::uint64_t bytes);
+  /// Asks the CPU for the memory a transfer will read and write (a hint only).
+  void prefetch(const Transfer& transfer) const;
   void report_deadlock(std::size_t k);
   [[nodiscard]] Cycles barrier_cost(int group) const;
 
@@ -76,6 +102,7 @@ private:
   Resolver resolver_;
   TileMemory memory_;
   std::unique_ptr<ExternalExchange> external_;
+  WorkerPool pool_;
 
   std::size_t next_ = 0;
   bool done_ = false;
@@ -84,13 +111,17 @@ private:
   std::vector<Cycles> exchange_start_;
   std::vector<Cycles> exchange_end_;
   std::vector<Cycles> cost_;
+  std::vector<Cycles> send_end_; ///< last word out of each tile, while settling an exchange
   std::vector<char> group_spans_chips_;
   std::vector<std::vector<std::int64_t>> xreq_tile_; ///< per group + 1, per chip: lowest tile
 
   // Reused every superstep.
   ResolvedSuperstep step_;
+  std::vector<ResolvedPart> parts_;
   std::vector<Transfer> transfers_;
   ExchangeScratch scratch_;
+  ExchangeScratch timing_scratch_; ///< time_on_chip's, as it may run beside check_hazards
+  Diagnostics timing_diagnostics_;
   std::vector<std::uint32_t> unmatched_;
   std::vector<Cycles> port_free_;
   std::vector<Cycles> xreq_time_;

@@ -1,7 +1,9 @@
 #include "engine/tile_memory.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <new>
 
 namespace s2p::sim::detail {
 
@@ -183,10 +185,13 @@ void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagn
   }
 }
 
+void TileMemory::Release::operator()(std::byte* bytes) const {
+  std::free(bytes); // NOLINT(cppcoreguidelines-no-malloc): from std::aligned_alloc
+}
+
 void TileMemory::allocate(std::uint64_t max_host_bytes) {
   const Schedule& schedule = resolver_.schedule();
   offset_.assign(static_cast<std::size_t>(schedule.tiles) * buffer_count_, 0);
-  std::vector<std::uint64_t> arena(schedule.tiles, 0);
   std::uint64_t total = 0;
   for (TileId t = 0; t < schedule.tiles; ++t) {
     for (std::size_t b = 0; b < buffer_count_; ++b) {
@@ -194,22 +199,24 @@ void TileMemory::allocate(std::uint64_t max_host_bytes) {
       if (!held.held || schedule.buffers[b].category == MemoryCategory::kCode) {
         continue;
       }
-      offset_[index(t, static_cast<int>(b))] = arena[t];
-      arena[t] += (held.bytes + 63) / 64 * 64; // keep every buffer cache-line aligned
-    }
-    total += arena[t];
-    if (total > max_host_bytes) {
-      throw InputError(schedule.source + ": moving real data needs more than " +
-                       std::to_string(max_host_bytes) +
-                       " bytes of host memory for buffer contents; run timing-only "
-                       "(--timing-only) or raise --max-host-memory");
+      offset_[index(t, static_cast<int>(b))] = total;
+      total += (held.bytes + 63) / 64 * 64; // keep every buffer cache-line aligned
+      if (total > max_host_bytes) {
+        throw InputError(schedule.source + ": moving real data needs more than " +
+                         std::to_string(max_host_bytes) +
+                         " bytes of host memory for buffer contents; run timing-only "
+                         "(--timing-only) or raise --max-host-memory");
+      }
     }
   }
-  storage_.resize(schedule.tiles);
-  for (TileId t = 0; t < schedule.tiles; ++t) {
-    if (arena[t] > 0) {
-      storage_[t] = std::make_unique_for_overwrite<std::byte[]>(arena[t]);
-    }
+  constexpr std::uint64_t kAlignment = 4096;
+  const std::uint64_t size = (total + kAlignment - 1) / kAlignment * kAlignment;
+  if (size == 0) {
+    return;
+  }
+  storage_.reset(static_cast<std::byte*>(std::aligned_alloc(kAlignment, size)));
+  if (!storage_) {
+    throw std::bad_alloc();
   }
 }
 
@@ -221,7 +228,7 @@ std::span<std::byte> TileMemory::bytes(TileId tile, int buffer) {
   if (!held.held || resolver_.schedule().buffers[buffer].category == MemoryCategory::kCode) {
     return {};
   }
-  return {storage_[tile].get() + offset_[index(tile, buffer)], held.bytes};
+  return {storage_.get() + offset_[index(tile, buffer)], held.bytes};
 }
 
 std::span<const std::byte> TileMemory::bytes(TileId tile, int buffer) const {

@@ -61,8 +61,13 @@ private:
   std::size_t buffer_count_;
   bool with_data_;
   std::vector<IntervalSet> produced_;
-  std::vector<std::unique_ptr<std::byte[]>> storage_; ///< one arena per tile
-  std::vector<std::uint64_t> offset_;                 ///< of each (tile, buffer) in its arena
+  struct Release {
+    void operator()(std::byte* bytes) const;
+  };
+  /// Every tile's buffers in one page-aligned allocation (first touched by the threads that
+  /// fill the initial data, so the page faults are shared out too).
+  std::unique_ptr<std::byte[], Release> storage_;
+  std::vector<std::uint64_t> offset_; ///< of each (tile, buffer) in storage_
 };
 
 } // namespace s2p::sim::detail

@@ -121,7 +121,7 @@ void match_transfers(const ResolvedSuperstep& step, const Resolver& resolver,
   }
 }
 
-void check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
+bool check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
                    const std::vector<Transfer>& transfers, Diagnostics& diagnostics,
                    ExchangeScratch& scratch) {
   using Access = ExchangeScratch::Access;
@@ -165,6 +165,7 @@ void check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
     return '[' + std::to_string(a.lo) + ", " + std::to_string(a.hi) + ")";
   };
 
+  bool sources_written = false;
   const Access* reach = nullptr; // the access reaching furthest in the current (tile, buffer)
   for (const Access& a : accesses) {
     if (reach == nullptr || reach->where != a.where || reach->hi <= a.lo) {
@@ -179,6 +180,7 @@ void check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
     if (a.write != b.write) {
       const Access& read = a.write ? b : a;
       const Access& write = a.write ? a : b;
+      sources_written = true;
       diagnostics.add(resolver.diagnostic("read-write-hazard", step.index, tile, entry_name(read),
                                           "sends bytes " + range(read) + " of buffer '" + buffer +
                                               "' while entry '" + entry_name(write) + "' writes " +
@@ -206,6 +208,7 @@ void check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
       reach = &a;
     }
   }
+  return sources_written;
 }
 
 } // namespace s2p::sim::detail

@@ -61,8 +61,9 @@ void match_transfers(const ResolvedSuperstep& step, const Resolver& resolver,
 /// Within one exchange phase and one tile: a region sent must not be written by a receive
 /// (read/write hazard); overlapping receives must not include a copy (write conflict) nor be a
 /// float combine with an external part (order-dependent result). At least one conflict of every
-/// overlapping group of regions is reported.
-void check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
+/// overlapping group of regions is reported. Returns whether there was a read-write hazard (bytes
+/// sent in the phase are also written in it).
+bool check_hazards(const ResolvedSuperstep& step, const Resolver& resolver,
                    const std::vector<Transfer>& transfers, Diagnostics& diagnostics,
                    ExchangeScratch& scratch);
 

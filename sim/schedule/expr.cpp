@@ -428,7 +428,218 @@ std::int64_t floor_mod(std::int64_t a, std::int64_t b) {
   return r;
 }
 
+/// floor_div and floor_mod without exceptions, for eval_lanes: false where they would throw.
+bool try_floor_div(std::int64_t a, std::int64_t b, std::int64_t& q) {
+  if (b == 0 || (a == std::numeric_limits<std::int64_t>::min() && b == -1)) {
+    return false;
+  }
+  q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) {
+    --q;
+  }
+  return true;
+}
+
+bool try_floor_mod(std::int64_t a, std::int64_t b, std::int64_t& r) {
+  if (b == 0) {
+    return false;
+  }
+  if (b == -1) {
+    r = 0;
+    return true;
+  }
+  r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) {
+    r += b;
+  }
+  return true;
+}
+
+/// A value on eval_lanes' stack: the same for every lane (`lane` null) or one per lane.
+struct LaneValue {
+  const std::int64_t* lane;
+  std::int64_t value;
+  [[nodiscard]] std::int64_t at(std::size_t i) const { return lane != nullptr ? lane[i] : value; }
+};
+
+/// Applies a binary operation lane by lane; `op(a, b, result)` returns false on failure.
+template <class Op>
+bool binary_lanes(LaneValue& a, const LaneValue& b, std::int64_t* row, std::size_t lanes, Op op) {
+  if (a.lane == nullptr && b.lane == nullptr) {
+    return op(a.value, b.value, a.value);
+  }
+  bool ok = true;
+  if (a.lane != nullptr && b.lane == nullptr) { // the common `x / tiles`, `k * esize`
+    const std::int64_t y = b.value;
+    for (std::size_t i = 0; i < lanes; ++i) {
+      ok &= op(a.lane[i], y, row[i]);
+    }
+  } else {
+    for (std::size_t i = 0; i < lanes; ++i) {
+      ok &= op(a.at(i), b.at(i), row[i]);
+    }
+  }
+  a.lane = row;
+  return ok;
+}
+
 } // namespace
+
+bool Expr::eval_lanes(std::span<const std::int64_t> env,
+                      std::span<const std::int64_t* const> columns, std::size_t lanes,
+                      std::int64_t* out) const {
+  constexpr std::size_t kStackCap = 512;
+  if (max_stack_ > kStackCap || lanes > kMaxLanes || lanes == 0) {
+    return false;
+  }
+  // Stack position p keeps its per-lane values in row p of `rows`.
+  thread_local std::vector<std::int64_t> rows;
+  if (rows.size() < max_stack_ * kMaxLanes) {
+    rows.resize(max_stack_ * kMaxLanes);
+  }
+  const auto row = [&](std::size_t p) {
+    return rows.data() + p * kMaxLanes;
+  };
+  std::array<LaneValue, kStackCap> stack;
+  std::size_t sp = 0;
+  const auto unary = [&](auto f) {
+    LaneValue& v = stack[sp - 1];
+    if (v.lane == nullptr) {
+      return f(v.value, v.value);
+    }
+    std::int64_t* r = row(sp - 1);
+    bool ok = true;
+    for (std::size_t i = 0; i < lanes; ++i) {
+      ok &= f(v.lane[i], r[i]);
+    }
+    v.lane = r;
+    return ok;
+  };
+  /// The branch every lane takes on the popped condition; nullopt when they differ.
+  const auto branch = [&]() -> std::optional<bool> {
+    const LaneValue c = stack[--sp];
+    if (c.lane == nullptr) {
+      return c.value != 0;
+    }
+    const bool first = c.lane[0] != 0;
+    for (std::size_t i = 1; i < lanes; ++i) {
+      if ((c.lane[i] != 0) != first) {
+        return std::nullopt;
+      }
+    }
+    return first;
+  };
+  const std::size_t n = code_.size();
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    const Instr& instr = code_[pc];
+    bool ok = true;
+    switch (instr.op) {
+    case Op::kConst:
+      stack[sp++] = {nullptr, instr.arg};
+      break;
+    case Op::kLoad: {
+      const auto slot = static_cast<std::size_t>(instr.arg);
+      if (slot >= env.size()) {
+        return false; // eval() reports it
+      }
+      const std::int64_t* column = slot < columns.size() ? columns[slot] : nullptr;
+      stack[sp++] = {column, column != nullptr ? 0 : env[slot]};
+      break;
+    }
+    case Op::kNeg:
+      ok = unary([](std::int64_t a, std::int64_t& r) {
+        return !__builtin_sub_overflow(std::int64_t{0}, a, &r);
+      });
+      break;
+    case Op::kNot:
+      ok = unary([](std::int64_t a, std::int64_t& r) {
+        r = a == 0 ? 1 : 0;
+        return true;
+      });
+      break;
+    case Op::kToBool:
+      ok = unary([](std::int64_t a, std::int64_t& r) {
+        r = a != 0 ? 1 : 0;
+        return true;
+      });
+      break;
+    case Op::kJump:
+      pc = static_cast<std::size_t>(instr.arg) - 1;
+      break;
+    case Op::kJumpIfZero:
+    case Op::kJumpIfNonZero: {
+      const std::optional<bool> taken = branch();
+      if (!taken) {
+        return false;
+      }
+      if (*taken == (instr.op == Op::kJumpIfNonZero)) {
+        pc = static_cast<std::size_t>(instr.arg) - 1;
+      }
+      break;
+    }
+    default: {
+      const LaneValue b = stack[--sp];
+      LaneValue& a = stack[sp - 1];
+      std::int64_t* r = row(sp - 1);
+      const auto apply = [&](auto f) {
+        return binary_lanes(a, b, r, lanes, f);
+      };
+      using I = std::int64_t;
+      switch (instr.op) {
+      case Op::kAdd:
+        ok = apply([](I x, I y, I& z) { return !__builtin_add_overflow(x, y, &z); });
+        break;
+      case Op::kSub:
+        ok = apply([](I x, I y, I& z) { return !__builtin_sub_overflow(x, y, &z); });
+        break;
+      case Op::kMul:
+        ok = apply([](I x, I y, I& z) { return !__builtin_mul_overflow(x, y, &z); });
+        break;
+      case Op::kDiv:
+        ok = apply([](I x, I y, I& z) { return try_floor_div(x, y, z); });
+        break;
+      case Op::kMod:
+        ok = apply([](I x, I y, I& z) { return try_floor_mod(x, y, z); });
+        break;
+      case Op::kEq:
+        ok = apply([](I x, I y, I& z) { return (z = x == y), true; });
+        break;
+      case Op::kNe:
+        ok = apply([](I x, I y, I& z) { return (z = x != y), true; });
+        break;
+      case Op::kLt:
+        ok = apply([](I x, I y, I& z) { return (z = x < y), true; });
+        break;
+      case Op::kLe:
+        ok = apply([](I x, I y, I& z) { return (z = x <= y), true; });
+        break;
+      case Op::kGt:
+        ok = apply([](I x, I y, I& z) { return (z = x > y), true; });
+        break;
+      case Op::kGe:
+        ok = apply([](I x, I y, I& z) { return (z = x >= y), true; });
+        break;
+      case Op::kMin:
+        ok = apply([](I x, I y, I& z) { return (z = std::min(x, y)), true; });
+        break;
+      case Op::kMax:
+        ok = apply([](I x, I y, I& z) { return (z = std::max(x, y)), true; });
+        break;
+      default:
+        return false;
+      }
+    }
+    }
+    if (!ok) {
+      return false;
+    }
+  }
+  const LaneValue& result = stack[0];
+  for (std::size_t i = 0; i < lanes; ++i) {
+    out[i] = result.at(i);
+  }
+  return true;
+}
 
 std::int64_t Expr::eval(std::span<const std::int64_t> env) const {
   // The parser bounds nesting, so the stack is small; max_stack_ is checked once, not per push.

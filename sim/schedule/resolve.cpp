@@ -2,8 +2,10 @@
 #include "seq2par/sim/resolve.h"
 
 #include <algorithm>
+#include <array>
 
 #include "support/json_reader.h"
+#include "support/part_diagnostics.h"
 
 namespace s2p::sim {
 
@@ -219,14 +221,21 @@ public:
     for (std::uint32_t i = 0; i < step_.compute.size(); ++i) {
       for_each_tile(step_.compute[i].tiles, step_.compute[i].name, step_.compute[i].field,
                     [&](TileId t) { compute_entry(i, t); });
+      end_entry();
     }
     for (std::uint32_t i = 0; i < step_.sends.size(); ++i) {
-      for_each_tile(step_.sends[i].tiles, step_.sends[i].name, step_.sends[i].field,
-                    [&](TileId t) { send_entry(i, t); });
+      for_each_tile_batch(
+          step_.sends[i].tiles, step_.sends[i].name, step_.sends[i].field,
+          [&](std::span<const TileId> tiles) { send_batch(i, tiles); },
+          [&](TileId t) { send_entry(i, t); });
+      end_entry();
     }
     for (std::uint32_t i = 0; i < step_.receives.size(); ++i) {
-      for_each_tile(step_.receives[i].tiles, step_.receives[i].name, step_.receives[i].field,
-                    [&](TileId t) { recv_entry(i, t); });
+      for_each_tile_batch(
+          step_.receives[i].tiles, step_.receives[i].name, step_.receives[i].field,
+          [&](std::span<const TileId> tiles) { recv_batch(i, tiles); },
+          [&](TileId t) { recv_entry(i, t); });
+      end_entry();
     }
   }
 
@@ -235,7 +244,36 @@ public:
     all();
   }
 
+  /// Resolves only part `part` of `parts` of the group's tiles, noting where each entry ends.
+  void share(unsigned part, unsigned parts, std::vector<ResolvedPart::EntryEnd>& ends) {
+    part_ = part;
+    parts_ = parts;
+    ends_ = &ends;
+    ends.clear();
+    all();
+  }
+
 private:
+  void end_entry() {
+    if (ends_ != nullptr) {
+      ends_->push_back({static_cast<std::uint32_t>(out_.compute.size()),
+                        static_cast<std::uint32_t>(out_.regions.size()),
+                        static_cast<std::uint32_t>(out_.sends.size()),
+                        static_cast<std::uint32_t>(out_.destinations.size()),
+                        static_cast<std::uint32_t>(out_.receives.size()),
+                        diagnostics_.items().size(), diagnostics_.error_count(),
+                        diagnostics_.warning_count()});
+    }
+  }
+
+  /// The group's tiles this run visits: a contiguous share of them when resolving a part.
+  std::span<const TileId> group_share() const {
+    const std::vector<TileId>& group = r_.group_tiles(step_.group);
+    const std::size_t n = group.size();
+    return std::span<const TileId>(group).subspan(n * part_ / parts_,
+                                                  n * (part_ + 1) / parts_ - n * part_ / parts_);
+  }
+
   void report(const char* kind, std::optional<TileId> tile, const std::string& entry,
               std::string message) {
     diagnostics_.add(r_.diagnostic(kind, k_, tile, entry, std::move(message)));
@@ -290,7 +328,11 @@ private:
 
   template <class F>
   void for_each_tile(const TileSet& set, const std::string& entry, const std::string& field, F f) {
-    const std::vector<TileId>& group = r_.group_tiles(step_.group);
+    const std::span<const TileId> group = group_share();
+    const bool listed = set.kind == TileSet::Kind::kRange || set.kind == TileSet::Kind::kList;
+    if (listed && part_ != 0) {
+      return; // listed tiles come in the list's order, not the group's: part 0 takes them all
+    }
     switch (set.kind) {
     case TileSet::Kind::kAll:
       if (only_) {
@@ -379,6 +421,13 @@ private:
         !eval(region.bytes, bytes, tile, entry, [&] { return field() + ".bytes"; })) {
       return false;
     }
+    return check_region(region, tile, entry, access, type, offset, bytes, out);
+  }
+
+  /// The checks of a region whose offset and size are evaluated.
+  bool check_region(const Region& region, TileId tile, const std::string& entry, const char* access,
+                    std::optional<ElementType> type, std::int64_t offset, std::int64_t bytes,
+                    ResolvedRegion& out) {
     const BufferDecl& decl = s_.buffers[region.buffer];
     if (offset < 0 || bytes < 0) {
       report("negative-size", tile, entry,
@@ -421,6 +470,208 @@ private:
     }
     out = {region.buffer, u_offset, u_bytes};
     return true;
+  }
+
+  // --- Batches: one expression evaluation for up to Expr::kMaxLanes tiles (see eval_lanes).
+  // A batch evaluates every field first; when any lane fails (or lanes branch differently) it
+  // resolves its tiles one by one instead, so diagnostics are exactly those of that path. When
+  // all evaluate, the checks run tile by tile in the same order as there.
+
+  using Lanes = std::array<std::int64_t, Expr::kMaxLanes>;
+
+  /// Binds tile, chip and chip_tile to columns for `tiles`.
+  void bind_lanes(std::span<const TileId> tiles) {
+    if (columns_.size() != env_.size()) {
+      columns_.assign(env_.size(), nullptr);
+    }
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+      tile_lanes_[i] = tiles[i];
+      chip_lanes_[i] = s_.chip_of(tiles[i]);
+      chip_tile_lanes_[i] = s_.chip_tile_of(tiles[i]);
+    }
+    columns_[BuiltinSlots::kTile] = tile_lanes_.data();
+    columns_[BuiltinSlots::kChip] = chip_lanes_.data();
+    columns_[BuiltinSlots::kChipTile] = chip_tile_lanes_.data();
+  }
+
+  /// Evaluates the entry's lets in order into columns; false when a lane fails.
+  bool bind_let_lanes(const std::vector<Let>& lets, std::size_t lanes) {
+    if (let_lanes_.size() < lets.size()) {
+      let_lanes_.resize(lets.size());
+    }
+    for (std::size_t l = 0; l < lets.size(); ++l) {
+      if (!lets[l].value.eval_lanes(env_, columns_, lanes, let_lanes_[l].data())) {
+        return false;
+      }
+      columns_[static_cast<std::size_t>(lets[l].slot)] = let_lanes_[l].data();
+    }
+    return true;
+  }
+
+  void unbind_lanes() { std::fill(columns_.begin(), columns_.end(), nullptr); }
+
+  bool lanes(const Expr& expr, std::size_t n, std::int64_t* out) const {
+    return expr.eval_lanes(env_, columns_, n, out);
+  }
+
+  /// Like for_each_tile, in batches for tile sets over the group (`all`, `where`).
+  template <class Batch, class One>
+  void for_each_tile_batch(const TileSet& set, const std::string& entry, const std::string& field,
+                           Batch batch, One one) {
+    if (only_ || (set.kind != TileSet::Kind::kAll && set.kind != TileSet::Kind::kWhere)) {
+      for_each_tile(set, entry, field, one);
+      return;
+    }
+    const std::span<const TileId> group = group_share();
+    std::array<TileId, Expr::kMaxLanes> selected{};
+    Lanes keep{};
+    for (std::size_t at = 0; at < group.size(); at += Expr::kMaxLanes) {
+      const auto tiles = group.subspan(at, std::min(Expr::kMaxLanes, group.size() - at));
+      if (set.kind == TileSet::Kind::kAll) {
+        batch(tiles);
+        continue;
+      }
+      bind_lanes(tiles);
+      const bool evaluated = lanes(set.where, tiles.size(), keep.data());
+      unbind_lanes();
+      if (!evaluated) {
+        for (const TileId t : tiles) { // as for_each_tile does it, with its diagnostics
+          bind_tile(env_, s_, t);
+          std::int64_t v = 0;
+          if (eval(set.where, v, t, entry, [&] { return field + ".tiles.where"; }) && v != 0) {
+            one(t);
+          }
+        }
+        continue;
+      }
+      std::size_t n = 0;
+      for (std::size_t i = 0; i < tiles.size(); ++i) {
+        if (keep[i] != 0) {
+          selected[n++] = tiles[i];
+        }
+      }
+      if (n > 0) {
+        batch(std::span<const TileId>(selected.data(), n));
+      }
+    }
+  }
+
+  void send_batch(std::uint32_t index, std::span<const TileId> tiles) {
+    const SendEntry& entry = step_.sends[index];
+    const std::size_t n = tiles.size();
+    Lanes offset{};
+    Lanes bytes{};
+    Lanes cycle{};
+    if (to_lanes_.size() < entry.to.size()) {
+      to_lanes_.resize(entry.to.size());
+    }
+    bind_lanes(tiles);
+    bool evaluated =
+        bind_let_lanes(entry.lets, n) && lanes(entry.source.offset, n, offset.data()) &&
+        lanes(entry.source.bytes, n, bytes.data()) && lanes(entry.cycle, n, cycle.data());
+    for (std::size_t d = 0; evaluated && d < entry.to.size(); ++d) {
+      evaluated = lanes(entry.to[d], n, to_lanes_[d].data());
+    }
+    unbind_lanes();
+    for (std::size_t i = 0; i < n; ++i) {
+      const TileId tile = tiles[i];
+      if (!evaluated) {
+        send_entry(index, tile);
+        continue;
+      }
+      ResolvedSend send;
+      send.entry = index;
+      send.tile = tile;
+      if (!check_region(entry.source, tile, entry.name, "sends", std::nullopt, offset[i], bytes[i],
+                        send.source)) {
+        continue;
+      }
+      if (cycle[i] < 0) {
+        report("negative-size", tile, entry.name, "send cycle is " + std::to_string(cycle[i]));
+        continue;
+      }
+      send.cycle = static_cast<Cycles>(cycle[i]);
+      send.first_destination = static_cast<std::uint32_t>(out_.destinations.size());
+      for (std::size_t d = 0; d < entry.to.size(); ++d) {
+        add_destination(to_lanes_[d][i], tile, entry.name);
+      }
+      finish_send(send);
+    }
+  }
+
+  void recv_batch(std::uint32_t index, std::span<const TileId> tiles) {
+    const RecvEntry& entry = step_.receives[index];
+    const std::size_t n = tiles.size();
+    Lanes from{};
+    Lanes offset{};
+    Lanes bytes{};
+    bind_lanes(tiles);
+    const bool evaluated = bind_let_lanes(entry.lets, n) && lanes(entry.from, n, from.data()) &&
+                           lanes(entry.destination.offset, n, offset.data()) &&
+                           lanes(entry.destination.bytes, n, bytes.data());
+    unbind_lanes();
+    for (std::size_t i = 0; i < n; ++i) {
+      const TileId tile = tiles[i];
+      if (!evaluated) {
+        recv_entry(index, tile);
+        continue;
+      }
+      ResolvedRecv recv = new_recv(entry, index, tile);
+      if (!check_source(from[i], tile, entry.name, recv)) {
+        continue;
+      }
+      if (check_region(entry.destination, tile, entry.name, "writes", combine_type(entry, recv),
+                       offset[i], bytes[i], recv.destination)) {
+        out_.receives.push_back(recv);
+      }
+    }
+  }
+
+  /// A send's destination `to`, checked; added to the resolved lists when valid.
+  void add_destination(std::int64_t to, TileId tile, const std::string& entry) {
+    if (!valid_tile(to, tile, entry, "the destination")) {
+      return;
+    }
+    if (to == tile) {
+      report("send-to-self", tile, entry, "sends to itself; copy within a tile in compute");
+      return;
+    }
+    out_.destinations.push_back(static_cast<TileId>(to));
+  }
+
+  void finish_send(ResolvedSend& send) {
+    send.destination_count =
+        static_cast<std::uint32_t>(out_.destinations.size()) - send.first_destination;
+    if (send.destination_count > 0) {
+      out_.sends.push_back(send);
+    }
+  }
+
+  ResolvedRecv new_recv(const RecvEntry& entry, std::uint32_t index, TileId tile) const {
+    ResolvedRecv recv;
+    recv.entry = index;
+    recv.tile = tile;
+    recv.op = entry.op;
+    recv.type = entry.type.value_or(s_.buffers[entry.destination.buffer].type);
+    return recv;
+  }
+
+  /// A receive's source tile, checked.
+  bool check_source(std::int64_t from, TileId tile, const std::string& entry, ResolvedRecv& recv) {
+    if (!valid_tile(from, tile, entry, "the source")) {
+      return false;
+    }
+    if (from == tile) {
+      report("send-to-self", tile, entry, "receives from itself");
+      return false;
+    }
+    recv.from = static_cast<TileId>(from);
+    return true;
+  }
+
+  /// Combining receives must cover whole elements of their type; copies take any bytes.
+  static std::optional<ElementType> combine_type(const RecvEntry& entry, const ResolvedRecv& recv) {
+    return entry.op == CombineOp::kCopy ? std::nullopt : std::optional<ElementType>(recv.type);
   }
 
   void compute_entry(std::uint32_t index, TileId tile) {
@@ -491,21 +742,11 @@ private:
       const auto field = [&] { // '[', not "[": GCC bug 105651 (a false -Wrestrict)
         return entry.field + ".to" + (entry.to.size() > 1 ? '[' + std::to_string(i) + "]" : "");
       };
-      if (!eval(entry.to[i], to, tile, entry.name, field) ||
-          !valid_tile(to, tile, entry.name, "the destination")) {
-        continue;
+      if (eval(entry.to[i], to, tile, entry.name, field)) {
+        add_destination(to, tile, entry.name);
       }
-      if (to == tile) {
-        report("send-to-self", tile, entry.name, "sends to itself; copy within a tile in compute");
-        continue;
-      }
-      out_.destinations.push_back(static_cast<TileId>(to));
     }
-    send.destination_count =
-        static_cast<std::uint32_t>(out_.destinations.size()) - send.first_destination;
-    if (send.destination_count > 0) {
-      out_.sends.push_back(send);
-    }
+    finish_send(send);
   }
 
   void recv_entry(std::uint32_t index, TileId tile) {
@@ -513,26 +754,15 @@ private:
     if (!bind(tile, entry.lets, entry.name, entry.field)) {
       return;
     }
-    ResolvedRecv recv;
-    recv.entry = index;
-    recv.tile = tile;
-    recv.op = entry.op;
-    recv.type = entry.type.value_or(s_.buffers[entry.destination.buffer].type);
+    ResolvedRecv recv = new_recv(entry, index, tile);
     std::int64_t from = 0;
     if (!eval(entry.from, from, tile, entry.name, [&] { return entry.field + ".from"; }) ||
-        !valid_tile(from, tile, entry.name, "the source")) {
+        !check_source(from, tile, entry.name, recv)) {
       return;
     }
-    if (from == tile) {
-      report("send-to-self", tile, entry.name, "receives from itself");
-      return;
-    }
-    recv.from = static_cast<TileId>(from);
-    const std::optional<ElementType> type =
-        entry.op == CombineOp::kCopy ? std::nullopt : std::optional<ElementType>(recv.type);
     if (!region(
-            entry.destination, tile, entry.name, [&] { return entry.field; }, "writes", type,
-            recv.destination)) {
+            entry.destination, tile, entry.name, [&] { return entry.field; }, "writes",
+            combine_type(entry, recv), recv.destination)) {
       return;
     }
     out_.receives.push_back(recv);
@@ -547,10 +777,71 @@ private:
   const SuperstepTemplate& step_;
   std::vector<std::int64_t> env_;
   std::optional<TileId> only_;
+  unsigned part_ = 0;
+  unsigned parts_ = 1;
+  std::vector<ResolvedPart::EntryEnd>* ends_ = nullptr;
+  // Batches: per-slot columns (null: the slot's value in env_) and their storage.
+  std::vector<const std::int64_t*> columns_;
+  Lanes tile_lanes_{};
+  Lanes chip_lanes_{};
+  Lanes chip_tile_lanes_{};
+  std::vector<Lanes> let_lanes_;
+  std::vector<Lanes> to_lanes_;
 };
 
 void Resolver::resolve(std::size_t k, ResolvedSuperstep& out, Diagnostics& diagnostics) const {
   Run(*this, k, out, diagnostics).all();
+}
+
+void Resolver::resolve_part(std::size_t k, unsigned part, unsigned parts, ResolvedPart& out,
+                            std::size_t max_kept_diagnostics) const {
+  out.diagnostics = Diagnostics(max_kept_diagnostics);
+  Run(*this, k, out.step, out.diagnostics).share(part, parts, out.ends);
+}
+
+void Resolver::merge_parts(std::span<const ResolvedPart> parts, ResolvedSuperstep& out,
+                           Diagnostics& diagnostics) {
+  const ResolvedSuperstep& first = parts.front().step;
+  out.index = first.index;
+  out.step = first.step;
+  out.expanded = first.expanded;
+  out.compute.clear();
+  out.regions.clear();
+  out.sends.clear();
+  out.destinations.clear();
+  out.receives.clear();
+  const std::size_t entries = parts.front().ends.size();
+  const std::size_t sends_from = out.step->compute.size();
+  const std::size_t receives_from = sends_from + out.step->sends.size();
+  for (std::size_t e = 0; e < entries; ++e) {
+    for (const ResolvedPart& part : parts) {
+      const ResolvedPart::EntryEnd from = e == 0 ? ResolvedPart::EntryEnd{} : part.ends[e - 1];
+      const ResolvedPart::EntryEnd& to = part.ends[e];
+      const ResolvedSuperstep& in = part.step;
+      if (e < sends_from) {
+        const auto shift = static_cast<std::uint32_t>(out.regions.size()) - from.regions;
+        out.regions.insert(out.regions.end(), in.regions.begin() + from.regions,
+                           in.regions.begin() + to.regions);
+        for (std::uint32_t i = from.compute; i < to.compute; ++i) {
+          out.compute.push_back(in.compute[i]);
+          out.compute.back().first_region += shift;
+        }
+      } else if (e < receives_from) {
+        const auto shift = static_cast<std::uint32_t>(out.destinations.size()) - from.destinations;
+        out.destinations.insert(out.destinations.end(), in.destinations.begin() + from.destinations,
+                                in.destinations.begin() + to.destinations);
+        for (std::uint32_t i = from.sends; i < to.sends; ++i) {
+          out.sends.push_back(in.sends[i]);
+          out.sends.back().first_destination += shift;
+        }
+      } else {
+        out.receives.insert(out.receives.end(), in.receives.begin() + from.receives,
+                            in.receives.begin() + to.receives);
+      }
+      detail::replay(part.diagnostics, {from.kept, from.errors, from.warnings},
+                     {to.kept, to.errors, to.warnings}, diagnostics);
+    }
+  }
 }
 
 void Resolver::resolve_tile(std::size_t k, TileId tile, ResolvedSuperstep& out,

@@ -120,6 +120,65 @@ TEST(Expr, UsedSlotsAndConstants) {
   EXPECT_FALSE(e.constant_value().has_value());
 }
 
+TEST(Expr, EvalLanesAgreesWithEvalOrDeclines) {
+  // Every lane must give what eval() gives; where any lane would fail (or lanes branch apart)
+  // eval_lanes declines, so the caller's lane-by-lane path reports the error.
+  Fixture f;
+  const char* texts[] = {"(tile - s) % tiles",
+                         "(k + 1) * 1000 / tiles - k * 1000 / tiles",
+                         "tile * 2 + s",
+                         "-tile + min(tile, 7) - max(s, tile % 3)",
+                         "tile == s || tiles < 3",
+                         "s > 1 ? tile / (s - 1) : 0",
+                         "tile > 30 ? 1 : 2",
+                         "100 / (tile - 20)",
+                         "tile * 4611686018427387904",
+                         "!(tile % 2) && s >= 0"};
+  const int k = f.symbols.declare("k");
+  f.env.resize(4);
+  std::vector<std::int64_t> tile_lanes(40);
+  std::vector<std::int64_t> k_lanes(40);
+  for (std::size_t i = 0; i < tile_lanes.size(); ++i) {
+    tile_lanes[i] = static_cast<std::int64_t>(i);
+    k_lanes[i] = static_cast<std::int64_t>(i) * 3 - 17;
+  }
+  std::vector<const std::int64_t*> columns(4, nullptr);
+  columns[static_cast<std::size_t>(f.tile)] = tile_lanes.data();
+  columns[static_cast<std::size_t>(k)] = k_lanes.data();
+  f.env[f.tiles] = 37;
+  for (const std::int64_t step : {0, 1, 2, 5}) {
+    f.env[f.s] = step;
+    for (const char* text : texts) {
+      const Expr expr = Expr::parse(text, f.symbols);
+      for (const std::size_t lanes : {std::size_t{1}, std::size_t{19}, std::size_t{40}}) {
+        std::vector<std::int64_t> out(lanes);
+        const bool evaluated = expr.eval_lanes(f.env, columns, lanes, out.data());
+        bool any_error = false;
+        for (std::size_t i = 0; i < lanes; ++i) {
+          f.env[f.tile] = tile_lanes[i];
+          f.env[k] = k_lanes[i];
+          try {
+            const std::int64_t expected = expr.eval(f.env);
+            if (evaluated) {
+              EXPECT_EQ(out[i], expected) << text << ", lane " << i << ", s = " << step;
+            }
+          } catch (const EvalError&) {
+            any_error = true;
+          }
+        }
+        if (any_error) {
+          EXPECT_FALSE(evaluated) << text << " (" << lanes << " lanes, s = " << step << ")";
+        }
+      }
+    }
+  }
+  // Uniform conditions take their branch; lane-dependent ones are declined only when they differ.
+  std::vector<std::int64_t> out(40);
+  EXPECT_TRUE(
+      Expr::parse("s > 1 ? tile : 0", f.symbols).eval_lanes(f.env, columns, 40, out.data()));
+  EXPECT_EQ(out[39], 39);
+}
+
 TEST(SymbolTable, ScopesHideNamesButKeepSlotsUnique) {
   SymbolTable symbols;
   const int a = symbols.declare("a");

@@ -35,6 +35,7 @@ void run_collective_on_fabric(const tile_kernel_info& info, const collective_arg
   auto [fabric, fabric_file] = launch_fabric(info);
   const auto json = ring_schedule(launch, fabric, fabric_file);
   sim::SimulationOptions options;
+  options.threads = fabric_sim_threads();
   if (!fabric_file.empty())
     options.fabric_source = fabric_file;
   write_schedule_copy(info.schedule ? info.schedule : info.name, json);

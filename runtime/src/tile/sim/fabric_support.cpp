@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 namespace s2p::rt {
@@ -32,6 +33,18 @@ launch_fabric_choice launch_fabric(const tile_kernel_info& info) {
     return {fabric, path};
   }
   return {default_fabric_for(static_cast<std::uint32_t>(tiles)), {}};
+}
+
+unsigned fabric_sim_threads() {
+  const char* text = std::getenv("S2P_SIM_THREADS");
+  if (!text || !*text)
+    return 0;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < 1 || value > 1024)
+    throw std::invalid_argument(std::string("S2P_SIM_THREADS='") + text +
+                                "' is not a number of threads (1 to 1024)");
+  return static_cast<unsigned>(value);
 }
 
 std::vector<int> forall_chips(const tile_kernel_info& info) {

@@ -19,6 +19,9 @@ struct launch_fabric_choice {
 };
 launch_fabric_choice launch_fabric(const tile_kernel_info& info);
 
+// Host threads the fabric simulator uses: S2P_SIM_THREADS, or 0 (the machine's cores).
+unsigned fabric_sim_threads();
+
 inline void throw_on_errors(const sim::Simulation& simulation, const char* kernel) {
   if (!simulation.diagnostics().has_errors())
     return;

@@ -24,6 +24,7 @@ void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& prog
   write_schedule_copy(info.schedule ? info.schedule : info.name, json);
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
   sim::SimulationOptions options;
+  options.threads = fabric_sim_threads();
   if (!fabric_file.empty()) {
     options.fabric_source = fabric_file;
   } else if (schedule.tile_sram_bytes) {

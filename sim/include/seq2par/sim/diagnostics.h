@@ -61,6 +61,7 @@ public:
     add({Severity::kError, std::move(kind), {}, {}, {}, {}, std::move(message)});
   }
 
+  [[nodiscard]] std::size_t max_kept() const { return max_kept_; }
   [[nodiscard]] std::size_t error_count() const { return errors_; }
   [[nodiscard]] std::size_t warning_count() const { return warnings_; }
   [[nodiscard]] bool has_errors() const { return errors_ > 0; }

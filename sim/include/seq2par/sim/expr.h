@@ -71,6 +71,18 @@ public:
   /// Evaluates with env[slot] as the value of each symbol. Throws EvalError.
   [[nodiscard]] std::int64_t eval(std::span<const std::int64_t> env) const;
 
+  /// Lanes one eval_lanes call takes at most.
+  static constexpr std::size_t kMaxLanes = 64;
+  /// Evaluates for `lanes` (at most kMaxLanes) environments at once: lane i reads slot s from
+  /// columns[s][i] where columns[s] is set, from env[s] otherwise. One dispatch per instruction
+  /// serves every lane, which is what makes resolving thousands of tiles per superstep cheap.
+  /// Returns false (out unspecified) when a lane fails (overflow, division by zero) or the lanes
+  /// take different branches of `?:`, `&&` or `||`; the caller then evaluates lane by lane with
+  /// eval(), which reports the error as usual.
+  [[nodiscard]] bool eval_lanes(std::span<const std::int64_t> env,
+                                std::span<const std::int64_t* const> columns, std::size_t lanes,
+                                std::int64_t* out) const;
+
   [[nodiscard]] bool uses(int slot) const;
   [[nodiscard]] const std::vector<int>& used_slots() const { return used_slots_; }
   [[nodiscard]] std::optional<std::int64_t> constant_value() const;

@@ -129,6 +129,8 @@ struct RunReport {
   std::uint32_t chips = 0;
   std::uint32_t tiles_per_chip = 0;
   std::uint64_t supersteps_planned = 0;
+  /// Tiles that took part in each superstep, summed (host statistics only: not in the JSON).
+  std::uint64_t superstep_tile_steps = 0;
   std::string fabric_source; ///< a path, or "built-in default"
   Fabric fabric;
   std::uint64_t seed = 0;

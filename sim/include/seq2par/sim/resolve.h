@@ -73,6 +73,25 @@ struct ResolvedSuperstep {
   }
 };
 
+/// The share of a superstep that one part of the sync group's tiles resolves (see
+/// Resolver::resolve_part): its lists, its diagnostics, and where each entry's share ends, so
+/// that the parts can be put together in the order resolve() produces.
+struct ResolvedPart {
+  struct EntryEnd {
+    std::uint32_t compute = 0;
+    std::uint32_t regions = 0;
+    std::uint32_t sends = 0;
+    std::uint32_t destinations = 0;
+    std::uint32_t receives = 0;
+    std::size_t kept = 0; ///< of `diagnostics`: kept, errors and warnings so far
+    std::size_t errors = 0;
+    std::size_t warnings = 0;
+  };
+  ResolvedSuperstep step;
+  Diagnostics diagnostics;
+  std::vector<EntryEnd> ends; ///< one per entry: compute entries, then sends, then receives
+};
+
 class Resolver {
 public:
   /// Unrolls the program and resolves buffers and sync groups for every tile. Per-tile problems
@@ -101,6 +120,16 @@ public:
   /// Resolves only what `tile` itself executes in superstep k.
   void resolve_tile(std::size_t k, TileId tile, ResolvedSuperstep& out,
                     Diagnostics& diagnostics) const;
+
+  /// Resolves part `part` of `parts` of superstep k: entries over all tiles of the group (or a
+  /// `where` subset of them) for the part's contiguous share of the group's tiles, entries over
+  /// listed tiles (lists, ranges) whole in part 0. Different parts may run concurrently.
+  void resolve_part(std::size_t k, unsigned part, unsigned parts, ResolvedPart& out,
+                    std::size_t max_kept_diagnostics) const;
+  /// Puts the parts together entry by entry: the same lists and diagnostics, in the same order,
+  /// as resolve() gives.
+  static void merge_parts(std::span<const ResolvedPart> parts, ResolvedSuperstep& out,
+                          Diagnostics& diagnostics);
 
   /// "superstep 3 ('name')"-style context for diagnostics about superstep k.
   [[nodiscard]] Diagnostic diagnostic(std::string kind, std::size_t k, std::optional<TileId> tile,

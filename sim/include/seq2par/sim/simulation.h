@@ -18,8 +18,9 @@
 //   const sim::RunReport& report = simulation.report();
 //   if (simulation.diagnostics().has_errors()) { ... }
 //
-// Everything is single-threaded and deterministic: compute callbacks run one tile at a time in
-// tile order; the same schedule, fabric, options and callbacks give the same report.
+// Deterministic: compute callbacks run on the calling thread, one tile at a time in tile order
+// (the engine's own per-tile work may use `SimulationOptions::threads` host threads, merged in
+// tile order); the same schedule, fabric, options and callbacks give the same report.
 #pragma once
 
 #include <cstddef>
@@ -67,6 +68,10 @@ struct SimulationOptions {
   std::size_t trace_max_events = 2'000'000;
   /// Named in the report: the fabric file, or "built-in default".
   std::string fabric_source = "built-in default";
+  /// Host threads that share each superstep's per-tile work (0: the machine's cores). The
+  /// report, trace and memory do not depend on it; compute callbacks still run on the calling
+  /// thread, one tile at a time in tile order.
+  unsigned threads = 0;
 };
 
 /// What a compute callback sees: its tile, and that tile's memory.

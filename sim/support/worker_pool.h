@@ -1,0 +1,78 @@
+// A fixed set of host threads that run one job at a time, split into parts. Threads claim parts
+// as they come (an atomic counter), the calling thread included: on a shared machine a worker
+// that the scheduler has set aside holds nothing up, the others take its parts. The engine calls
+// it several times per superstep, so handing out a job must cost microseconds: idle workers spin
+// briefly before they sleep on a futex (std::atomic::wait).
+//
+// Which thread runs which part never affects results: callers give each part its own output and
+// merge the parts in part order (see the engine).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace s2p::sim::detail {
+
+class WorkerPool {
+public:
+  /// `threads` host threads in all, the caller included (0 or 1: no workers).
+  explicit WorkerPool(unsigned threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  /// Threads in all, the caller included.
+  [[nodiscard]] unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+
+  /// Runs job(part) for every part in [0, parts) (at most 65535) and returns when all are done. An exception
+  /// from a part is rethrown here (the lowest part's, when several throw).
+  template <class Job> void run(unsigned parts, Job&& job) {
+    if (parts <= 1 || workers_.empty()) {
+      for (unsigned p = 0; p < parts; ++p) {
+        job(p);
+      }
+      return;
+    }
+    run_erased(parts, [](void* context, unsigned part) { (*static_cast<Job*>(context))(part); },
+               &job);
+  }
+
+private:
+  using Call = void (*)(void*, unsigned);
+  void run_erased(unsigned parts, Call call, void* context);
+  /// Claims and runs parts of job `job` until none is left (or another job has begun).
+  void work_on(std::uint32_t job);
+  void work();
+  void run_part(unsigned part);
+
+  std::vector<std::thread> workers_;
+  std::atomic<std::uint32_t> generation_{0}; ///< the current job; workers wait on it
+  static constexpr unsigned kMaxParts = 0xffff;
+  std::atomic<std::uint64_t> claim_{0}; ///< job << 32 | parts << 16 | next unclaimed part
+  std::atomic<unsigned> done_{0};            ///< parts of the current job finished
+  std::atomic<bool> stopping_{false};
+  std::uint32_t job_ = 0; ///< the caller's count of jobs
+  // The job being run: written before claim_ publishes it, read by a thread that has claimed one
+  // of its parts (the job cannot end, and these cannot change, before that part is done).
+  Call call_ = nullptr;
+  void* context_ = nullptr;
+  std::vector<std::exception_ptr> errors_; ///< per part
+};
+
+/// The host threads `--threads 0` means: the machine's cores (at least 1).
+[[nodiscard]] unsigned default_thread_count();
+
+/// Part `part` of `parts` near-equal contiguous shares of [0, n): [begin, end).
+struct Share {
+  std::size_t begin;
+  std::size_t end;
+};
+[[nodiscard]] inline Share share_of(std::size_t n, unsigned parts, unsigned part) {
+  return {n * part / parts, n * (part + 1) / parts};
+}
+
+} // namespace s2p::sim::detail

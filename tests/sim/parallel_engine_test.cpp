@@ -1,0 +1,181 @@
+// The parallel engine: the same schedule gives byte-identical reports, traces, diagnostics and
+// memory whatever the number of host threads. The schedules have enough tiles (256) that every
+// thread count here really splits each superstep into parts.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "seq2par/sim/collectives.h"
+#include "sim_test_util.h"
+
+namespace {
+
+using namespace s2p_test;
+
+constexpr std::uint32_t kTiles = 256;
+const unsigned kThreadCounts[] = {2, 3, 8};
+
+struct Outputs {
+  std::string report;
+  std::string trace;
+  std::string diagnostics;
+};
+
+std::vector<sim::TileId> traced_tiles() {
+  std::vector<sim::TileId> tiles;
+  for (sim::TileId t = 0; t < kTiles; t += 3) {
+    tiles.push_back(t);
+  }
+  return tiles;
+}
+
+Outputs run(const Json& schedule, const sim::Fabric& fabric, unsigned threads, bool verify,
+            bool stop_on_deadlock = true) {
+  sim::SimulationOptions options;
+  options.threads = threads;
+  options.seed = 7;
+  options.trace_tiles = traced_tiles();
+  options.stop_on_deadlock = stop_on_deadlock;
+  sim::Simulation s(sim::parse_schedule(schedule, "parallel.json"), fabric, options);
+  s.run();
+  if (verify) {
+    EXPECT_TRUE(s.verify().ok);
+  }
+  std::ostringstream trace;
+  s.write_trace(trace);
+  std::string diagnostics;
+  for (const sim::Diagnostic& d : s.diagnostics().items()) {
+    diagnostics += d.kind + " " + d.to_string() + "\n";
+  }
+  diagnostics += "errors " + std::to_string(s.diagnostics().error_count()) + ", dropped " +
+                 std::to_string(s.diagnostics().dropped()) + "\n";
+  return {s.report_json().dump(1), trace.str(), diagnostics};
+}
+
+void expect_same_for_every_thread_count(const Json& schedule, const sim::Fabric& fabric,
+                                        bool verify, bool stop_on_deadlock = true) {
+  const Outputs one = run(schedule, fabric, 1, verify, stop_on_deadlock);
+  for (const unsigned threads : kThreadCounts) {
+    const Outputs many = run(schedule, fabric, threads, verify, stop_on_deadlock);
+    // Compared as booleans first: a failure should not print megabytes.
+    EXPECT_TRUE(many.report == one.report) << threads << " threads: the report differs";
+    EXPECT_TRUE(many.trace == one.trace) << threads << " threads: the trace differs";
+    EXPECT_EQ(many.diagnostics, one.diagnostics) << threads << " threads";
+  }
+}
+
+Json ring(const sim::Fabric& fabric, std::uint32_t chips, std::uint64_t bytes, bool bidirectional) {
+  sim::RingOptions options;
+  options.kind = "allreduce";
+  options.tiles = kTiles;
+  options.chips = chips;
+  options.bytes = bytes;
+  options.bidirectional = bidirectional;
+  return sim::make_ring_schedule(options, fabric);
+}
+
+TEST(ParallelEngine, AllReduceReportAndTraceIdenticalForEveryThreadCount) {
+  const sim::Fabric fabric = small_fabric(kTiles);
+  expect_same_for_every_thread_count(ring(fabric, 1, 16384, false), fabric, /*verify=*/true);
+}
+
+TEST(ParallelEngine, MultiChipLossyLinksIdenticalForEveryThreadCount) {
+  sim::Fabric fabric = small_fabric(kTiles / 4, 4);
+  fabric.external.loss_probability = 0.05;
+  fabric.external.reorder_window_cycles = 500;
+  expect_same_for_every_thread_count(ring(fabric, 4, 4096, true), fabric, /*verify=*/true);
+}
+
+/// Every tile sends to its neighbour; some tiles break a rule each: port conflicts, a read-write
+/// hazard, out-of-bounds writes, expression errors, sends nobody receives, listed tile sets, and
+/// finally a deadlock.
+Json broken_schedule() {
+  const Json buffers =
+      Json::array({{{"name", "x"}, {"type", "i32"}, {"bytes", 1024}, {"init", "input"}},
+                   {{"name", "y"}, {"type", "i32"}, {"bytes", 1024}, {"init", "none"}}});
+  const Json send_next = {{"kind", "send"},     {"name", "next"}, {"buffer", "x"},
+                          {"offset", 0},        {"bytes", 64},    {"to", "(tile + 1) % tiles"},
+                          {"cycle", "tile % 7"}};
+  const Json recv_prev = {{"kind", "recv"}, {"name", "prev"}, {"buffer", "x"},
+                          {"offset", 512},  {"bytes", 64},    {"from", "(tile - 1) % tiles"},
+                          {"op", "sum"}};
+  // Every fifth tile also sends at cycle 2 to the tile after next: a second stream on its send
+  // port, and a second arrival at that tile's receive port.
+  const Json send_far = {{"kind", "send"},
+                         {"name", "far"},
+                         {"tiles", {{"where", "tile % 5 == 0"}}},
+                         {"buffer", "x"},
+                         {"offset", 128},
+                         {"bytes", 64},
+                         {"to", "(tile + 2) % tiles"},
+                         {"cycle", 2}};
+  const Json recv_far = {{"kind", "recv"},
+                         {"name", "far-in"},
+                         {"tiles", {{"where", "(tile - 2) % 5 == 0"}}},
+                         {"buffer", "x"},
+                         // tiles 7 mod 10 write where they send from: a read-write hazard
+                         {"offset", "tile % 10 == 7 ? 0 : 256"},
+                         {"bytes", 64},
+                         {"from", "(tile - 2) % tiles"}};
+  // Out of bounds on tiles 13 mod 40; division by zero on tile 77; a listed set (reverse order).
+  const Json send_odd = {{"kind", "send"},
+                         {"name", "odd"},
+                         {"tiles", Json::array({250, 101, 77, 13, 53})},
+                         {"buffer", "x"},
+                         {"offset", "tile % 40 == 13 ? 1000 : 640"},
+                         {"bytes", "64 / (tile - 77) * 0 + 64"},
+                         {"to", "(tile + 3) % tiles"},
+                         {"cycle", 100}};
+  const Json compute = {{"name", "use-y"},
+                        {"codelet", "c"},
+                        {"cycles", "100 + tile % 17"},
+                        {"reads", Json::array({{{"buffer", "y"}, {"offset", 0}, {"bytes", 4}}})}};
+  Json supersteps = Json::array();
+  supersteps.push_back(
+      {{"repeat", "s"},
+       {"count", 3},
+       {"body", Json::array({{{"name", "step {s}"},
+                              {"compute", Json::array({compute})},
+                              {"exchange", Json::array({send_next, recv_prev, send_far, recv_far,
+                                                        send_odd})}}})}});
+  supersteps.push_back({{"name", "stuck"},
+                        {"exchange", Json::array({{{"kind", "recv"},
+                                                   {"name", "wait"},
+                                                   {"tiles", {{"where", "tile % 3 == 0"}}},
+                                                   {"buffer", "x"},
+                                                   {"offset", 0},
+                                                   {"bytes", 64},
+                                                   {"from", "(tile + 1) % tiles"}}})}});
+  return schedule_json(kTiles, buffers, supersteps);
+}
+
+TEST(ParallelEngine, ErrorsAndDeadlockIdenticalForEveryThreadCount) {
+  const Json schedule = broken_schedule();
+  const Outputs one = run(schedule, small_fabric(kTiles), 1, false);
+  // The schedule breaks what it means to (so the comparison is not between two clean runs).
+  for (const char* kind :
+       {"send-port-conflict", "receive-port-conflict", "read-write-hazard", "out-of-bounds",
+        "expression-error", "unmatched-send", "not-produced", "deadlock"}) {
+    EXPECT_NE(one.diagnostics.find(kind), std::string::npos) << kind << "\n" << one.diagnostics;
+  }
+  expect_same_for_every_thread_count(schedule, small_fabric(kTiles), false);
+  expect_same_for_every_thread_count(schedule, small_fabric(kTiles), false,
+                                     /*stop_on_deadlock=*/false);
+}
+
+TEST(ParallelEngine, DiagnosticsBeyondTheKeptLimitIdenticalForEveryThreadCount) {
+  // 256 tiles x 60 supersteps of unmatched sends: more than the 10000 diagnostics kept.
+  const Json lonely = {{"kind", "send"}, {"name", "lonely"}, {"buffer", "x"},
+                       {"offset", 0},    {"bytes", 64},      {"to", "(tile + 1) % tiles"}};
+  const Json schedule = schedule_json(
+      kTiles, Json::array({{{"name", "x"}, {"type", "u8"}, {"bytes", 1024}, {"init", "input"}}}),
+      Json::array(
+          {{{"repeat", "s"},
+            {"count", 60},
+            {"body", Json::array({{{"name", "s{s}"}, {"exchange", Json::array({lonely})}}})}}}));
+  const Outputs one = run(schedule, small_fabric(kTiles), 1, false);
+  EXPECT_NE(one.diagnostics.find("dropped 5360"), std::string::npos);
+  expect_same_for_every_thread_count(schedule, small_fabric(kTiles), false);
+}
+
+} // namespace
