@@ -207,7 +207,8 @@ std::vector<std::byte> hierarchical_reduction(const Schedule& schedule, const Co
                                                                          part.backward)])
                               .subspan(lo, bytes);
         if (m == 0) {
-          std::memcpy(region.data(), from.data(), bytes);
+          std::copy(from.begin(), from.end(), region.begin()); // not memcpy: GCC 12 misreads
+                                                               // the bound (-Wstringop-overflow)
         } else {
           combine_into(region, from, info.op, info.type);
         }
