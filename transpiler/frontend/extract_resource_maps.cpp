@@ -24,6 +24,7 @@ struct MapDeclaration {
   const clang::CallExpr* protocol = nullptr;
   std::vector<const clang::CXXMemberCallExpr*> chain; // outermost call first
   const clang::Expr* tiles_arg = nullptr;
+  std::optional<std::int64_t> tiles; // when tiles_arg is a constant
   const clang::Expr* segment_arg = nullptr;
   std::optional<std::vector<std::int64_t>> segment;
   const clang::Expr* splits_arg = nullptr;
@@ -74,6 +75,9 @@ KernelExtractor::Impl::read_map_declaration(const clang::VarDecl& var) const {
     map.splits = constant_splits(map.splits_arg, ctx_);
     map.tiles_arg = map.protocol->getArg(2);
   }
+  clang::Expr::EvalResult tiles_value;
+  if (map.tiles_arg && map.tiles_arg->EvaluateAsInt(tiles_value, ctx_))
+    map.tiles = tiles_value.Val.getInt().getExtValue();
   return map;
 }
 
@@ -87,20 +91,25 @@ void KernelExtractor::Impl::check_resource_map(const clang::VarDecl& var, ir::Mu
     return;
   if (!check_map_rules(*map, "resource map '" + var.getNameAsString() + "'", multi.tiles))
     return;
-  clang::Expr::EvalResult tiles_value;
-  if (map->tiles_arg && map->tiles_arg->EvaluateAsInt(tiles_value, ctx_))
-    map_tiles_[var.getNameAsString()] = static_cast<int>(tiles_value.Val.getInt().getExtValue());
+  if (map->tiles)
+    map_tiles_[var.getNameAsString()] = static_cast<int>(*map->tiles);
   if (auto spec = map_spec(*map->protocol, map->chain))
     multi.maps[var.getNameAsString()] = std::move(*spec);
+}
+
+// Reports a broken rule (`what` not empty) at `where`, prefixed with the map's name.
+bool KernelExtractor::Impl::broken_rule(const clang::Expr* where, const std::string& name,
+                                        const std::string& what) {
+  if (what.empty())
+    return false;
+  error(where->getBeginLoc(), name + ": " + what);
+  return true;
 }
 
 bool KernelExtractor::Impl::check_map_rules(const MapDeclaration& map, const std::string& name,
                                             int kernel_tiles) {
   auto broken = [&](const clang::Expr* where, const std::string& what) {
-    if (what.empty())
-      return false;
-    error(where->getBeginLoc(), name + ": " + what);
-    return true;
+    return broken_rule(where, name, what);
   };
   if (map.splits)
     for (std::size_t d = 0; d < map.splits->size(); ++d)
@@ -109,10 +118,7 @@ bool KernelExtractor::Impl::check_map_rules(const MapDeclaration& map, const std
                    map_rules::split_point(static_cast<int>(d), (*map.splits)[d][k],
                                           k ? (*map.splits)[d][k - 1] : 0, 0)))
           return false;
-  clang::Expr::EvalResult tiles_value;
-  std::optional<std::int64_t> tiles;
-  if (map.tiles_arg && map.tiles_arg->EvaluateAsInt(tiles_value, ctx_))
-    tiles = tiles_value.Val.getInt().getExtValue();
+  const std::optional<std::int64_t>& tiles = map.tiles;
   if (tiles && (*tiles < 1 || *tiles > kernel_tiles)) {
     error(map.tiles_arg->getBeginLoc(), name + " deals its segments to " +
                                             std::to_string(*tiles) + " tiles; the kernel spans " +
@@ -139,10 +145,7 @@ bool KernelExtractor::Impl::check_map_rules(const MapDeclaration& map, const std
 bool KernelExtractor::Impl::check_map_blocks(const MapDeclaration& map, const std::string& name) {
   using Sizes = std::optional<std::vector<std::int64_t>>;
   auto broken = [&](const clang::Expr* where, const std::string& what) {
-    if (what.empty())
-      return false;
-    error(where->getBeginLoc(), name + ": " + what);
-    return true;
+    return broken_rule(where, name, what);
   };
   for (const auto& [sizes, arg] : {std::pair{&map.segment, map.segment_arg},
                                    std::pair{&map.memory, map.memory_arg},

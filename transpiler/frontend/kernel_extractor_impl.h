@@ -86,6 +86,7 @@ private:
   // The resource-map rules on the sizes that are constants; reports the first broken one.
   bool check_map_rules(const MapDeclaration& map, const std::string& name, int kernel_tiles);
   bool check_map_blocks(const MapDeclaration& map, const std::string& name);
+  bool broken_rule(const clang::Expr* where, const std::string& name, const std::string& what);
   std::optional<ir::MapSpec>
   map_spec(const clang::CallExpr& protocol,
            const std::vector<const clang::CXXMemberCallExpr*>& chain) const;
