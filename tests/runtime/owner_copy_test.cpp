@@ -127,4 +127,42 @@ TEST(OwnerCopy, ReadingOutsideTheInputIsAnError) {
   EXPECT_EQ(plan.error, "forall reads 'x' outside its extent");
 }
 
+// A task body's loop as a coordinate (At({b[0], k}), Bt({k, b[1]}) for k in [0, 4)): each
+// task of a 64 x 64 GEMM on 2 x 2 tiles reads its block row of A and block column of B, so
+// every tile receives the half of each it does not own, once, whatever its tasks share.
+TEST(OwnerCopy, LoopAxisReadsEveryBlockOfTheLoopsRange) {
+  const auto map = s2p::resource_map<2>::block_block({64, 64}, {32, 32}, 4)
+                       .memory_blocks({16, 16})
+                       .algorithmic_blocks({16, 16});
+  index_map<2> row, column;
+  row.source_axis = {0, index_map<2>::loop_axis};
+  row.span = {0, 4};
+  column.source_axis = {index_map<2>::loop_axis, 1};
+  column.span = {4, 0};
+  const std::vector<input_access<2>> inputs = {
+      {"A", &map, row, 4, s2p::access_view::local_global},
+      {"B", &map, column, 4, s2p::access_view::local_global}};
+  const auto plan = s2p::plan_owner_copy<2>(map, inputs);
+  ASSERT_TRUE(plan.error.empty()) << plan.error;
+  // Per tile: 2 block rows x 2 remote blocks of A, and as many of B.
+  EXPECT_EQ(plan.moves.size(), 4u * 8u);
+  EXPECT_EQ(plan.bytes, 4 * 8 * 16 * 16 * 4);
+  EXPECT_EQ(plan.bytes, s2p::minimum_block_bytes<2>(map, inputs));
+  for (const auto& move : plan.moves)
+    EXPECT_NE(move.from_tile, move.to_tile);
+}
+
+TEST(OwnerCopy, LoopAxisLeavingTheFieldIsAnError) {
+  const auto map = s2p::resource_map<2>::block_block({64, 64}, {32, 32}, 4)
+                       .algorithmic_blocks({16, 16});
+  index_map<2> row;
+  row.source_axis = {0, index_map<2>::loop_axis};
+  row.offset = {0, 1};
+  row.span = {0, 4}; // k + 1 for k in [0, 4): block column 4 does not exist
+  const auto plan = s2p::plan_owner_copy<2>(
+      map, {{"A", &map, row, 4, s2p::access_view::local_global}});
+  EXPECT_EQ(plan.error.rfind("forall reads a block of 'A' outside its algorithmic blocks", 0), 0u)
+      << plan.error;
+}
+
 } // namespace

@@ -58,8 +58,11 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
     json reads = json::array();
     for (const auto& read : step.reads) {
       json maps = json::array();
-      for (const auto& map : read.maps)
+      for (const auto& map : read.maps) {
         maps.push_back({{"axis", map.axis}, {"offset", map.offset}});
+        if (!map.span.empty()) // loop axes (-1): a task reads span[d] blocks from offset[d]
+          maps.back()["span"] = map.span;
+      }
       reads.push_back({{"field", read.field}, {"index_maps", std::move(maps)}});
     }
     out["reads"] = std::move(reads);

@@ -60,6 +60,11 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
           out << "}, {";
           for (std::size_t d = 0; d < read.maps[m].offset.size(); ++d)
             out << (d ? ", " : "") << read.maps[m].offset[d];
+          if (!read.maps[m].span.empty()) {
+            out << "}, {";
+            for (std::size_t d = 0; d < read.maps[m].span.size(); ++d)
+              out << (d ? ", " : "") << read.maps[m].span[d];
+          }
           out << "}}";
         }
         out << "})";

@@ -93,10 +93,22 @@ std::string cost_text(const Kernel& kernel, const Node& node, const CallSite& si
            "); }(" + args + ")";
   }
   std::string text = std::to_string(node.elements);
-  for (const auto& access : node.accesses) {
+  for (std::size_t i = 0; i < node.accesses.size(); ++i) {
+    const ResolvedAccess& access = node.accesses[i];
     const Tensor& tensor = kernel.tensors[access.tensor];
     if (tensor.kind != TensorKind::Ref)
       continue;
+    if (tensor.tile_block) { // a task's tile block: its elements, known when the task runs
+      const int argument = i < site.accesses.size() ? site.accesses[i].argument : -1;
+      if (argument < 0 || static_cast<std::size_t>(argument) >= site.arguments.size())
+        continue;
+      const auto& [offset, length] = site.arguments[static_cast<std::size_t>(argument)];
+      text += " + static_cast<std::int64_t>(s2p::rt::block_elements(" +
+              (arguments ? (*arguments)[static_cast<std::size_t>(argument)]
+                         : render_span(site, env, offset, offset + length)) +
+              "))";
+      continue;
+    }
     const std::string size = "static_cast<std::int64_t>(" + tensor.name + ".size())";
     text += " + " + (access.range.hi - access.range.lo > 1
                          ? "static_cast<std::int64_t>(" + tensor.name + ".count()) * " + size
@@ -282,7 +294,7 @@ private:
     std::vector<std::string> spans;
     for (std::size_t t = 0; t < kernel_.tensors.size(); ++t) {
       const Tensor& tensor = kernel_.tensors[t];
-      if (tensor.kind == TensorKind::Ref)
+      if (tensor.kind == TensorKind::Ref && !tensor.tile_block) // tile blocks never overlap
         spans.push_back("s2p::rt::span_of(" + quoted(tensor.name) + ", " + tensor.name + ", " +
                         (written.count(static_cast<int>(t)) ? "true" : "false") + ")");
     }
@@ -326,7 +338,7 @@ private:
           out_ << node.text << "; // " << node.id << ", line " << node.loc.line << "\n";
           out_ << "s2p_w.step(" << site << ", "
                << cost_text(kernel_, node, *node.call, Bindings{},
-                            node.call->cost.empty() ? nullptr : &node.cost_arguments)
+                            node.cost_arguments.empty() ? nullptr : &node.cost_arguments)
                << ");\n";
           break;
         case WarpOp::Kind::Signal:

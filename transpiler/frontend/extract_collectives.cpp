@@ -92,7 +92,8 @@ std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::
 
 // `i`, or an s2p::index built from i[k] + c per axis ({i[1], i[0]}, {i[0] + 1, i[1]}).
 std::optional<ir::TileStep::IndexMap>
-KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank) {
+KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank,
+                                 const LoopRanges* loops) {
   ir::TileStep::IndexMap map;
   const clang::Expr* e = strip(index);
   if (referenced_decl(e) == i) {
@@ -129,6 +130,16 @@ KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarD
         return std::nullopt;
       offset = value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
       base = strip(bin->getLHS());
+    }
+    if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
+        loops && var && loops->count(var)) {
+      // A loop variable of the task body: every block of its range is read.
+      const auto [first, end] = loops->at(var);
+      map.span.resize(static_cast<std::size_t>(rank), 0);
+      map.span[map.axis.size()] = end - first;
+      map.axis.push_back(ir::TileStep::kLoopAxis);
+      map.offset.push_back(first + offset);
+      continue;
     }
     const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
     clang::Expr::EvalResult axis;
@@ -375,6 +386,7 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
             "s2p::reduce_scatter, s2p::all_gather); this statement is not supported here");
       continue;
     }
+    next_step_ = multi.steps.size() + 1;
     if (auto step = multi_tile_call(*call))
       multi.steps.push_back(std::move(*step));
   }

@@ -20,6 +20,26 @@
 
 namespace s2p::frontend {
 
+namespace {
+
+// Internal-linkage variables at namespace scope (`constexpr int kBlocks = 4;` in an anonymous
+// namespace) that `e` mentions.
+std::vector<const clang::VarDecl*> file_constants_in(const clang::Expr& e) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    std::vector<const clang::VarDecl*> found;
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (var && var->isFileVarDecl() && !var->isExternallyVisible())
+        found.push_back(var);
+      return true;
+    }
+  } finder;
+  finder.TraverseStmt(const_cast<clang::Expr*>(&e));
+  return finder.found;
+}
+
+} // namespace
+
 
 namespace {
 
@@ -135,6 +155,15 @@ std::optional<ir::Expr> KernelExtractor::Impl::to_ir(const clang::Expr* e, const
     auto type = int_type_of(e, what);
     if (!type)
       return std::nullopt;
+    // A constant of this file folded into values may be used nowhere else in the generated
+    // file: keep a reference so that -Wunused-const-variable stays quiet.
+    for (const clang::VarDecl* var : file_constants_in(*e)) {
+      const std::string name = var->getNameAsString();
+      const bool kept = std::any_of(kernel_.kept_references.begin(), kernel_.kept_references.end(),
+                                    [&](const auto& kept) { return kept.first == name; });
+      if (!kept && visible_from_kernel(var))
+        kernel_.kept_references.emplace_back(name, "its uses are folded into the calls below");
+    }
     const llvm::APSInt& value = result.Val.getInt();
     return ir::Expr::constant(value.isUnsigned()
                                   ? static_cast<std::int64_t>(value.getZExtValue())
@@ -266,6 +295,22 @@ std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* ar
   ir::Access access;
   access.mode = mode;
   access.loc = loc(arg->getBeginLoc());
+  access.argument = static_cast<int>(index);
+  if (const int block = tile_block_tensor(e); block >= 0) {
+    // A task's tile block (Ct(b), At({b[0], k}), or a variable holding one): one unit.
+    const ir::Tensor& view = kernel_.tensors[static_cast<std::size_t>(block)];
+    if (ir::writes(mode) && view.name != task_output_) {
+      error(arg->getBeginLoc(),
+            "argument " + std::to_string(index + 1) + " of intrinsic '" + callee.getNameAsString() +
+                "' writes a block of '" + view.name +
+                "', which is read-only on a tile; only the forall's output block '" +
+                task_output_ + "(b)' may be written");
+      return std::nullopt;
+    }
+    access.tensor = block;
+    access.whole = true;
+    return access;
+  }
   const clang::Expr* object = nullptr;
   std::vector<const clang::Expr*> coords;
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {

@@ -377,6 +377,7 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
   const clang::ParmVarDecl* b = nullptr;
   int rank = 0;
   const clang::ValueDecl* output = nullptr;
+  const LoopRanges* loops = nullptr; // loop variables a tile access may use as coordinates
   std::vector<TileAccess> accesses;
   std::set<const clang::DeclRefExpr*> allowed;   // tile views used as Xt(m) or Xt.blocks()
   std::set<const clang::ValueDecl*> input_views; // variables holding an input block
@@ -406,11 +407,14 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
     if (!ref || !self->tile_blocks_.count(ref->getDecl()))
       return true;
     allowed.insert(ref);
-    auto map = op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank) : std::nullopt;
+    auto map =
+        op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank, loops) : std::nullopt;
     if (!map) {
       fail(op->getBeginLoc(), "a tile access '" + ref->getDecl()->getNameAsString() +
                                   "(...)' takes the block index, or one built from it with each "
-                                  "coordinate b[k] plus a constant (like {b[1], b[0]})");
+                                  "coordinate b[k] plus a constant (like {b[1], b[0]}) or a "
+                                  "variable of a loop with constant bounds in the body (like "
+                                  "{b[0], k}: the task reads every block of the loop's range)");
       return true;
     }
     accesses.push_back({ref->getDecl(), *map, op});
@@ -503,11 +507,74 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
   finder.b = b;
   finder.rank = step.rank;
   finder.output = &output;
+  const LoopRanges loops = constant_loop_ranges(*lambda.getBody());
+  finder.loops = &loops;
   finder.TraverseStmt(lambda.getBody());
   if (!finder.ok || !record_tile_reads(step, finder.accesses, output, call))
     return std::nullopt;
   step.set_body(text(b->getSourceRange()), text(lambda.getBody()->getSourceRange()));
+  if (is_warp_task(*lambda.getBody())) {
+    auto task = extract_task(lambda, next_step_, step.output);
+    if (!task) {
+      failed_ = true;
+      return std::nullopt;
+    }
+    step.task = std::make_shared<const ir::Kernel>(std::move(*task));
+  }
   return step;
+}
+
+namespace {
+
+// for (T k = first; k < end; ++k / k++ / k += c), first and end constants: k's range.
+std::optional<std::pair<const clang::VarDecl*, std::pair<std::int64_t, std::int64_t>>>
+constant_loop(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
+  const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(loop.getInit());
+  const auto* var = init && init->isSingleDecl()
+                        ? llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl())
+                        : nullptr;
+  const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(loop.getCond());
+  clang::Expr::EvalResult first, bound;
+  if (!var || !var->getType()->isIntegerType() || !var->getInit() || !cond ||
+      (cond->getOpcode() != clang::BO_LT && cond->getOpcode() != clang::BO_LE) ||
+      referenced_decl(cond->getLHS()) != var || !var->getInit()->EvaluateAsInt(first, ctx) ||
+      !cond->getRHS()->EvaluateAsInt(bound, ctx))
+    return std::nullopt;
+  const clang::Expr* inc = loop.getInc() ? strip(loop.getInc()) : nullptr;
+  const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc);
+  const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(inc);
+  clang::Expr::EvalResult step;
+  const bool increments =
+      (unary && unary->isIncrementOp() && referenced_decl(unary->getSubExpr()) == var) ||
+      (compound && compound->getOpcode() == clang::BO_AddAssign &&
+       referenced_decl(compound->getLHS()) == var &&
+       compound->getRHS()->EvaluateAsInt(step, ctx) && step.Val.getInt().getExtValue() > 0);
+  if (!increments)
+    return std::nullopt;
+  const std::int64_t lo = first.Val.getInt().getExtValue();
+  const std::int64_t hi =
+      bound.Val.getInt().getExtValue() + (cond->getOpcode() == clang::BO_LE ? 1 : 0);
+  if (hi <= lo)
+    return std::nullopt;
+  return std::make_pair(var, std::make_pair(lo, hi));
+}
+
+} // namespace
+
+KernelExtractor::Impl::LoopRanges
+KernelExtractor::Impl::constant_loop_ranges(const clang::Stmt& body) const {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::ASTContext* ctx;
+    LoopRanges ranges;
+    bool VisitForStmt(clang::ForStmt* loop) {
+      if (auto range = constant_loop(*loop, *ctx))
+        ranges.insert(*range);
+      return true;
+    }
+  } finder;
+  finder.ctx = &ctx_;
+  finder.TraverseStmt(const_cast<clang::Stmt*>(&body));
+  return std::move(finder.ranges);
 }
 
 // The output is accessed at b only; every other tile view is a read of the step, of the

@@ -142,6 +142,12 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
     error(var.getLocation(), "static or extern variables are not supported in a kernel");
     return;
   }
+  if (const int block = var.getInit() ? tile_block_tensor(var.getInit()) : -1; block >= 0) {
+    // `auto c = Ct(b);` in a task split into warps: c names that tile block.
+    bind(&var, {Binding::Kind::Tensor, block, {}, "", true});
+    add_preamble();
+    return;
+  }
   if (kind == "pool") {
     if (!at_kernel_top()) {
       error(var.getLocation(),

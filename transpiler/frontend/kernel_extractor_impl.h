@@ -69,8 +69,25 @@ private:
                                                const clang::LambdaExpr& lambda,
                                                const clang::ValueDecl& output);
   bool check_forall_body(const clang::LambdaExpr& lambda, bool local_global);
+  // [first, end) of each loop variable of a task body whose loop has constant bounds: a tile
+  // access may use one as a coordinate (At({b[0], k})).
+  using LoopRanges = std::map<const clang::VarDecl*, std::pair<std::int64_t, std::int64_t>>;
+  LoopRanges constant_loop_ranges(const clang::Stmt& body) const;
   std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index,
-                                                  const clang::ParmVarDecl* i, int rank);
+                                                  const clang::ParmVarDecl* i, int rank,
+                                                  const LoopRanges* loops = nullptr);
+  // A forall task body split into warps: whether the body is one (it declares a pool or
+  // calls an intrinsic), and its extraction as a warp-split kernel of its own.
+  bool is_warp_task(const clang::Stmt& body) const;
+  std::optional<ir::Kernel> extract_task(const clang::LambdaExpr& lambda, std::size_t step,
+                                         const std::string& output);
+  std::optional<ir::Kernel> run_task(const clang::FunctionDecl& kernel,
+                                     const clang::LambdaExpr& lambda,
+                                     const std::map<const clang::ValueDecl*, int>& tile_views,
+                                     const std::string& name);
+  // A task's tile block as an intrinsic argument: Ct(b), At({b[0], k}) or a variable holding
+  // one; the tensor it is a block of, or -1.
+  int tile_block_tensor(const clang::Expr* e) const;
   std::map<const clang::ValueDecl*, int>
       agile_fields_; // agile variables of a multi-tile kernel -> rank
   std::map<const clang::ValueDecl*, int>
@@ -95,6 +112,8 @@ private:
   // The extents every call of `kernel` in the translation unit passes (see MultiTile).
   void find_call_extents(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   std::map<std::string, int> map_tiles_; // resource maps with a constant tile count
+  std::size_t next_step_ = 1;            // the number of the step being extracted
+  std::string task_output_;              // a task split into warps: its output's tile view
   void apply_move_memory(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   // --- locations and text ---
   ir::SourceLocation loc(clang::SourceLocation where) const {

@@ -88,7 +88,8 @@ void TileStep::set_body(const std::string& index_parameter, const std::string& s
   std::string params = index_parameter + ", auto& " + output;
   for (const auto& r : reads)
     params += ", auto& " + r.field;
-  body = "[&](" + params + ") " + statements;
+  body_head = "[&](" + params + ") ";
+  body = body_head + statements;
 }
 
 } // namespace s2p::ir

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +57,10 @@ struct Tensor {
   std::int64_t sub_size = 0;       // TensorKind::Pool: elements per sub-tensor
   std::string element_type;
   SourceLocation loc;
+  // TensorKind::Ref over a tile view of a multi-tile task split into warps (At, Ct in
+  // `forall(Ct.blocks(), ...)`): accessed whole (its blocks Ct(b), At({b[0], k})); only the
+  // output's can be written, and it holds only the task's own block.
+  bool tile_block = false;
 
   std::int64_t sub_tensor_count() const {
     std::int64_t n = 1;
@@ -72,6 +77,7 @@ struct Access {
   bool whole = false;
   AccessMode mode = AccessMode::Read;
   SourceLocation loc;
+  int argument = -1; // which argument of the call it is
 };
 
 // A span of the call's source text to be replaced when the call is emitted: a loop
@@ -116,6 +122,8 @@ struct ScheduleNode {
   std::vector<ScheduleNode> children;
 };
 
+struct Kernel;
+
 // One step of a multi-tile kernel (S2P_TILES(n)): a ring collective over per-tile rows, or
 // a forall over agile fields planned by owner-copy.
 struct TileStep {
@@ -134,9 +142,14 @@ struct TileStep {
   // (index, output view, input views...). In the local-global view (block by block)
   // the forall runs over the output's algorithmic blocks, `output` and `reads` name
   // s2p::tiles(...) variables and the maps take block coordinates to block coordinates.
+  // In the local-global view a coordinate may also be a loop variable of the task body
+  // (At({b[0], k})): axis[d] == kLoopAxis, and the task reads every block with that
+  // coordinate in [offset[d], offset[d] + span[d]). `span` is empty when no axis is a loop's.
+  static constexpr int kLoopAxis = -1;
   struct IndexMap {
     std::vector<int> axis;
     std::vector<std::int64_t> offset;
+    std::vector<std::int64_t> span;
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
   };
   struct Read {
@@ -149,6 +162,10 @@ struct TileStep {
   std::string output;
   std::vector<Read> reads;
   std::string body; // "[&](s2p::index<2> i, auto& Cd, auto& Ad) { ... }"
+  std::string body_head; // the lambda's head alone: "[&](s2p::index<2> i, auto& Cd, auto& Ad) "
+  // A task body split into cooperative warps (it declares a pool or calls intrinsics): the
+  // body as a warp-split kernel of its own, which every task runs on its tile.
+  std::shared_ptr<const Kernel> task;
 
   // Records that the body reads `field` through `map` (each map once per field).
   void add_read(const std::string& field, const IndexMap& map);

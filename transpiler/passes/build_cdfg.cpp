@@ -420,7 +420,13 @@ private:
     node.call = &call;
     node.loc = call.loc;
     node.text = render_call(call, env);
-    if (!call.cost.empty())
+    // Arguments as this node passes them: for S2P_COST, and for the default cost of a task's
+    // tile blocks (their elements are counted when the task runs).
+    const bool tile_blocks = std::any_of(call.accesses.begin(), call.accesses.end(),
+                                         [&](const Access& a) {
+                                           return kernel_.tensors[a.tensor].tile_block;
+                                         });
+    if (!call.cost.empty() || tile_blocks)
       for (const auto& [offset, length] : call.arguments)
         node.cost_arguments.push_back(render_span(call, env, offset, offset + length));
     bool any_read = false, any_write = false;

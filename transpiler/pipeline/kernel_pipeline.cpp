@@ -7,6 +7,7 @@
 #include "passes/pipeline.h"
 #include "planning/tile_schedules.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace s2p::pipeline {
@@ -51,6 +52,32 @@ std::string too_many_tiles(const ir::Kernel& kernel, const FabricTarget& fabric)
          ")";
 }
 
+// Foralls whose tasks are split into warps: each task kernel through the warp-split passes;
+// its generated body (pool, tensors, the launch of its warps) becomes the task's body, run by
+// every task on its tile. The task kernels' dumps are written under their own names.
+bool split_tasks_into_warps(ir::Kernel& kernel, const TranspileOptions& options,
+                            const std::string& display_name, ir::Diagnostics& diags,
+                            KernelSummary& tasks) {
+  for (ir::TileStep& step : kernel.multi_tile->steps) {
+    if (!step.task)
+      continue;
+    auto task = run_warp_kernel(*step.task, step.task->loc, options, display_name, diags);
+    if (!task)
+      return false;
+    if (!task->body) {
+      diags.error(step.loc, "this forall's task declares a pool but calls no intrinsic; a task "
+                            "split into warps needs intrinsic calls to run");
+      return false;
+    }
+    step.body = step.body_head + *task->body;
+    tasks.warps = std::max(tasks.warps, task->summary.warps);
+    tasks.channels += task->summary.channels;
+    for (auto& file : task->summary.files)
+      tasks.files.push_back(std::move(file));
+  }
+  return true;
+}
+
 std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
                                                   const ir::SourceLocation& declared_at,
                                                   const TranspileOptions& options,
@@ -68,6 +95,9 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     planned_kernel.multi_tile->extents_from = "--extents " + kernel.name;
     planned_kernel.multi_tile->no_extents_reason.clear();
   }
+  KernelSummary tasks;
+  if (!split_tasks_into_warps(planned_kernel, options, display_name, diags, tasks))
+    return std::nullopt;
   planning::TileSchedules schedules;
   try {
     schedules = planning::plan_tile_schedules(
@@ -80,7 +110,7 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
   for (const auto& warning : schedules.warnings)
     diags.warning(declared_at, "kernel '" + kernel.name + "': " + warning);
   KernelOutput out;
-  out.body = emit::emit_multi_tile_body(kernel, {display_name}, schedules);
+  out.body = emit::emit_multi_tile_body(planned_kernel, {display_name}, schedules);
   std::vector<std::pair<std::string, std::string>> dumps;
   for (const dump::DumpKind kind : options.dumps) {
     if (!dump::applies_to_tile_kernels(kind))
@@ -92,13 +122,14 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     dumps.emplace_back(stem + ".dot", dump::tile_steps_dot(planned_kernel, schedules));
   }
   out.summary = {kernel.name,
-                 0,
-                 0,
+                 tasks.warps,
+                 tasks.channels,
                  static_cast<int>(kernel.multi_tile->steps.size()),
                  kernel.multi_tile->tiles,
                  std::move(schedules.files)};
-  for (auto& file : dumps)
-    out.summary.files.push_back(std::move(file));
+  for (auto* files : {&dumps, &tasks.files})
+    for (auto& file : *files)
+      out.summary.files.push_back(std::move(file));
   return out;
 }
 

@@ -220,6 +220,8 @@ template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read&
     for (int d = 0; d < N; ++d) {
       map.source_axis[static_cast<std::size_t>(d)] = m.axis[static_cast<std::size_t>(d)];
       map.offset[static_cast<std::size_t>(d)] = m.offset[static_cast<std::size_t>(d)];
+      if (!m.span.empty())
+        map.span[static_cast<std::size_t>(d)] = m.span[static_cast<std::size_t>(d)];
     }
     maps.push_back(map);
   }

@@ -167,6 +167,41 @@ private:
   std::array<std::int64_t, N> stride_{};
 };
 
+template <class T> class in; // <seq2par/seq2par.h>: the wrappers over sub-tensors
+template <class T> class out;
+
+// Intrinsic parameters over N-d blocks (a tile's block of a distributed field, Xt(b), or a
+// section of one): the access modes of s2p::in / out / inout over sub-tensors, for blocks
+// that need not be contiguous. `S2P_INTRINSIC void mma(s2p::in<s2p::field<2, float>> a, ...)`
+// reads element (i, j) as a(i, j); s2p::inout<s2p::field<N, T>> is out's interface.
+template <int N, class T> class in<field<N, T>> {
+public:
+  in(const field<N, T>& f) : f_(f) {}
+  template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
+  in(const field<N, const U>& f) : f_(f) {}
+  s2p::extent<N> extent() const { return f_.extent(); }
+  std::int64_t size() const { return f_.size(); }
+  const T& operator[](const index<N>& i) const { return f_[i]; }
+  template <class... I> const T& operator()(I... coords) const { return f_(coords...); }
+  const field<N, const T>& block() const { return f_; }
+
+private:
+  field<N, const T> f_;
+};
+
+template <int N, class T> class out<field<N, T>> {
+public:
+  out(const field<N, T>& f) : f_(f) {}
+  s2p::extent<N> extent() const { return f_.extent(); }
+  std::int64_t size() const { return f_.size(); }
+  T& operator[](const index<N>& i) const { return f_[i]; }
+  template <class... I> T& operator()(I... coords) const { return f_(coords...); }
+  const field<N, T>& block() const { return f_; }
+
+private:
+  field<N, T> f_;
+};
+
 // Axis order in which segments are enumerated for assignment: rows = row-major,
 // columns = column-major (for column-major layouts).
 enum class axis { rows, columns };

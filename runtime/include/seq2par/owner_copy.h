@@ -29,8 +29,14 @@ namespace s2p {
 // Input index = output index with axes permuted, plus an offset:
 //   in[d] = out[source_axis[d]] + offset[d]
 template <int N> struct index_map {
+  // Coordinate d of the image is i[source_axis[d]] + offset[d]; in the local-global view
+  // (block coordinates) source_axis[d] may also be loop_axis: a loop of the task body runs
+  // that coordinate over [offset[d], offset[d] + span[d]), so the task reads every block
+  // in that range (a GEMM task's row of A blocks, At({b[0], k})).
+  static constexpr int loop_axis = -1;
   std::array<int, N> source_axis{};
   std::array<std::int64_t, N> offset{};
+  std::array<std::int64_t, N> span{};
 
   static index_map identity() {
     index_map m;
@@ -46,8 +52,22 @@ template <int N> struct index_map {
   }
   index<N> apply(const index<N>& i) const {
     index<N> out;
-    for (int d = 0; d < N; ++d)
-      out[d] = i[source_axis[static_cast<std::size_t>(d)]] + offset[static_cast<std::size_t>(d)];
+    for (int d = 0; d < N; ++d) {
+      const int s = source_axis[static_cast<std::size_t>(d)];
+      out[d] = (s == loop_axis ? 0 : i[s]) + offset[static_cast<std::size_t>(d)];
+    }
+    return out;
+  }
+  // The blocks one task (output block `b`) reads through this map: one block, or a row,
+  // column or box of them along loop axes.
+  grid<N> apply_blocks(const index<N>& b) const {
+    grid<N> out;
+    for (int d = 0; d < N; ++d) {
+      const auto k = static_cast<std::size_t>(d);
+      const bool loop = source_axis[k] == loop_axis;
+      out.offset[d] = (loop ? 0 : b[source_axis[k]]) + offset[k];
+      out.size[d] = loop ? span[k] : 1;
+    }
     return out;
   }
   // The image of a rectangle (a rectangle: axes are only permuted and shifted).
@@ -163,6 +183,26 @@ template <int N> std::vector<forall_task> output_tasks(const resource_map<N>& ou
   return tasks;
 }
 
+// The elements of a box of `input`'s algorithmic blocks (block coordinates), false when a
+// block of it lies outside the field.
+template <int N>
+bool blocks_region(const input_access<N>& input, const grid<N>& blocks, grid<N>& needed) {
+  const extent<N> counts =
+      resource_map<N>::block_counts(input.map->parent(), input.map->algorithmic_block());
+  index<N> last = blocks.offset;
+  for (int d = 0; d < N; ++d)
+    last[d] += blocks.size[d] - 1;
+  if (blocks.total_extent() <= 0 || !counts.contains(blocks.offset) || !counts.contains(last))
+    return false;
+  const extent<N> algorithmic = input.map->algorithmic_block();
+  const grid<N> first = resource_map<N>::block_grid(input.map->parent(), algorithmic, blocks.offset);
+  const grid<N> end = resource_map<N>::block_grid(input.map->parent(), algorithmic, last);
+  needed.offset = first.offset;
+  for (int d = 0; d < N; ++d)
+    needed.size[d] = end.offset[d] + end.size[d] - first.offset[d];
+  return true;
+}
+
 // The input elements output algorithmic block `b` (grid `out_block`) reads through `input`,
 // false when the access leaves the input.
 template <int N>
@@ -172,13 +212,7 @@ bool needed_region(const input_access<N>& input, const index<N>& b, const grid<N
     needed = input.index.apply(out_block);
     return inside(needed, input.map->parent());
   }
-  const index<N> ib = input.index.apply(b);
-  const extent<N> counts =
-      resource_map<N>::block_counts(input.map->parent(), input.map->algorithmic_block());
-  if (!counts.contains(ib))
-    return false;
-  needed = resource_map<N>::block_grid(input.map->parent(), input.map->algorithmic_block(), ib);
-  return true;
+  return blocks_region(input, input.index.apply_blocks(b), needed);
 }
 
 // Calls fn(move) for every memory block of `input` overlapping `needed` that lives on a
@@ -276,8 +310,9 @@ inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
       }
       if (!first)
         continue;
-      const grid<N> g = resource_map<N>::block_grid(
-          inputs[a].map->parent(), inputs[a].map->algorithmic_block(), inputs[a].index.apply(b));
+      grid<N> g;
+      if (!owner_copy_detail::blocks_region(inputs[a], inputs[a].index.apply_blocks(b), g))
+        continue; // plan_owner_copy reports it
       for (std::int64_t m = 0; m < g.total_extent(); ++m)
         touch(a, g.offset + delinearize(m, g.size), tile);
     }

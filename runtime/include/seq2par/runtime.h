@@ -179,6 +179,12 @@ inline void check_disjoint_tensor_refs(const char* kernel, std::initializer_list
                                     "tensor_refs over disjoint memory");
 }
 
+// The elements of a multi-tile task's tile block (Xt(b)) an intrinsic call touches: the
+// default cost of the call's block arguments on the simulator.
+template <class Block> std::int64_t block_elements(const Block& block) {
+  return static_cast<std::int64_t>(block.size());
+}
+
 // Iterations of `for (i = init; i < bound; i += step)` (step > 0).
 inline std::int64_t trip_count(std::int64_t init, std::int64_t bound, std::int64_t step) {
   return bound > init ? (bound - init + step - 1) / step : 0;

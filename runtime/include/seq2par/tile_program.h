@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -272,6 +273,39 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   return result;
 }
 
+} // namespace s2p::rt
+
+namespace s2p::detail {
+// The warp launches a multi-tile task body makes (a task split into cooperative warps) on
+// this thread. The sim backend adds each launch's simulated makespan: the tile's compute
+// phase then costs what its warp pipelines took, not the element-count model. Null outside
+// a tile's tasks.
+struct warp_cycles_sink {
+  std::int64_t cycles = 0;
+  std::int64_t launches = 0;
+};
+inline thread_local warp_cycles_sink* current_warp_cycles = nullptr;
+} // namespace s2p::detail
+
+namespace s2p::rt {
+
+// Collects the warp launches of one tile's tasks, for as long as it lives (RAII).
+class task_warp_cycles {
+public:
+  task_warp_cycles() : previous_(detail::current_warp_cycles) {
+    detail::current_warp_cycles = &sink_;
+  }
+  ~task_warp_cycles() { detail::current_warp_cycles = previous_; }
+  task_warp_cycles(const task_warp_cycles&) = delete;
+  task_warp_cycles& operator=(const task_warp_cycles&) = delete;
+  bool launched() const { return sink_.launches > 0; }
+  std::int64_t cycles() const { return sink_.cycles; }
+
+private:
+  detail::warp_cycles_sink sink_;
+  detail::warp_cycles_sink* previous_;
+};
+
 // The compute model's cost of one owner lookup (finding which local block holds an index:
 // a hash probe). Explicit, like the fabric's other cost parameters; elements cost a cycle.
 inline constexpr std::int64_t owner_lookup_cycles = 16;
@@ -320,13 +354,20 @@ private:
 // The local-global view on a tile (block by block): Xt(b) is algorithmic block b of X
 // as a field over the tile's local copy. The owner lookup happens once per tile access;
 // element accesses inside are plain strided indexing. Input blocks come back read-only.
+// An atomic count that copies by value (views holding one stay copyable).
+struct relaxed_counter : std::atomic<std::int64_t> {
+  relaxed_counter() : std::atomic<std::int64_t>(0) {}
+  relaxed_counter(const relaxed_counter& other)
+      : std::atomic<std::int64_t>(other.load(std::memory_order_relaxed)) {}
+};
+
 template <int N, class T> class tile_blocks_view {
 public:
   tile_blocks_view(T* base, const block_layout<N>& layout, int tile, extent<N> algorithmic)
       : base_(base), layout_(&layout), table_(&layout.table(tile)), algorithmic_(algorithmic) {}
 
   field<N, T> operator()(const index<N>& block) const {
-    ++lookups_;
+    lookups_.fetch_add(1, std::memory_order_relaxed);
     const grid<N> g = resource_map<N>::block_grid(layout_->parent(), algorithmic_, block);
     index<N> b;
     for (int d = 0; d < N; ++d)
@@ -337,7 +378,7 @@ public:
       throw std::logic_error(valid ? "s2p runtime: a forall used a block its tile was not given "
                                      "(owner-copy plan incomplete)"
                                    : "s2p: a tile access names a block outside the field");
-    elements_ += g.total_extent();
+    elements_.fetch_add(g.total_extent(), std::memory_order_relaxed);
     const grid<N> memory = layout_->block_grid(b);
     return field<N, T>(base_ + found->second, memory.size)
         .section(grid<N>{g.size, g.offset - memory.offset});
@@ -345,16 +386,19 @@ public:
   s2p::extent<N> blocks() const {
     return resource_map<N>::block_counts(layout_->parent(), algorithmic_);
   }
-  std::int64_t lookups() const { return lookups_; }
-  std::int64_t elements() const { return elements_; }
+  std::int64_t lookups() const { return lookups_.load(std::memory_order_relaxed); }
+  std::int64_t elements() const { return elements_.load(std::memory_order_relaxed); }
 
 private:
   T* base_;
   const block_layout<N>* layout_;
   const std::unordered_map<std::int64_t, std::int64_t>* table_;
   extent<N> algorithmic_;
-  mutable std::int64_t lookups_ = 0;
-  mutable std::int64_t elements_ = 0;
+  // Counted for the compute model. A task body split into warps reads blocks from several
+  // threads at once, so the counts are atomic (relaxed: only their totals are read, after
+  // the warps joined).
+  mutable relaxed_counter lookups_;
+  mutable relaxed_counter elements_;
 };
 
 // --- forall ---------------------------------------------------------------------------------
@@ -611,9 +655,14 @@ void run_local_global(const tile_kernel_info& info, int tiles, const agile_field
     const std::tuple<tile_blocks_view<N, const In>...> views{tile_blocks_view<N, const In>(
         reinterpret_cast<const In*>(memory(static_cast<int>(I + 1)).data),
         std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
+    const task_warp_cycles warps;
     for (const forall_task& task : (*runs)[static_cast<std::size_t>(tile)])
       body(owner_copy_detail::to_index<N>(task.block), output, std::get<I>(views)...);
-    // A cycle per element of every block the tasks accessed, and a lookup per tile access.
+    // Tasks split into warps cost their pipelines' simulated time (their intrinsics' costs
+    // count the blocks they touch). Otherwise a cycle per element of every block the tasks
+    // accessed, and a lookup per tile access.
+    if (warps.launched())
+      return warps.cycles();
     const std::int64_t elements = (output.elements() + ... + std::get<I>(views).elements());
     const std::int64_t lookups = (output.lookups() + ... + std::get<I>(views).lookups());
     return elements + lookups * owner_lookup_cycles;

@@ -35,6 +35,8 @@ public:
     std::lock_guard lock(mutex_);
     nlohmann::ordered_json launch{
         {"kernel", info.name}, {"source", info.source}, {"start_cycle", elapsed_}};
+    if (detail::current_warp_cycles) // a multi-tile task's warps: say which tile ran them
+      launch["tile"] = s2p::tile_index();
     launch.update(model.report());
     if (!race_check.is_null())
       launch["race_check"] = race_check;

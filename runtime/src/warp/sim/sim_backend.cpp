@@ -12,6 +12,8 @@
 #include "warp/sim/tile_params.h"
 #include "warp/progress_report.h"
 
+#include <seq2par/runtime.h>
+
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -242,6 +244,11 @@ void run_on_sim(const kernel_info& info, const warp_function* warps) {
   }
   kernel->run(warps);
   record_sim_launch(info, kernel->model(), params, kernel->race_report());
+  // A launch inside a multi-tile task: the tile's compute phase takes the pipeline's time.
+  if (detail::warp_cycles_sink* sink = detail::current_warp_cycles) {
+    sink->cycles += kernel->model().makespan();
+    ++sink->launches;
+  }
 }
 
 } // namespace s2p::rt
