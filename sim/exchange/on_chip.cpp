@@ -79,7 +79,6 @@ void time_dynamic(const ResolvedSuperstep& step, const Schedule& schedule, const
   // The legs of one multicast leave together: the send port is booked once per send.
   std::vector<Cycles> send_start(step.sends.size(), 0);
   std::vector<char> placed(step.sends.size(), 0);
-  const double chip_tiles = fabric.chip.tiles;
   for (const std::uint32_t i : pending) {
     Transfer& t = transfers[i];
     const Cycles duration = t.send_end - t.send_start;
@@ -89,11 +88,23 @@ void time_dynamic(const ResolvedSuperstep& step, const Schedule& schedule, const
     }
     t.send_start = send_start[t.send];
     t.send_end = t.send_start + duration;
+  }
+  // Receive ports serve the streams in the order they leave (first come, first served).
+  std::sort(pending.begin(), pending.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Cycles x = transfers[a].send_start;
+    const Cycles y = transfers[b].send_start;
+    return x != y ? x < y : a < b;
+  });
+  const double chip_tiles = fabric.chip.tiles;
+  for (const std::uint32_t i : pending) {
+    Transfer& t = transfers[i];
+    const Cycles duration = t.send_end - t.send_start;
     const Cycles base =
         fabric.on_chip_latency(schedule.chip_tile_of(t.src), schedule.chip_tile_of(t.dst));
     const double load = std::min(1.0, senders[schedule.chip_of(t.src)] / chip_tiles);
-    const auto extra = static_cast<Cycles>(
-        std::ceil(static_cast<double>(base) * fabric.exchange.load_latency_percent / 100.0 * load));
+    // Rounded to the nearest cycle: one sender on a big chip adds nothing.
+    const auto extra = static_cast<Cycles>(std::llround(
+        static_cast<double>(base) * fabric.exchange.load_latency_percent / 100.0 * load));
     t.arrival_start = place(receive_busy[t.dst], t.send_start + base + extra, duration);
     t.arrival_end = t.arrival_start + duration;
   }

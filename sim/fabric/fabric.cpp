@@ -18,6 +18,7 @@ Fabric legacy_fabric() {
   fabric.sync.cross_chip_cycles_per_doubling = 0;
   fabric.external.links_per_chip = 0;
   fabric.external.bytes_per_cycle = 32;
+  fabric.external.latency_cycles = 2000;
   fabric.xb.queue_packets = 64;
   fabric.xb.concurrent_grants = 1;
   fabric.xb.release = XbRelease::kOnAck;

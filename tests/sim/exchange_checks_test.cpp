@@ -111,9 +111,9 @@ TEST(ExchangeChecks, DynamicTimingWaitsForTheReceivePort) {
     const auto s = simulate(make(both), small_fabric(3));
     expect_clean(s);
     // Fixed: 'a' lands in [7, 23) and 'b' waits for the port: [23, 39). Both dynamic: two of the
-    // chip's three tiles send, so both take 7 + ceil(7 * 24% * 2/3) = 9 cycles: 'a' lands in
-    // [9, 25) and 'b' after it, [25, 41). The barrier (150) comes first.
-    EXPECT_EQ(s.report().total_cycles, 150u + (both ? 41u : 39u));
+    // chip's three tiles send, so both take 7 + round(7 * 24% * 2/3) = 8 cycles: 'a' lands in
+    // [8, 24) and 'b' after it, [24, 40). The barrier (150) comes first.
+    EXPECT_EQ(s.report().total_cycles, 150u + (both ? 40u : 39u));
     EXPECT_EQ(s.report().tiles_stats[1].receive_port_cycles, 32u);
   }
 }
@@ -130,7 +130,7 @@ TEST(ExchangeChecks, DynamicTimingWaitsForTheSendPort) {
   const auto s = simulate(json, small_fabric(3));
   expect_clean(s);
   // 'a' sends in [0, 16); 'b' asked for cycle 4 and leaves at 16 for tile 2, two hops away, one
-  // sender of three: latency 8 + ceil(8 * 24% / 3) = 9, so it lands in [25, 41).
+  // sender of three: latency 8 + round(8 * 24% / 3) = 9, so it lands in [25, 41).
   EXPECT_EQ(s.report().total_cycles, 150u + 41u);
   EXPECT_EQ(s.report().tiles_stats[0].send_port_cycles, 32u);
 }

@@ -23,7 +23,8 @@ TEST(Fabric, DefaultIsTheCalibratedGc200) {
   // Ten IPU-Links of 32 GB/s each way.
   EXPECT_EQ(f.external.links_per_chip, 10u);
   EXPECT_EQ(f.external.bytes_per_cycle, 24u);
-  EXPECT_EQ(f.external.latency_cycles, 2000u);
+  // Loaded / unloaded IPU-Link latency within Jia et al.'s 4.0-7.7x (scripts/bench calibration).
+  EXPECT_EQ(f.external.latency_cycles, 600u);
   EXPECT_EQ(f.external.max_payload_bytes, 256u);
   EXPECT_EQ(f.external.header_bytes, 16u);
   EXPECT_EQ(f.xb.concurrent_grants, 64u);
@@ -39,6 +40,7 @@ TEST(Fabric, LegacyIsTheTableOfSpec03) {
   EXPECT_EQ(f.exchange.send_bytes_per_cycle, 8u);
   EXPECT_EQ(f.external.bytes_per_cycle, 32u);
   EXPECT_EQ(f.external.links_per_chip, 0u);
+  EXPECT_EQ(f.external.latency_cycles, 2000u);
   EXPECT_EQ(f.xb.queue_packets, 64u);
   EXPECT_EQ(f.xb.concurrent_grants, 1u);
   EXPECT_EQ(f.xb.release, sim::XbRelease::kOnAck);
