@@ -365,6 +365,9 @@ Json resolved_tile(const Resolver& resolver, TileId tile, std::optional<std::siz
       Json entry{{"entry", tpl.sends[send.entry].name}, {"to", std::move(to)}};
       entry.update(region_json(schedule, send.source));
       entry["cycle"] = send.cycle;
+      if (tpl.sends[send.entry].timing == SendTiming::kDynamic) {
+        entry["timing"] = to_string(SendTiming::kDynamic);
+      }
       entry["external"] = external;
       sends.push_back(std::move(entry));
     }

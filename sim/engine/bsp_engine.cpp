@@ -46,23 +46,25 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
   for (int g = -1; g < static_cast<int>(schedule.groups.size()); ++g) {
     const auto& tiles = resolver_.group_tiles(g);
     std::vector<std::int64_t> lowest(fabric.chips, -1);
+    std::vector<std::uint64_t> per_chip(std::max(fabric.chips, schedule.chips), 0);
     for (const TileId t : tiles) { // ascending: the first seen on a chip is its lowest
+      ++per_chip[schedule.chip_of(t)];
       auto& slot = lowest[schedule.chip_of(t)];
       if (slot < 0) {
         slot = t;
       }
     }
-    const bool spans =
-        !tiles.empty() && schedule.chip_of(tiles.front()) != schedule.chip_of(tiles.back());
-    group_spans_chips_.push_back(spans ? 1 : 0);
+    // The barrier grows with the group: its tiles on the fullest chip, and its chips.
+    const auto chips = static_cast<std::uint32_t>(
+        std::count_if(per_chip.begin(), per_chip.end(), [](std::uint64_t n) { return n > 0; }));
+    barrier_.push_back(
+        fabric.barrier_cycles(*std::max_element(per_chip.begin(), per_chip.end()), chips));
     xreq_tile_.push_back(std::move(lowest));
   }
 }
 
 Cycles BspEngine::barrier_cost(int group) const {
-  return group_spans_chips_[static_cast<std::size_t>(group + 1)] != 0
-             ? fabric_.sync.cross_chip_cycles
-             : fabric_.sync.on_chip_cycles;
+  return barrier_[static_cast<std::size_t>(group + 1)];
 }
 
 bool BspEngine::step(const ComputeHook& hook) {

@@ -112,7 +112,7 @@ private:
   std::vector<Cycles> exchange_end_;
   std::vector<Cycles> cost_;
   std::vector<Cycles> send_end_; ///< last word out of each tile, while settling an exchange
-  std::vector<char> group_spans_chips_;
+  std::vector<Cycles> barrier_; ///< per sync group (all first), from Fabric::barrier_cycles
   std::vector<std::vector<std::int64_t>> xreq_tile_; ///< per group + 1, per chip: lowest tile
 
   // Reused every superstep.

@@ -1,6 +1,8 @@
 #include "exchange/on_chip.h"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace s2p::sim::detail {
 
@@ -10,6 +12,102 @@ std::string cycles(Cycles from, Cycles to, Cycles phase_start) {
   // '[' rather than "[": GCC 12 reports a false -Wrestrict for a one-character literal plus a
   // temporary std::string (GCC bug 105651).
   return '[' + std::to_string(from - phase_start) + ", " + std::to_string(to - phase_start) + ")";
+}
+
+using Interval = std::pair<Cycles, Cycles>; ///< [first, end) cycles a port is busy
+
+/// The first start >= `earliest` at which `duration` cycles fit between the intervals of `busy`
+/// (sorted by start); the new interval is added to `busy`.
+Cycles place(std::vector<Interval>& busy, Cycles earliest, Cycles duration) {
+  Cycles start = earliest;
+  auto it = busy.begin();
+  for (; it != busy.end(); ++it) {
+    if (it->second <= start) {
+      continue;
+    }
+    if (it->first >= start + duration) {
+      break;
+    }
+    start = it->second; // overlaps: try after it
+  }
+  busy.insert(std::upper_bound(busy.begin(), busy.end(), Interval{start, start + duration}),
+              {start, start + duration});
+  return start;
+}
+
+/// Sends with dynamic timing: each waits for its send port, then its receive ports, around the
+/// fixed transfers, in the order of its earliest start (then transfer order), and its latency
+/// grows with the share of its chip's tiles that send in this phase.
+void time_dynamic(const ResolvedSuperstep& step, const Schedule& schedule, const Fabric& fabric,
+                  std::vector<Transfer>& transfers, const std::vector<std::uint32_t>& internal) {
+  const SuperstepTemplate& tpl = *step.step;
+  const auto dynamic = [&](const Transfer& t) {
+    return tpl.sends[step.sends[t.send].entry].timing == SendTiming::kDynamic;
+  };
+  std::vector<std::vector<Interval>> send_busy(schedule.tiles);
+  std::vector<std::vector<Interval>> receive_busy(schedule.tiles);
+  std::vector<std::uint32_t> senders(schedule.chips, 0);
+  std::vector<char> sends(schedule.tiles, 0);
+  std::vector<std::uint32_t> pending;
+  std::vector<char> counted(step.sends.size(), 0);
+  for (const std::uint32_t i : internal) {
+    const Transfer& t = transfers[i];
+    if (sends[t.src] == 0) {
+      sends[t.src] = 1;
+      ++senders[schedule.chip_of(t.src)];
+    }
+    if (dynamic(t)) {
+      pending.push_back(i);
+      continue;
+    }
+    receive_busy[t.dst].emplace_back(t.arrival_start, t.arrival_end);
+    if (counted[t.send] == 0) { // a multicast drives its legs at once
+      counted[t.send] = 1;
+      send_busy[t.src].emplace_back(t.send_start, t.send_end);
+    }
+  }
+  for (auto* ports : {&send_busy, &receive_busy}) {
+    for (auto& busy : *ports) {
+      std::sort(busy.begin(), busy.end());
+    }
+  }
+  std::sort(pending.begin(), pending.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Cycles x = transfers[a].send_start;
+    const Cycles y = transfers[b].send_start;
+    return x != y ? x < y : a < b;
+  });
+  // The legs of one multicast leave together: the send port is booked once per send.
+  std::vector<Cycles> send_start(step.sends.size(), 0);
+  std::vector<char> placed(step.sends.size(), 0);
+  for (const std::uint32_t i : pending) {
+    Transfer& t = transfers[i];
+    const Cycles duration = t.send_end - t.send_start;
+    if (placed[t.send] == 0) {
+      placed[t.send] = 1;
+      send_start[t.send] = place(send_busy[t.src], t.send_start, duration);
+    }
+    t.send_start = send_start[t.send];
+    t.send_end = t.send_start + duration;
+  }
+  // Receive ports serve the streams in the order they leave (first come, first served).
+  std::sort(pending.begin(), pending.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Cycles x = transfers[a].send_start;
+    const Cycles y = transfers[b].send_start;
+    return x != y ? x < y : a < b;
+  });
+  const double chip_tiles = fabric.chip.tiles;
+  for (const std::uint32_t i : pending) {
+    Transfer& t = transfers[i];
+    const Cycles duration = t.send_end - t.send_start;
+    const Cycles base =
+        fabric.on_chip_latency(schedule.chip_tile_of(t.src), schedule.chip_tile_of(t.dst));
+    const double load = std::min(1.0, senders[schedule.chip_of(t.src)] / chip_tiles);
+    // Rounded to the nearest cycle: one sender on a big chip adds nothing.
+    const auto extra = static_cast<Cycles>(std::llround(
+        static_cast<double>(base) * fabric.exchange.load_latency_percent / 100.0 * load));
+    t.arrival_start = place(receive_busy[t.dst], t.send_start + base + extra, duration);
+    t.arrival_end = t.arrival_start + duration;
+  }
 }
 
 } // namespace
@@ -22,6 +120,7 @@ void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const
   const SuperstepTemplate& tpl = *step.step;
   auto& internal = scratch.order;
   internal.clear();
+  bool any_dynamic = false;
   for (std::uint32_t i = 0; i < transfers.size(); ++i) {
     Transfer& t = transfers[i];
     if (t.external) {
@@ -35,7 +134,11 @@ void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const
     t.arrival_end = t.arrival_start + (t.send_end - t.send_start);
     if (t.bytes > 0) {
       internal.push_back(i);
+      any_dynamic = any_dynamic || tpl.sends[send.entry].timing == SendTiming::kDynamic;
     }
+  }
+  if (any_dynamic) {
+    time_dynamic(step, schedule, fabric, transfers, internal);
   }
 
   // Receive ports: per destination, by arrival.

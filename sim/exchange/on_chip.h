@@ -3,6 +3,11 @@
 // `base + per_hop * hops` cycles later; nothing is negotiated at run time, so the simulator
 // checks what the hardware would silently get wrong: a tile's one receive port taking words from
 // two senders in the same cycle, or one send port driving two streams at once.
+// Sends with dynamic timing (`"timing": "dynamic"`: timing the schedule leaves to run time) are
+// the exception: their `cycle` is the earliest start, they wait for their ports (in the gaps the
+// fixed transfers leave, first come first served) and their latency grows with the share of the
+// chip's tiles sending in the phase (`exchange.load_latency_percent`). Contention delays them;
+// it never makes a fixed transfer move, and conflicts among fixed transfers stay errors.
 #pragma once
 
 #include <span>

@@ -19,7 +19,8 @@ ExternalExchange::ExternalExchange(const Fabric& fabric, const Schedule& schedul
     : fabric_(fabric), schedule_(schedule), routing_(fabric), random_(seed), links_(links),
       xbs_(xbs), trace_(trace), tiles_(schedule.tiles), xb_(fabric.chips),
       link_free_(routing_.links().size(), 0), emit_cycles_(schedule.tiles, 0),
-      threshold_(fabric.xoff_threshold()), low_water_(fabric.xoff_threshold() / 2) {
+      threshold_(fabric.xoff_threshold()), low_water_(fabric.xoff_threshold() / 2),
+      hold_until_ack_(fabric.xb_holds_until_ack()) {
   links_.clear();
   for (const ExternalLink& link : routing_.links()) {
     LinkStats stats;
@@ -126,9 +127,7 @@ void ExternalExchange::handle(const Event& e) {
   switch (e.type) {
   case EventType::kXreq:
     ++xbs_[e.a].xreq;
-    if (!xb_[e.a].granted) {
-      grant_next(e.a, e.time);
-    }
+    grant_next(e.a, e.time);
     break;
   case EventType::kXon: {
     TileState& tile = tiles_[e.a];
@@ -167,28 +166,31 @@ void ExternalExchange::handle(const Event& e) {
 }
 
 void ExternalExchange::grant_next(std::uint32_t chip, Cycles now) {
+  // Fills the free grants, in XREQ order; a tile granted while the others are held back by flow
+  // control waits with them for the next XON.
   Xb& xb = xb_[chip];
-  xb.granted = false;
-  while (xb.next_grant < xb.grants.size()) {
+  while (xb.granted.size() < fabric_.xb.concurrent_grants && xb.next_grant < xb.grants.size()) {
     const TileId tile = xb.grants[xb.next_grant++];
     if (tiles_[tile].next < tiles_[tile].to_emit.size()) {
-      xb.granted = true;
-      xb.tile = tile;
-      xb.grant_start = now;
-      xb.withheld = xb.occupancy >= threshold_;
-      if (!xb.withheld) {
-        send_xon(chip, now);
+      if (xb.granted.empty()) {
+        xb.withheld = xb.occupancy >= threshold_;
       }
-      return;
+      xb.granted.push_back(tile);
+      tiles_[tile].grant_start = now;
+      if (!xb.withheld) {
+        send_xon(chip, tile, now);
+      }
     }
   }
-  xb.grants.clear();
-  xb.next_grant = 0;
+  if (xb.granted.empty()) {
+    xb.grants.clear();
+    xb.next_grant = 0;
+  }
 }
 
-void ExternalExchange::send_xon(std::uint32_t chip, Cycles now) {
+void ExternalExchange::send_xon(std::uint32_t chip, TileId tile, Cycles now) {
   ++xbs_[chip].xon;
-  schedule(now + fabric_.xb.control_latency_cycles, EventType::kXon, xb_[chip].tile);
+  schedule(now + fabric_.xb.control_latency_cycles, EventType::kXon, tile);
 }
 
 void ExternalExchange::emit(TileId tile_id, Cycles now) {
@@ -232,23 +234,37 @@ void ExternalExchange::xb_arrive(std::uint32_t id, Cycles now) {
   xb.tx_queue.push_back(id);
   TileState& tile = tiles_[packet.src];
   --tile.not_arrived;
-  if (xb.granted && xb.tile == packet.src) {
+  const auto granted = std::find(xb.granted.begin(), xb.granted.end(), packet.src);
+  if (granted != xb.granted.end()) {
     if (tile.not_arrived == 0) {
       // S4/S5: XOFF after the tile's last packet, XON to the next tile.
       ++stats.xoff_end_of_grant;
       schedule(now + fabric_.xb.control_latency_cycles, EventType::kXoff, packet.src);
-      stats.grant_cycles += now - xb.grant_start;
+      stats.grant_cycles += now - tile.grant_start;
       if (trace_ != nullptr) {
-        trace_->xb_grant(chip, packet.src, xb.grant_start, now);
+        trace_->xb_grant(chip, packet.src, tile.grant_start, now);
       }
+      xb.granted.erase(granted);
       grant_next(chip, now);
     } else if (!xb.withheld && xb.occupancy >= threshold_) {
       xb.withheld = true;
-      ++stats.xoff_flow_control;
-      schedule(now + fabric_.xb.control_latency_cycles, EventType::kXoff, packet.src);
+      for (const TileId t : xb.granted) {
+        ++stats.xoff_flow_control;
+        schedule(now + fabric_.xb.control_latency_cycles, EventType::kXoff, t);
+      }
     }
   }
   try_transmit(chip, now);
+}
+
+std::uint32_t ExternalExchange::free_link(std::uint32_t link) const {
+  std::uint32_t best = link;
+  for (const std::uint32_t candidate : routing_.parallel(link)) {
+    if (link_free_[candidate] < link_free_[best]) {
+      best = candidate;
+    }
+  }
+  return best;
 }
 
 void ExternalExchange::try_transmit(std::uint32_t chip, Cycles now) {
@@ -257,7 +273,14 @@ void ExternalExchange::try_transmit(std::uint32_t chip, Cycles now) {
     return;
   }
   xb.tx_pending = true;
-  schedule(std::max(now, xb.tx_free), EventType::kTransmit, chip);
+  Cycles at = std::max(now, xb.tx_free);
+  if (fabric_.xb.transmit == XbTransmit::kParallel) {
+    // The packet leaves the queue when a link towards its next chip is free.
+    const Packet& packet = packets_[xb.tx_queue.front()];
+    const auto& route = routing_.route(packet.src_chip, packet.dst_chip);
+    at = std::max(at, link_free_[free_link(route.front())]);
+  }
+  schedule(at, EventType::kTransmit, chip);
 }
 
 void ExternalExchange::transmit(std::uint32_t chip, Cycles now) {
@@ -270,19 +293,26 @@ void ExternalExchange::transmit(std::uint32_t chip, Cycles now) {
     return;
   }
   const auto& route = routing_.route(packets_[id].src_chip, packets_[id].dst_chip);
-  const Cycles start = std::max(now, link_free_[route.front()]);
+  const Cycles start = std::max(now, link_free_[free_link(route.front())]);
   hop(id, 0, now);
-  xb.tx_free = start + packet_cycles(packets_[id].payload, fabric_.external.bytes_per_cycle);
-  // The timeout is per link hop: an acknowledgement from two chips away takes twice as long.
-  schedule(start + fabric_.external.resend_timeout_cycles * route.size(), EventType::kTimeout, id,
-           packets_[id].attempt);
-  try_transmit(chip, xb.tx_free);
+  if (fabric_.xb.transmit == XbTransmit::kSerial) {
+    xb.tx_free = start + packet_cycles(packets_[id].payload, fabric_.external.bytes_per_cycle);
+  }
+  if (hold_until_ack_) {
+    // The timeout is per link hop: an acknowledgement from two chips away takes twice as long.
+    schedule(start + fabric_.external.resend_timeout_cycles * route.size(), EventType::kTimeout,
+             id, packets_[id].attempt);
+  } else {
+    packets_[id].acked = true; // on the link: its queue slot is free
+    release(chip, now);
+  }
+  try_transmit(chip, std::max(now, xb.tx_free));
 }
 
 void ExternalExchange::hop(std::uint32_t id, std::uint32_t index, Cycles now) {
   const Packet& packet = packets_[id];
   const auto& route = routing_.route(packet.src_chip, packet.dst_chip);
-  const std::uint32_t link = route[index];
+  const std::uint32_t link = free_link(route[index]);
   const Cycles start = std::max(now, link_free_[link]);
   const Cycles duration = packet_cycles(packet.payload, fabric_.external.bytes_per_cycle);
   link_free_[link] = start + duration;
@@ -318,8 +348,10 @@ void ExternalExchange::deliver(std::uint32_t id, Cycles now) {
     (*deliver_)(packet.transfer, packet.offset, packet.payload);
     --undelivered_;
   }
-  const auto hops = routing_.route(packet.src_chip, packet.dst_chip).size();
-  schedule(now + fabric_.external.latency_cycles * hops, EventType::kAck, id);
+  if (hold_until_ack_) {
+    const auto hops = routing_.route(packet.src_chip, packet.dst_chip).size();
+    schedule(now + fabric_.external.latency_cycles * hops, EventType::kAck, id);
+  }
 }
 
 void ExternalExchange::ack(std::uint32_t id, Cycles now) {
@@ -328,15 +360,20 @@ void ExternalExchange::ack(std::uint32_t id, Cycles now) {
     return;
   }
   packet.acked = true;
-  const std::uint32_t chip = packet.src_chip;
+  release(packet.src_chip, now);
+}
+
+void ExternalExchange::release(std::uint32_t chip, Cycles now) {
   Xb& xb = xb_[chip];
   --xb.occupancy;
   if (trace_ != nullptr) {
     trace_->xb_queue(chip, now, xb.occupancy);
   }
-  if (xb.granted && xb.withheld && xb.occupancy <= low_water_) {
+  if (!xb.granted.empty() && xb.withheld && xb.occupancy <= low_water_) {
     xb.withheld = false;
-    send_xon(chip, now);
+    for (const TileId t : xb.granted) {
+      send_xon(chip, t, now);
+    }
   }
 }
 

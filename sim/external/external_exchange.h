@@ -2,11 +2,16 @@
 //  - data travels as packets of at most `max_payload_bytes` plus a header carrying the
 //    destination tile and address, so packets may arrive in any order;
 //  - each chip has one exchange block (XB). The lowest tile of the sync group on the chip sends
-//    XREQ listing the tiles with external data; the XB grants XON to one tile at a time, sends
-//    XOFF after that tile's last packet and then XON to the next tile (S1-S5);
-//  - the XB keeps every packet until the far end acknowledges it, so that it can resend; when
-//    its queue would overflow it sends XOFF early and XON again once it has drained to half the
-//    threshold (`Fabric::xoff_threshold`, which leaves room for packets already on the way);
+//    XREQ listing the tiles with external data; the XB grants XON to up to
+//    `xb.concurrent_grants` tiles at a time, sends XOFF after a tile's last packet and then XON
+//    to the next tile (S1-S5);
+//  - the XB keeps every packet until the far end acknowledges it, so that it can resend
+//    (`xb.release` on_ack), or until it is on a link (on_transmit, loss-free links); when its
+//    queue would overflow it sends XOFF early to its granted tiles and XON again once it has
+//    drained to half the threshold (`Fabric::xoff_threshold`, which leaves room for packets
+//    already on the way);
+//  - the XB puts one packet at a time on a link (`xb.transmit` serial) or one per free link
+//    towards the packet's next chip (parallel);
 //  - links may lose packets (seeded); the XB resends after `resend_timeout_cycles`; receivers
 //    drop duplicates; links add a seeded 0..reorder_window delay. Nothing is lost end to end.
 // It is a discrete-event simulation over packets, driven by a (time, sequence) priority queue,
@@ -90,14 +95,13 @@ private:
     bool on = false;
     bool emit_pending = false;
     Cycles port_free = 0;
+    Cycles grant_start = 0;
   };
   struct Xb {
     std::vector<TileId> grants; ///< tiles named by XREQs, in grant order
     std::size_t next_grant = 0;
-    bool granted = false;
-    TileId tile = 0;       ///< the granted tile
-    bool withheld = false; ///< XON withheld (flow control) from the granted tile
-    Cycles grant_start = 0;
+    std::vector<TileId> granted; ///< the tiles holding a grant, in grant order
+    bool withheld = false;       ///< XON withheld (flow control) from the granted tiles
     std::uint32_t occupancy = 0;
     std::deque<std::uint32_t> tx_queue;
     Cycles tx_free = 0;
@@ -107,7 +111,10 @@ private:
   void schedule(Cycles time, EventType type, std::uint32_t a, std::uint32_t b = 0);
   void handle(const Event& event);
   void grant_next(std::uint32_t chip, Cycles now);
-  void send_xon(std::uint32_t chip, Cycles now);
+  void send_xon(std::uint32_t chip, TileId tile, Cycles now);
+  void release(std::uint32_t chip, Cycles now);
+  /// The link of `link`'s group that is free first (the lowest id on a tie).
+  [[nodiscard]] std::uint32_t free_link(std::uint32_t link) const;
   void emit(TileId tile, Cycles now);
   void xb_arrive(std::uint32_t packet, Cycles now);
   void try_transmit(std::uint32_t chip, Cycles now);
@@ -135,6 +142,7 @@ private:
   std::vector<Cycles> emit_cycles_;
   std::uint32_t threshold_;
   std::uint32_t low_water_;
+  bool hold_until_ack_;
 
   // The phase being run.
   std::vector<Transfer>* transfers_ = nullptr;

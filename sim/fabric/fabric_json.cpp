@@ -54,6 +54,8 @@ void read_exchange(ObjectReader& top, Fabric::Exchange& exchange) {
       r.uint_or("latency_base_cycles", exchange.latency_base_cycles, 0, 1'000'000'000));
   exchange.latency_cycles_per_hop = static_cast<std::uint32_t>(
       r.uint_or("latency_cycles_per_hop", exchange.latency_cycles_per_hop, 0, 1'000'000));
+  exchange.load_latency_percent = static_cast<std::uint32_t>(
+      r.uint_or("load_latency_percent", exchange.load_latency_percent, 0, 100'000));
   r.finish();
 }
 
@@ -65,6 +67,10 @@ void read_sync(ObjectReader& top, Fabric::Sync& sync) {
   ObjectReader r(*json, top.source(), top.field("sync"));
   sync.on_chip_cycles = r.uint_or("on_chip_cycles", sync.on_chip_cycles, 0, kMaxCycles);
   sync.cross_chip_cycles = r.uint_or("cross_chip_cycles", sync.cross_chip_cycles, 0, kMaxCycles);
+  sync.on_chip_cycles_per_doubling =
+      r.uint_or("on_chip_cycles_per_doubling", sync.on_chip_cycles_per_doubling, 0, kMaxCycles);
+  sync.cross_chip_cycles_per_doubling = r.uint_or(
+      "cross_chip_cycles_per_doubling", sync.cross_chip_cycles_per_doubling, 0, 1'000'000'000);
   r.finish();
 }
 
@@ -74,8 +80,7 @@ void read_external(ObjectReader& top, Fabric::External& external) {
     return;
   }
   ObjectReader r(*json, top.source(), top.field("external"));
-  const std::string topology =
-      r.string_or("topology", external.topology == Topology::kRing ? "ring" : "full");
+  const std::string topology = r.string_or("topology", std::string(to_string(external.topology)));
   if (topology == "ring") {
     external.topology = Topology::kRing;
   } else if (topology == "full") {
@@ -84,6 +89,8 @@ void read_external(ObjectReader& top, Fabric::External& external) {
     detail::fail_field(r.source(), r.field("topology"),
                        "expected \"ring\" or \"full\", got " + detail::describe(Json(topology)));
   }
+  external.links_per_chip = static_cast<std::uint32_t>(
+      r.uint_or("links_per_chip", external.links_per_chip, 0, 4096));
   external.bytes_per_cycle = static_cast<std::uint32_t>(
       r.uint_or("bytes_per_cycle", external.bytes_per_cycle, 1, 1u << 20));
   external.latency_cycles = r.uint_or("latency_cycles", external.latency_cycles, 0, 1'000'000'000);
@@ -110,6 +117,28 @@ void read_xb(ObjectReader& top, Fabric::Xb& xb) {
       static_cast<std::uint32_t>(r.uint_or("queue_packets", xb.queue_packets, 1, 1u << 20));
   xb.control_latency_cycles =
       r.uint_or("control_latency_cycles", xb.control_latency_cycles, 0, 1'000'000);
+  xb.concurrent_grants = static_cast<std::uint32_t>(
+      r.uint_or("concurrent_grants", xb.concurrent_grants, 1, 1u << 20));
+  const std::string release = r.string_or("release", std::string(to_string(xb.release)));
+  if (release == "on_ack") {
+    xb.release = XbRelease::kOnAck;
+  } else if (release == "on_transmit") {
+    xb.release = XbRelease::kOnTransmit;
+  } else {
+    detail::fail_field(r.source(), r.field("release"),
+                       "expected \"on_ack\" or \"on_transmit\", got " +
+                           detail::describe(Json(release)));
+  }
+  const std::string transmit = r.string_or("transmit", std::string(to_string(xb.transmit)));
+  if (transmit == "serial") {
+    xb.transmit = XbTransmit::kSerial;
+  } else if (transmit == "parallel") {
+    xb.transmit = XbTransmit::kParallel;
+  } else {
+    detail::fail_field(r.source(), r.field("transmit"),
+                       "expected \"serial\" or \"parallel\", got " +
+                           detail::describe(Json(transmit)));
+  }
   r.finish();
 }
 
@@ -146,7 +175,8 @@ Fabric parse_fabric(const Json& json, std::string_view source) {
         source, "xb.queue_packets",
         "must be larger than " + std::to_string(fabric.packets_in_flight_after_xoff()) +
             ": that many packets can still reach the XB after it sends XOFF (control latency " +
-            std::to_string(fabric.xb.control_latency_cycles) + " cycles each way)");
+            std::to_string(fabric.xb.control_latency_cycles) + " cycles each way, " +
+            std::to_string(fabric.xb.concurrent_grants) + " tiles granted at once)");
   }
   return fabric;
 }
@@ -173,10 +203,14 @@ Json to_json(const Fabric& fabric) {
                   {"separate_banks", fabric.tile.separate_banks}};
   json["exchange"] = {{"send_bytes_per_cycle", fabric.exchange.send_bytes_per_cycle},
                       {"latency_base_cycles", fabric.exchange.latency_base_cycles},
-                      {"latency_cycles_per_hop", fabric.exchange.latency_cycles_per_hop}};
+                      {"latency_cycles_per_hop", fabric.exchange.latency_cycles_per_hop},
+                      {"load_latency_percent", fabric.exchange.load_latency_percent}};
   json["sync"] = {{"on_chip_cycles", fabric.sync.on_chip_cycles},
-                  {"cross_chip_cycles", fabric.sync.cross_chip_cycles}};
-  json["external"] = {{"topology", fabric.external.topology == Topology::kRing ? "ring" : "full"},
+                  {"cross_chip_cycles", fabric.sync.cross_chip_cycles},
+                  {"on_chip_cycles_per_doubling", fabric.sync.on_chip_cycles_per_doubling},
+                  {"cross_chip_cycles_per_doubling", fabric.sync.cross_chip_cycles_per_doubling}};
+  json["external"] = {{"topology", to_string(fabric.external.topology)},
+                      {"links_per_chip", fabric.external.links_per_chip},
                       {"bytes_per_cycle", fabric.external.bytes_per_cycle},
                       {"latency_cycles", fabric.external.latency_cycles},
                       {"max_payload_bytes", fabric.external.max_payload_bytes},
@@ -185,7 +219,10 @@ Json to_json(const Fabric& fabric) {
                       {"reorder_window_cycles", fabric.external.reorder_window_cycles},
                       {"resend_timeout_cycles", fabric.external.resend_timeout_cycles}};
   json["xb"] = {{"queue_packets", fabric.xb.queue_packets},
-                {"control_latency_cycles", fabric.xb.control_latency_cycles}};
+                {"control_latency_cycles", fabric.xb.control_latency_cycles},
+                {"concurrent_grants", fabric.xb.concurrent_grants},
+                {"release", to_string(fabric.xb.release)},
+                {"transmit", to_string(fabric.xb.transmit)}};
   return json;
 }
 

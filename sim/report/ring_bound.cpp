@@ -37,8 +37,8 @@ std::optional<RingBound> ring_bound(const Schedule& schedule, const Fabric& fabr
     slowest = std::max(slowest, hop);
   }
   bound.hop_latency = static_cast<double>(slowest);
-  bound.barrier =
-      static_cast<double>(multi_chip ? fabric.sync.cross_chip_cycles : fabric.sync.on_chip_cycles);
+  bound.barrier = static_cast<double>(fabric.barrier_cycles(
+      std::min<std::uint64_t>(schedule.tiles, schedule.tiles_per_chip), schedule.chips));
   bound.l = bound.hop_latency + bound.barrier;
   const bool both = info.kind == "allreduce";
   bound.steps = (both ? 2 : 1) * (bound.n - 1);

@@ -41,6 +41,10 @@ std::string_view to_string(CombineOp op) {
   return kOpNames[static_cast<std::size_t>(op)];
 }
 
+std::string_view to_string(SendTiming timing) {
+  return timing == SendTiming::kFixed ? "fixed" : "dynamic";
+}
+
 std::string_view to_string(BarrierVariant barrier) {
   switch (barrier) {
   case BarrierVariant::kA:

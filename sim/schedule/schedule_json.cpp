@@ -558,6 +558,16 @@ private:
         entry.to.push_back(expr(to, r.field("to"), Scope::kPerTile));
       }
       entry.cycle = optional_expr(r, "cycle", Scope::kPerTile, 0);
+      if (const Json* timing = r.find("timing")) {
+        if (*timing == "fixed") {
+          entry.timing = SendTiming::kFixed;
+        } else if (*timing == "dynamic") {
+          entry.timing = SendTiming::kDynamic;
+        } else {
+          fail_field(source_, r.field("timing"),
+                     "expected \"fixed\" or \"dynamic\", got " + describe(*timing));
+        }
+      }
       step.sends.push_back(std::move(entry));
     } else {
       RecvEntry entry{name,

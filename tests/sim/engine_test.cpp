@@ -9,7 +9,8 @@ namespace {
 
 using namespace s2p_test;
 
-/// Two tiles computing 100 and 200 cycles, then one 64-byte transfer (8 cycles, latency 7).
+/// Two tiles computing 100 and 200 cycles, then one 64-byte transfer (16 cycles at the GC200's
+/// 4 bytes per cycle, latency 7).
 Json two_tiles(const char* barrier, int from, int to) {
   return schedule_json(
       2, Json::array({{{"name", "x"}, {"type", "u8"}, {"bytes", 64}, {"init", "input"}}}),
@@ -32,26 +33,26 @@ Json two_tiles(const char* barrier, int from, int to) {
 
 TEST(Engine, BarrierVariantA_ComputeThenExchange) {
   const auto s = simulate(two_tiles("a", 0, 1), small_fabric(2));
-  // Barrier at max(100, 200) + 150 = 350; words leave 350..358 and land 357..365.
-  EXPECT_EQ(s.report().total_cycles, 365u);
-  EXPECT_EQ(s.report().tiles_stats[0].end, 358u); // (a) alone: tile 0 is free once its send is out
+  // Barrier at max(100, 200) + 150 = 350; words leave 350..366 and land 357..373.
+  EXPECT_EQ(s.report().total_cycles, 373u);
+  EXPECT_EQ(s.report().tiles_stats[0].end, 366u); // (a) alone: tile 0 is free once its send is out
   EXPECT_EQ(s.report().supersteps[0].sync_cycles, 150u);
   EXPECT_EQ(s.report().supersteps[0].compute_cycles, 200u);
-  EXPECT_EQ(s.report().supersteps[0].exchange_cycles, 15u);
+  EXPECT_EQ(s.report().supersteps[0].exchange_cycles, 23u);
 }
 
 TEST(Engine, BarrierVariantC_Both) {
   const auto s = simulate(two_tiles("c", 0, 1), small_fabric(2));
-  EXPECT_EQ(s.report().total_cycles, 365u + 150u);
-  EXPECT_EQ(s.report().tiles_stats[0].end, 515u);
+  EXPECT_EQ(s.report().total_cycles, 373u + 150u);
+  EXPECT_EQ(s.report().tiles_stats[0].end, 523u);
   EXPECT_EQ(s.report().supersteps[0].sync_cycles, 300u);
 }
 
 TEST(Engine, BarrierVariantB_ExchangeThenCompute) {
-  // Without barrier (a), tile 1 sends as soon as it has computed: 200..208, landing 207..215.
+  // Without barrier (a), tile 1 sends as soon as it has computed: 200..216, landing 207..223.
   const auto s = simulate(two_tiles("b", 1, 0), small_fabric(2));
   EXPECT_FALSE(s.diagnostics().has_errors()) << all_text(s.diagnostics());
-  EXPECT_EQ(s.report().total_cycles, 215u + 150u);
+  EXPECT_EQ(s.report().total_cycles, 223u + 150u);
   // Data sent to a tile still computing is a hazard the simulator reports.
   const auto early = simulate(two_tiles("b", 0, 1), small_fabric(2));
   const sim::Diagnostic* d = find(early.diagnostics(), "arrives-during-compute");
@@ -76,14 +77,16 @@ TEST(Engine, SyncGroupsRunTheirBspCyclesIndependently) {
   const auto s = simulate(json, small_fabric(4));
   const auto& steps = s.report().supersteps;
   ASSERT_EQ(steps.size(), 5u);
+  // A group of 2 of the chip's 4 tiles syncs one tree level below the whole chip: 150 - 10.
+  const sim::Cycles group = 140;
   // "fast" is listed after three "slow" supersteps but starts at cycle 0: its tiles never
   // waited for the other group.
   EXPECT_EQ(steps[3].start, 0u);
-  EXPECT_EQ(steps[3].end, 10u + 150u);
-  EXPECT_EQ(steps[2].end, 3 * (1000u + 150u));
+  EXPECT_EQ(steps[3].end, 10u + group);
+  EXPECT_EQ(steps[2].end, 3 * (1000u + group));
   // The global superstep joins them: it starts when the last tile arrives.
-  EXPECT_EQ(steps[4].start, 10u + 150u);
-  EXPECT_EQ(s.report().total_cycles, 3 * (1000u + 150u) + 150u);
+  EXPECT_EQ(steps[4].start, 10u + group);
+  EXPECT_EQ(s.report().total_cycles, 3 * (1000u + group) + 150u);
 }
 
 TEST(Engine, CostGrowsWithWorkNotWithSimulatedCycles) {

@@ -86,6 +86,27 @@ TEST(ParallelEngine, MultiChipLossyLinksIdenticalForEveryThreadCount) {
   expect_same_for_every_thread_count(ring(fabric, 4, 4096, true), fabric, /*verify=*/true);
 }
 
+/// The calibrated model's run-time choices: loss-free links released on transmit, 64 tiles
+/// granted at once over parallel links (a bidirectional ring across two chips), and on-chip sends with
+/// dynamic timing contending for ports (each tile sends to four others, all asking for cycle 0).
+TEST(ParallelEngine, ConcurrentGrantsAndDynamicTimingIdenticalForEveryThreadCount) {
+  const sim::Fabric chips = small_fabric(kTiles / 2, 2);
+  expect_same_for_every_thread_count(ring(chips, 2, 16384, true), chips, /*verify=*/true);
+  Json exchange = Json::array();
+  for (int j = 1; j <= 4; ++j) {
+    const std::string k = std::to_string(j * 37);
+    exchange.push_back({{"kind", "send"}, {"name", "s" + k}, {"buffer", "x"}, {"offset", 0},
+                        {"bytes", 256}, {"to", "(tile + " + k + ") % tiles"},
+                        {"timing", "dynamic"}});
+    exchange.push_back({{"kind", "recv"}, {"name", "r" + k}, {"buffer", "x"},
+                        {"offset", 256 * j}, {"bytes", 256}, {"from", "(tile - " + k + ") % tiles"}});
+  }
+  const Json dynamic = schedule_json(
+      kTiles, Json::array({{{"name", "x"}, {"type", "u8"}, {"bytes", 1280}, {"init", "input"}}}),
+      Json::array({{{"name", "spread"}, {"exchange", exchange}}}));
+  expect_same_for_every_thread_count(dynamic, small_fabric(kTiles), /*verify=*/false);
+}
+
 /// Every tile sends to its neighbour; some tiles break a rule each: port conflicts, a read-write
 /// hazard, out-of-bounds writes, expression errors, sends nobody receives, listed tile sets, and
 /// finally a deadlock.

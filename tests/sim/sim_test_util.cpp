@@ -2,12 +2,23 @@
 
 namespace s2p_test {
 
-sim::Fabric small_fabric(std::uint32_t tiles, std::uint32_t chips) {
-  sim::Fabric fabric = sim::default_fabric();
+namespace {
+
+sim::Fabric small(sim::Fabric fabric, std::uint32_t tiles, std::uint32_t chips) {
   fabric.chips = chips;
   fabric.chip.tiles = tiles;
   fabric.chip.tiles_per_column = std::min<std::uint32_t>(tiles, 64);
   return fabric;
+}
+
+} // namespace
+
+sim::Fabric small_fabric(std::uint32_t tiles, std::uint32_t chips) {
+  return small(sim::default_fabric(), tiles, chips);
+}
+
+sim::Fabric small_legacy_fabric(std::uint32_t tiles, std::uint32_t chips) {
+  return small(sim::legacy_fabric(), tiles, chips);
 }
 
 Json schedule_json(std::uint32_t tiles, Json buffers, Json supersteps) {

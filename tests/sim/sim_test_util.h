@@ -19,6 +19,9 @@ namespace sim = s2p::sim;
 
 /// One chip of `tiles` tiles (otherwise the default parameters), `chips` chips.
 sim::Fabric small_fabric(std::uint32_t tiles = 16, std::uint32_t chips = 1);
+/// The same from sim::legacy_fabric(): the model before calibration, for tests of its
+/// mechanisms (the acknowledgement window, one grant at a time) and the numbers they pin.
+sim::Fabric small_legacy_fabric(std::uint32_t tiles = 16, std::uint32_t chips = 1);
 
 /// A schedule object with the required header fields.
 Json schedule_json(std::uint32_t tiles, Json buffers, Json supersteps);

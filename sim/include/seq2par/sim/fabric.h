@@ -25,13 +25,30 @@ enum class Topology {
   kFull, ///< a direct link between every ordered pair of chips
 };
 
+/// When the XB frees a packet's queue slot.
+enum class XbRelease {
+  kOnAck,      ///< when the far end's acknowledgement returns (the XB can resend a lost packet)
+  kOnTransmit, ///< when the packet is on the link (reliable links: no end-to-end resend)
+};
+
+/// How the XB puts queued packets on its links.
+enum class XbTransmit {
+  kSerial,   ///< one packet at a time, on the route's one link
+  kParallel, ///< one packet per link at once, on any link towards the route's next chip
+};
+
+[[nodiscard]] std::string_view to_string(Topology topology);
+[[nodiscard]] std::string_view to_string(XbRelease release);
+[[nodiscard]] std::string_view to_string(XbTransmit transmit);
+
+
 struct GridPosition {
   std::uint32_t column = 0;
   std::uint32_t row = 0;
 };
 
 struct Fabric {
-  std::string name = "GC200-like (built-in default)";
+  std::string name = "GC200 (built-in default)";
   std::uint32_t chips = 1;
 
   struct Chip {
@@ -53,20 +70,39 @@ struct Fabric {
 
   struct Exchange {
     /// Send rate of one tile; a tile's single receive port takes words at the same rate.
-    std::uint32_t send_bytes_per_cycle = 8;
+    /// 4 bytes x 1472 tiles x 1.33 GHz = 7.8 TB/s: the GC200's 8 TB/s IPU-Exchange.
+    std::uint32_t send_bytes_per_cycle = 4;
     std::uint32_t latency_base_cycles = 6;
     std::uint32_t latency_cycles_per_hop = 1;
+    /// Extra latency of a send with dynamic timing, in percent of its no-load latency, when
+    /// every tile of the chip sends in the phase (scaled by the share of tiles that send).
+    /// 24: on-chip latency under full load is 1.24x the no-load latency (Jia et al. 2019).
+    std::uint32_t load_latency_percent = 24;
   } exchange;
 
   struct Sync {
+    /// Barrier of a sync group covering a whole chip.
     Cycles on_chip_cycles = 150;
+    /// Barrier of a group spanning two chips.
     Cycles cross_chip_cycles = 1500;
+    /// A group with fewer tiles on its chip saves this much per halving (the sync tree is
+    /// shallower): cost = on_chip_cycles - this * (ceil log2 chip.tiles - ceil log2 group tiles).
+    Cycles on_chip_cycles_per_doubling = 10;
+    /// A group over more than two chips pays this much more per doubling of its chips.
+    Cycles cross_chip_cycles_per_doubling = 250;
   } sync;
 
   struct External {
     Topology topology = Topology::kRing;
-    std::uint32_t bytes_per_cycle = 32;
-    Cycles latency_cycles = 2000; ///< per link hop, one way
+    /// Links out of each chip, shared among its neighbours (ring: the forward link gets the
+    /// larger half; full: shared evenly, at least one each). 0: one link per neighbour and
+    /// direction (LF/LB, L<a>-<b>), the model before calibration.
+    std::uint32_t links_per_chip = 10;
+    /// Per link and direction: 24 bytes x 1.33 GHz = 32 GB/s, an IPU-Link.
+    std::uint32_t bytes_per_cycle = 24;
+    /// Per link hop, one way. Set so that an IPU-Link's latency under full load is 4.0-7.7x its
+    /// no-load latency, as Jia et al. (2019) measured; no absolute figure was found.
+    Cycles latency_cycles = 600;
     std::uint32_t max_payload_bytes = 256;
     std::uint32_t header_bytes = 16;
     double loss_probability = 0.0; ///< per packet and link traversal, in [0, 1)
@@ -78,9 +114,15 @@ struct Fabric {
   } external;
 
   struct Xb {
-    std::uint32_t queue_packets = 64;
+    std::uint32_t queue_packets = 2048;
     /// One way, tile <-> XB, for XREQ/XON/XOFF and for data packets on their way to the XB.
     Cycles control_latency_cycles = 16;
+    /// Tiles of a chip holding an XON at once (each emits at the tile's send rate).
+    std::uint32_t concurrent_grants = 64;
+    /// On lossy links (external.loss_probability > 0) the XB always holds packets until
+    /// acknowledged, whatever this says: only its copy can be resent.
+    XbRelease release = XbRelease::kOnTransmit;
+    XbTransmit transmit = XbTransmit::kParallel;
   } xb;
 
   [[nodiscard]] std::uint64_t total_tiles() const {
@@ -97,12 +139,23 @@ struct Fabric {
   /// XB occupancy at which XOFF is sent: low enough that the packets a tile can still emit
   /// before the XOFF reaches it fit in the queue (see sim/external/README section in sim/README).
   [[nodiscard]] std::uint32_t xoff_threshold() const;
-  /// Packets that may still reach the XB after it sends XOFF.
+  /// Packets that may still reach the XB after it sends XOFF (to all its granted tiles).
   [[nodiscard]] std::uint32_t packets_in_flight_after_xoff() const;
+  /// Whether the XB holds each packet until its acknowledgement (see Xb::release).
+  [[nodiscard]] bool xb_holds_until_ack() const {
+    return xb.release == XbRelease::kOnAck || external.loss_probability > 0;
+  }
+  /// Barrier of a sync group with at most `tiles_on_a_chip` tiles on any one chip, over
+  /// `chips` chips.
+  [[nodiscard]] Cycles barrier_cycles(std::uint64_t tiles_on_a_chip, std::uint32_t chips) const;
 };
 
-/// The built-in default: one GC200-like chip.
+/// The built-in default: one GC200 chip.
 [[nodiscard]] Fabric default_fabric();
+/// The model before calibration (one XB grant at a time, packets held until acknowledged, one
+/// link per neighbour, 8-byte tile ports, constant barriers); `sim/fabric/fabrics/legacy.json`
+/// is the same machine as a file.
+[[nodiscard]] Fabric legacy_fabric();
 
 /// Reads a fabric object: every field optional (defaults above), unknown or ill-typed fields
 /// throw InputError naming the field, e.g. "f.json: field 'chip.tiles': expected a positive
@@ -119,7 +172,9 @@ struct Fabric {
 struct ExternalLink {
   std::uint32_t from_chip = 0;
   std::uint32_t to_chip = 0;
-  std::string name; ///< "LF0" (forward out of chip 0), "LB1", or "L0-2" for full topologies
+  /// "LF0" (forward out of chip 0), "LB1", or "L0-2" for full topologies; with
+  /// external.links_per_chip, one of several parallel links: "LF0.3".
+  std::string name;
 };
 
 /// The static routing table of the external interconnect: for every ordered chip
@@ -134,12 +189,19 @@ public:
     return routes_[static_cast<std::size_t>(from_chip) * chips_ + to_chip];
   }
   [[nodiscard]] std::uint32_t max_route_hops() const;
+  /// The links joining the same two chips in the same direction as `link` (itself included, in
+  /// id order): a packet routed over `link` may take any of them.
+  [[nodiscard]] const std::vector<std::uint32_t>& parallel(std::uint32_t link) const {
+    return groups_[group_of_[link]];
+  }
   [[nodiscard]] nlohmann::ordered_json to_json() const;
 
 private:
   std::uint32_t chips_;
   std::vector<ExternalLink> links_;
   std::vector<std::vector<std::uint32_t>> routes_;
+  std::vector<std::uint32_t> group_of_;
+  std::vector<std::vector<std::uint32_t>> groups_;
 };
 
 } // namespace s2p::sim

@@ -41,7 +41,13 @@ enum class LevelScope : std::uint8_t {
   kAcrossChips, ///< the tiles with the same index on every chip (every index at once)
 };
 
+/// Whether an on-chip send's timing is fixed by the schedule (compiled, time-deterministic
+/// exchange: a conflict is an error) or decided at run time (contention delays it; see
+/// sim/README.md, "On-chip exchange").
+enum class SendTiming : std::uint8_t { kFixed, kDynamic };
+
 [[nodiscard]] std::string_view to_string(ElementType type);
+[[nodiscard]] std::string_view to_string(SendTiming timing);
 [[nodiscard]] std::string_view to_string(CombineOp op);
 [[nodiscard]] std::string_view to_string(BarrierVariant barrier);
 [[nodiscard]] std::string_view to_string(BufferInit init);
@@ -129,6 +135,8 @@ struct SendEntry {
   std::string tag;
   std::string field;
   int tag_id = 0; ///< index of `tag` in Schedule::tags (matching compares ids)
+  /// kDynamic: `cycle` is the earliest start; ports and load may delay it (on-chip only).
+  SendTiming timing = SendTiming::kFixed;
 };
 
 /// The receiving half, executed by each tile of `tiles` (the receiver's index chooses where the
