@@ -150,7 +150,8 @@ Rule read_rule_fields(const Json& json, const std::string& path, const std::stri
   return rule;
 }
 
-// A rule's errors name the rule when it has a readable name: "rule 'x' (rules[2]): field ...".
+// A rule's errors name the rule when it has a readable name: "rule 'x' (rules[2]): field ...";
+// a rule nested in add_rule is named after the rule that adds it.
 Rule read_rule(const Json& json, const std::string& path, const std::string& origin) {
   try {
     return read_rule_fields(json, path, origin);
@@ -158,8 +159,6 @@ Rule read_rule(const Json& json, const std::string& path, const std::string& ori
     const bool named = json.is_object() && json.contains("name") && json["name"].is_string();
     const std::string who = named ? "rule '" + json["name"].get<std::string>() + "' (" + path + ")"
                                   : "rule " + path;
-    if (std::string_view(error.what()).starts_with("rule "))
-      throw;
     throw FieldError(error.field(), who + ": " + error.what(), true);
   }
 }
