@@ -36,6 +36,44 @@ std::string mutate(std::string text, std::mt19937& random) {
   return text;
 }
 
+void pointers(const nlohmann::ordered_json& json, const std::string& at, std::vector<std::string>& out) {
+  out.push_back(at);
+  if (json.is_object())
+    for (const auto& [key, value] : json.items())
+      pointers(value, at + "/" + key, out);
+  if (json.is_array())
+    for (std::size_t i = 0; i < json.size(); ++i)
+      pointers(json[i], at + "/" + std::to_string(i), out);
+}
+
+// Structure-aware mutation: one value of the parsed seed replaced by a value of another type,
+// a boundary number or an expression fragment, or its key removed. Byte mutations mostly make
+// the JSON invalid; these reach the field readers.
+std::string mutate_value(const std::string& seed, std::mt19937& random) {
+  static const nlohmann::ordered_json kValues[] = {
+      nullptr, true, -1, 0, 0.5, 1e300, "x", "max(", "tile.busy", "map.weights / 0",
+      nlohmann::ordered_json::array(), nlohmann::ordered_json::object(), {1, 2},
+      18446744073709551615ULL, -9223372036854775807LL, "repartition", "map"};
+  nlohmann::ordered_json json = nlohmann::ordered_json::parse(seed);
+  std::vector<std::string> all;
+  pointers(json, "", all);
+  const int edits = 1 + static_cast<int>(random() % 3);
+  for (int e = 0; e < edits; ++e) {
+    const nlohmann::ordered_json::json_pointer at(all[random() % all.size()]);
+    if (at.empty() || !json.contains(at)) // an earlier edit replaced a parent
+      continue;
+    if (random() % 4 == 0 && json[at.parent_pointer()].is_object())
+      json[at.parent_pointer()].erase(at.back());
+    else
+      json[at] = kValues[random() % std::size(kValues)];
+  }
+  return json.dump();
+}
+
+std::string any_mutation(const std::string& seed, std::mt19937& random) {
+  return random() % 2 ? mutate(seed, random) : mutate_value(seed, random);
+}
+
 // Every action kind, both scopes with bindings, and nested rules: the mutations reach them all.
 const char* kAllActions = R"({"format": "seq2par.rules/1", "rules": [
   {"name": "a", "priority": 5, "for_each": "map", "when": "max(map.busy) / mean(map.busy) > 1", "action": {"kind": "rebalance", "weights": "map.weights / map.busy"}},
@@ -74,7 +112,7 @@ TEST(Rules, MutatedRuleFilesNeverCrash) {
   int parsed_count = 0;
   for (const std::string& seed : {std::string(kAllActions), std::string(default_rules_text())}) {
     for (int i = 0; i < 3000; ++i) {
-      const std::string input = mutate(seed, random);
+      const std::string input = any_mutation(seed, random);
       ir::Diagnostics diagnostics;
       const auto rules = rules_from_text(input, "fuzz.rules.json", diagnostics);
       check_one_error(diagnostics, rules.has_value(), input);
@@ -95,7 +133,7 @@ TEST(PlanFile, MutatedPlanFilesNeverCrash) {
   const std::string seed = to_json(plan).dump(1);
   std::mt19937 random(7);
   for (int i = 0; i < 3000; ++i) {
-    const std::string input = mutate(seed, random);
+    const std::string input = any_mutation(seed, random);
     ir::Diagnostics diagnostics;
     const auto parsed = plan_from_text(input, "fuzz.plan.json", diagnostics);
     check_one_error(diagnostics, parsed.has_value(), input);
@@ -107,7 +145,7 @@ TEST(Tuning, MutatedReportsNeverCrash) {
   ASSERT_FALSE(seed.empty());
   std::mt19937 random(11);
   for (int i = 0; i < 2000; ++i) {
-    const std::string input = mutate(seed, random);
+    const std::string input = any_mutation(seed, random);
     ir::Diagnostics diagnostics;
     const auto feedback = feedback_from_text(input, "", "fuzz.report.json", diagnostics);
     check_one_error(diagnostics, feedback.has_value(), input);
