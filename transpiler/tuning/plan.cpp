@@ -206,14 +206,19 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
   return plan;
 }
 
-MapPlan* find_map(KernelPlan& plan, std::string_view name) {
+template <typename Plan>
+auto* find_map_in(Plan& plan, std::string_view name) {
   const auto it = std::find_if(plan.maps.begin(), plan.maps.end(),
                                [&](const MapPlan& m) { return m.name == name; });
   return it == plan.maps.end() ? nullptr : &*it;
 }
 
+MapPlan* find_map(KernelPlan& plan, std::string_view name) {
+  return find_map_in(plan, name);
+}
+
 const MapPlan* find_map(const KernelPlan& plan, std::string_view name) {
-  return find_map(const_cast<KernelPlan&>(plan), name);
+  return find_map_in(plan, name);
 }
 
 int fabric_tile(const MapPlan& map, int t) {

@@ -43,6 +43,11 @@ TEST(PlanFile, RoundTripsEveryField) {
   EXPECT_EQ(to_json(*back).dump(2), json.dump(2));
   EXPECT_EQ(json["format"], "seq2par.plan/1");
   EXPECT_EQ(json["maps"][0]["protocol"], "block_cyclic");
+  ASSERT_NE(find_map(plan, "rows"), nullptr);
+  EXPECT_EQ(find_map(plan, "rows")->tiles, 2);
+  EXPECT_EQ(find_map(plan, "cols"), nullptr);
+  EXPECT_EQ(fabric_tile(plan.maps[0], 2), 3); // usable_tiles {0, 1, 3, 5}
+  EXPECT_EQ(fabric_tile(plan.maps[1], 1), 1);
 }
 
 TEST(PlanFile, ErrorsNameTheField) {

@@ -1,6 +1,7 @@
 // The default rule set on synthetic feedback, feedback read from reports, and --explain.
 #include "tuning/apply.h"
 #include "tuning/feedback.h"
+#include "tuning/round.h"
 #include "tuning_test_util.h"
 
 #include <gtest/gtest.h>
@@ -179,6 +180,62 @@ TEST(Tuning, FeedbackErrorsNameTheField) {
   EXPECT_FALSE(feedback_from_report(report, "", "r.json", diagnostics));
   EXPECT_NE(diagnostics.items().back().message.find("field 'supersteps[0].exchange_cycles': must be in [0, "),
             std::string::npos);
+}
+
+} // namespace
+} // namespace s2p::tuning
+
+namespace s2p::tuning {
+namespace {
+
+std::string data_file(const std::string& name) {
+  std::ifstream in(std::string(SEQ2PAR_TUNING_DATA) + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+RoundInputs round_inputs() {
+  KernelPlan plan = test::one_map_plan(4, {6, 1, 1, 1});
+  plan.kernel = "weighted_6111";
+  RoundInputs inputs;
+  inputs.plan = {"weighted_6111.plan.json", to_json(plan).dump(1)};
+  inputs.report = {"weighted_6111.report.json", data_file("weighted_6111.report.json")};
+  return inputs;
+}
+
+TEST(Tuning, ARoundFromFiles) {
+  RoundInputs inputs = round_inputs();
+  inputs.failed_tiles = {3};
+  inputs.rules.push_back({"mine.rules.json", R"({"format": "seq2par.rules/1", "rules": [
+    {"name": "note-size", "when": "input.rows > 1000", "action": {"kind": "set_variable", "variable": "var.big", "value": "1"}}]})"});
+  inputs.inputs["rows"] = 4096;
+  ir::Diagnostics diagnostics;
+  const auto result = run_round(inputs, diagnostics);
+  ASSERT_TRUE(result.has_value()) << diagnostics.items()[0].message;
+  ASSERT_EQ(result->trace.fired.size(), 3u) << explain(result->trace);
+  EXPECT_EQ(result->trace.fired[0].rule, "repartition-failed-tiles");
+  EXPECT_EQ(result->trace.fired[1].rule, "rebalance-busy-tiles"); // over tiles 0, 1, 2
+  EXPECT_EQ(result->trace.fired[2].rule, "note-size");
+  EXPECT_EQ(result->plan.maps[0].tiles, 3);
+  EXPECT_EQ(result->plan.failed_tiles, (std::vector<int>{3}));
+  EXPECT_EQ(result->plan.variables.at("big"), 1);
+}
+
+TEST(Tuning, ARoundReportsEveryMalformedInput) {
+  RoundInputs inputs = round_inputs();
+  inputs.rules.push_back({"bad.rules.json", R"({"format": "seq2par.rules/1", "rules": [
+    {"name": "typo", "when": "max(tile.bussy) > 1", "action": {"kind": "fuse"}}]})"});
+  inputs.rules.push_back({"good.rules.json", R"({"format": "seq2par.rules/1", "rules": []})"});
+  inputs.report.text = "{}";
+  ir::Diagnostics diagnostics;
+  EXPECT_FALSE(run_round(inputs, diagnostics));
+  ASSERT_EQ(diagnostics.items().size(), 2u);
+  EXPECT_EQ(diagnostics.items()[0].loc.file, "bad.rules.json");
+  EXPECT_EQ(diagnostics.items()[0].message,
+            "rule 'typo' (rules[0]): field 'rules[0].when': at column 5: unknown variable 'tile.bussy'");
+  EXPECT_EQ(diagnostics.items()[1].loc.file, "weighted_6111.report.json");
+  EXPECT_EQ(diagnostics.items()[1].message, "field 'format': missing");
 }
 
 } // namespace
