@@ -1,13 +1,13 @@
 // A tunable plan: the decisions about one multi-tile kernel that a tuning rule may change,
 // made explicit so that they can be overridden without editing the kernel's source. A plan
 // file (`foo.<kernel>.plan.json`, format `seq2par.plan/1`) records them; `seq2par --plan`
-// (to come) transpiles with it, and the rule evaluator (tuning/apply.h) produces a new one
-// from feedback.
+// transpiles with it (driver/plan_option.h), and the rule evaluator (tuning/apply.h) produces
+// a new one from feedback.
 //
-// What the emitter acts on today: nothing yet. The resource-map fields (protocol, block
-// sizes, weights, tile count) are what `--plan` is meant to apply first. Usable/failed tiles,
-// ring depths, warp overrides, fusions, splits and variant choices are recorded decisions
-// that the emitter does not read yet; a rule that makes them changes the plan file only.
+// What transpiling with a plan applies today: the maps' weights (pipeline/plan_overrides.h).
+// Protocol, block sizes, tile counts, usable/failed tiles, ring depths, warp overrides,
+// fusions, splits and variant choices are recorded decisions that the emitter does not read
+// yet; a rule that makes them changes the plan file only.
 #pragma once
 
 #include "ir/diagnostic.h"

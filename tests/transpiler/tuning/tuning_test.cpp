@@ -240,3 +240,27 @@ TEST(Tuning, ARoundReportsEveryMalformedInput) {
 
 } // namespace
 } // namespace s2p::tuning
+
+namespace s2p::tuning {
+namespace {
+
+// A program's own report (S2P_BACKEND=sim S2P_REPORT=... sample_owner_copy_par): scaled_sum's
+// map deals 2:1:1 to three equally fast tiles, so tile 0 is busy about twice as long, and the
+// default rules move the weights toward 1:1:1.
+TEST(Tuning, DefaultRulesOnTheOwnerCopySamplesReport) {
+  std::ifstream in(SEQ2PAR_TUNING_DATA "/owner_copy.program-report.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  ir::Diagnostics diagnostics;
+  const auto feedback = feedback_from_text(text.str(), "scaled_sum", "owner_copy.program-report.json", diagnostics);
+  ASSERT_TRUE(feedback.has_value()) << diagnostics.items()[0].message;
+  EXPECT_EQ(feedback->busy, (std::vector<double>{2208, 1202, 1203}));
+  KernelPlan plan = test::one_map_plan(3, {2, 1, 1});
+  plan.kernel = "scaled_sum";
+  const auto result = apply_rules(plan, default_rules(), *feedback);
+  ASSERT_EQ(result.trace.fired.size(), 1u) << explain(result.trace);
+  EXPECT_EQ(result.plan.maps[0].weights, (std::vector<double>{1.09, 1.001, 1})); // 2/2208 : 1/1202 : 1/1203
+}
+
+} // namespace
+} // namespace s2p::tuning
