@@ -117,23 +117,13 @@ Feedback read_feedback(const Json& report, const std::string& kernel) {
 std::optional<Feedback> feedback_from_report(const nlohmann::ordered_json& report,
                                              const std::string& kernel, const std::string& source,
                                              ir::Diagnostics& diagnostics) {
-  try {
-    return read_feedback(report, kernel);
-  } catch (const FieldError& error) {
-    diagnostics.error({source, 0, 0, 0}, error.what());
-    return std::nullopt;
-  }
+  return read_reporting(source, diagnostics, [&] { return read_feedback(report, kernel); });
 }
 
 std::optional<Feedback> feedback_from_text(std::string_view text, const std::string& kernel,
                                            const std::string& source,
                                            ir::Diagnostics& diagnostics) {
-  try {
-    return read_feedback(parse_json_text(text), kernel);
-  } catch (const FieldError& error) {
-    diagnostics.error({source, 0, 0, 0}, error.what());
-    return std::nullopt;
-  }
+  return read_reporting(source, diagnostics, [&] { return read_feedback(parse_json_text(text), kernel); });
 }
 
 } // namespace s2p::tuning

@@ -5,9 +5,12 @@
 // report it in ir::Diagnostics (the transpiler layer's idiom), so no caller sees an exception.
 #pragma once
 
+#include "ir/diagnostic.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -66,6 +69,19 @@ private:
   std::string path_;
   std::vector<std::string> known_;
 };
+
+// The public readers' boundary: `read()`'s value, or nothing after one error at `source`
+// (the FieldError's message, naming the field).
+template <typename Read>
+auto read_reporting(const std::string& source, ir::Diagnostics& diagnostics, Read read)
+    -> std::optional<decltype(read())> {
+  try {
+    return read();
+  } catch (const FieldError& error) {
+    diagnostics.error({source, 0, 0, 0}, error.what());
+    return std::nullopt;
+  }
+}
 
 // Value readers for array elements and nested fields.
 std::string read_string(const Json& value, const std::string& field);

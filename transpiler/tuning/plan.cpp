@@ -265,22 +265,12 @@ nlohmann::ordered_json to_json(const KernelPlan& plan) {
 
 std::optional<KernelPlan> plan_from_json(const nlohmann::ordered_json& json,
                                          const std::string& source, ir::Diagnostics& diagnostics) {
-  try {
-    return read_plan(json);
-  } catch (const FieldError& error) {
-    diagnostics.error({source, 0, 0, 0}, error.what());
-    return std::nullopt;
-  }
+  return read_reporting(source, diagnostics, [&] { return read_plan(json); });
 }
 
 std::optional<KernelPlan> plan_from_text(std::string_view text, const std::string& source,
                                          ir::Diagnostics& diagnostics) {
-  try {
-    return read_plan(parse_json_text(text));
-  } catch (const FieldError& error) {
-    diagnostics.error({source, 0, 0, 0}, error.what());
-    return std::nullopt;
-  }
+  return read_reporting(source, diagnostics, [&] { return read_plan(parse_json_text(text)); });
 }
 
 } // namespace s2p::tuning

@@ -258,22 +258,12 @@ nlohmann::ordered_json to_json(const RuleSet& rules) {
 
 std::optional<RuleSet> rules_from_json(const nlohmann::ordered_json& json, const std::string& source,
                                        ir::Diagnostics& diagnostics) {
-  try {
-    return read_rules(json, source);
-  } catch (const FieldError& error) {
-    diagnostics.error({source, 0, 0, 0}, error.what());
-    return std::nullopt;
-  }
+  return read_reporting(source, diagnostics, [&] { return read_rules(json, source); });
 }
 
 std::optional<RuleSet> rules_from_text(std::string_view text, const std::string& source,
                                        ir::Diagnostics& diagnostics) {
-  try {
-    return read_rules(parse_json_text(text), source);
-  } catch (const FieldError& error) {
-    diagnostics.error({source, 0, 0, 0}, error.what());
-    return std::nullopt;
-  }
+  return read_reporting(source, diagnostics, [&] { return read_rules(parse_json_text(text), source); });
 }
 
 RuleSet merge(RuleSet base, const RuleSet& extra) {

@@ -11,9 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 namespace s2p::tuning {
 namespace {
@@ -87,13 +85,6 @@ const char* kAllActions = R"({"format": "seq2par.rules/1", "rules": [
   {"name": "i", "when": "1", "action": {"kind": "add_rule", "rule": {"name": "j", "when": "1", "action": {"kind": "revoke_rule", "rule": "h"}}}},
   {"name": "k", "when": "1", "action": {"kind": "change_rule", "rule": "a", "when": "min(tile.busy) > 0", "priority": 9}}]})";
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void check_one_error(const ir::Diagnostics& diagnostics, bool parsed, const std::string& input) {
   if (parsed) {
     EXPECT_FALSE(diagnostics.has_errors()) << input;
@@ -141,7 +132,7 @@ TEST(PlanFile, MutatedPlanFilesNeverCrash) {
 }
 
 TEST(Tuning, MutatedReportsNeverCrash) {
-  const std::string seed = read_file(SEQ2PAR_TUNING_DATA "/weighted_6111.report.json");
+  const std::string seed = test::data_file("weighted_6111.report.json");
   ASSERT_FALSE(seed.empty());
   std::mt19937 random(11);
   for (int i = 0; i < 2000; ++i) {

@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace s2p::tuning {
 namespace {
@@ -131,11 +129,9 @@ TEST(Tuning, ARuleThatCannotBeEvaluatedIsReportedNotFired) {
 }
 
 TEST(Tuning, FeedbackFromASimulatorReport) {
-  std::ifstream in(SEQ2PAR_TUNING_DATA "/weighted_6111.report.json");
-  std::stringstream text;
-  text << in.rdbuf();
   ir::Diagnostics diagnostics;
-  const auto feedback = feedback_from_text(text.str(), "", "weighted_6111.report.json", diagnostics);
+  const auto feedback =
+      feedback_from_text(test::data_file("weighted_6111.report.json"), "", "weighted_6111.report.json", diagnostics);
   ASSERT_TRUE(feedback.has_value()) << diagnostics.items()[0].message;
   ASSERT_EQ(feedback->tiles, 4);
   EXPECT_EQ(feedback->chips, 1);
@@ -188,19 +184,12 @@ TEST(Tuning, FeedbackErrorsNameTheField) {
 namespace s2p::tuning {
 namespace {
 
-std::string data_file(const std::string& name) {
-  std::ifstream in(std::string(SEQ2PAR_TUNING_DATA) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 RoundInputs round_inputs() {
   KernelPlan plan = test::one_map_plan(4, {6, 1, 1, 1});
   plan.kernel = "weighted_6111";
   RoundInputs inputs;
   inputs.plan = {"weighted_6111.plan.json", to_json(plan).dump(1)};
-  inputs.report = {"weighted_6111.report.json", data_file("weighted_6111.report.json")};
+  inputs.report = {"weighted_6111.report.json", test::data_file("weighted_6111.report.json")};
   return inputs;
 }
 
@@ -248,11 +237,9 @@ namespace {
 // map deals 2:1:1 to three equally fast tiles, so tile 0 is busy about twice as long, and the
 // default rules move the weights toward 1:1:1.
 TEST(Tuning, DefaultRulesOnTheOwnerCopySamplesReport) {
-  std::ifstream in(SEQ2PAR_TUNING_DATA "/owner_copy.program-report.json");
-  std::stringstream text;
-  text << in.rdbuf();
   ir::Diagnostics diagnostics;
-  const auto feedback = feedback_from_text(text.str(), "scaled_sum", "owner_copy.program-report.json", diagnostics);
+  const auto feedback = feedback_from_text(test::data_file("owner_copy.program-report.json"), "scaled_sum",
+                                           "owner_copy.program-report.json", diagnostics);
   ASSERT_TRUE(feedback.has_value()) << diagnostics.items()[0].message;
   EXPECT_EQ(feedback->busy, (std::vector<double>{2208, 1202, 1203}));
   KernelPlan plan = test::one_map_plan(3, {2, 1, 1});

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 namespace s2p::tuning::test {
 
@@ -52,6 +54,13 @@ KernelPlan one_map_plan(int tiles, std::vector<double> weights) {
   plan.maps.push_back(map);
   plan.steps.push_back({ir::TileStep::Kind::Forall, "map"});
   return plan;
+}
+
+std::string data_file(const std::string& name) {
+  std::ifstream in(std::string(SEQ2PAR_TUNING_DATA) + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 RuleSet rules_of(const std::string& text) {

@@ -25,6 +25,9 @@ Feedback feedback_of(const nlohmann::ordered_json& report);
 // the given steps (all foralls on "map" when empty).
 KernelPlan one_map_plan(int tiles, std::vector<double> weights);
 
+// The text of a file in tests/transpiler/tuning/data.
+std::string data_file(const std::string& name);
+
 RuleSet rules_of(const std::string& text); // fails the test if the text does not parse
 std::string first_error(const std::string& rules_text);  // "" when it parses
 
