@@ -218,6 +218,9 @@ TEST(ForallReport, SimReportsPlannedBytesAgainstTheMinimum) {
   EXPECT_EQ(owner_copy["planned_bytes"].get<long long>(), 8 * 32 * 16 * 8);
   EXPECT_EQ(owner_copy["minimum_bytes"], owner_copy["planned_bytes"]);
   EXPECT_GT(launch["total_cycles"].get<long long>(), 0);
+  // Per-tile statistics, which tuning's feedback reads (transpiler/tuning/feedback.h).
+  ASSERT_EQ(launch["tiles"]["per_tile"].size(), 4u);
+  EXPECT_GT(launch["tiles"]["per_tile"][0]["busy_cycles"].get<long long>(), 0);
 }
 
 TEST(ForallErrors, ReadingTheOutputsMemoryThroughAnotherFieldIsRefused) {

@@ -366,6 +366,52 @@ TEST_F(Tool, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
 
 } // namespace
 
+// --plan: a tuning plan's map weights in the generated code and in the schedule template;
+// a malformed plan is exit 2 naming the field, a plan the kernel does not match an error at it.
+TEST_F(Tool, PlanSetsTheWeightsOfAResourceMap) {
+  std::ofstream(dir / "k.cpp")
+      << "#include <seq2par/seq2par.h>\n"
+      << "#include <vector>\n"
+      << "S2P_KERNEL S2P_TILES(4) void scale(s2p::field<1, float>& y, const s2p::field<1, float>& x) {\n"
+      << "  auto map = s2p::resource_map<1>::block_cyclic(y.extent(), {25}, 4);\n"
+      << "  auto Yd = s2p::agile(y, map);\n"
+      << "  auto Xd = s2p::agile(x, map);\n"
+      << "  s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = 2.0f * Xd[i]; });\n"
+      << "}\n"
+      << "void use() {\n"
+      << "  std::vector<float> a(400), b(400);\n"
+      << "  s2p::field<1, float> Y(a.data(), {400});\n"
+      << "  scale(Y, s2p::field<1, float>(b.data(), {400}));\n"
+      << "}\n";
+  json plan = {{"format", "seq2par.plan/1"}, {"kernel", "scale"}, {"tiles", 4},
+               {"maps", {{{"name", "map"}, {"protocol", "block_cyclic"}, {"block", {25}}, {"tiles", 4},
+                          {"weights", {3, 1, 1, 1}}}}}};
+  auto write_plan = [&](const json& p) { std::ofstream(dir / "k.scale.plan.json") << p.dump(1); };
+  write_plan(plan);
+  const auto plain = run("k.cpp --out-dir plain", dir);
+  ASSERT_EQ(plain.status, 0) << plain.output;
+  const auto planned = run("k.cpp --plan k.scale.plan.json --out-dir planned", dir);
+  ASSERT_EQ(planned.status, 0) << planned.output;
+  EXPECT_NE(read(dir / "planned" / "k.par.cpp").find("map.weights({3, 1, 1, 1});"), std::string::npos);
+  EXPECT_NE(read(dir / "planned" / "k.scale.schedule.json"), read(dir / "plain" / "k.scale.schedule.json"));
+
+  plan["maps"][0]["weights"][1] = -1;
+  write_plan(plan);
+  const auto malformed = run("k.cpp --plan k.scale.plan.json --out-dir bad", dir);
+  EXPECT_EQ(malformed.status, 2);
+  EXPECT_NE(malformed.output.find("seq2par: error: k.scale.plan.json: field 'maps[0].weights[1]': must be positive"),
+            std::string::npos)
+      << malformed.output;
+  plan["maps"][0]["weights"] = {1, 1, 1, 1};
+  plan["maps"][0]["name"] = "other";
+  write_plan(plan);
+  const auto unknown = run("k.cpp --plan k.scale.plan.json --out-dir bad", dir);
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_NE(unknown.output.find("k.scale.plan.json: kernel 'scale', map 'other': the kernel builds no resource map"),
+            std::string::npos)
+      << unknown.output;
+}
+
 // A forall's schedule template is planned for the extents the kernel's calls in the file pass
 // (the schedule beside the code); when they are not constants, or calls disagree,
 // the generated code says why there is none.

@@ -3,6 +3,7 @@
 #include "driver/compilation_database.h"
 #include "driver/extents_option.h"
 #include "driver/fabric_option.h"
+#include "driver/plan_option.h"
 #include "dump/dumps.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -75,6 +76,11 @@ cl::list<std::string>
             cl::desc("Plan a multi-tile kernel's forall schedule templates for these field extents "
                      "instead of those its calls in the file pass (repeatable)"),
             cl::value_desc("kernel:param=AxB,param=AxB"), cl::cat(category));
+cl::list<std::string>
+    plan_files("plan",
+               cl::desc("Transpile a multi-tile kernel with the resource-map weights of this tuning "
+                        "plan (seq2par.plan/1, one kernel per file; repeatable)"),
+               cl::value_desc("foo.kernel.plan.json"), cl::cat(category));
 cl::opt<bool> no_verify("no-verify",
                         cl::desc("Skip the self-check of each warp split (races, deadlock)"),
                         cl::cat(category));
@@ -313,6 +319,14 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
     return std::nullopt;
   }
   options.given_extents = std::get<GivenExtents>(given_extents);
+  const auto plans = read_plan_files(plan_files);
+  if (const auto* error = std::get_if<std::string>(&plans)) {
+    llvm::errs() << "seq2par: error: " << *error << "\n";
+    return std::nullopt;
+  }
+  for (const auto& warning : std::get<PlanFiles>(plans).warnings)
+    llvm::errs() << "seq2par: warning: " << warning << "\n";
+  options.plan_overrides = std::get<PlanFiles>(plans).overrides;
   options.dumps = std::move(dump_kinds);
   options.style = style;
   return options;

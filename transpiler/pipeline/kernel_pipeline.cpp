@@ -5,6 +5,7 @@
 #include "emit/multi_tile_code.h"
 #include "emit/warp_code.h"
 #include "passes/pipeline.h"
+#include "pipeline/plan_overrides.h"
 #include "planning/tile_schedules.h"
 
 #include <algorithm>
@@ -140,6 +141,13 @@ std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
                                                 const TranspileOptions& options,
                                                 const std::string& display_name,
                                                 ir::Diagnostics& diags) {
+  // --plan: the kernel as the tuning plan sets it (resource-map weights).
+  if (const auto plan = options.plan_overrides.find(kernel.name); plan != options.plan_overrides.end()) {
+    const auto tuned = apply_plan_overrides(kernel, plan->second, declared_at, diags);
+    if (!tuned)
+      return std::nullopt;
+    return run_multi_tile_kernel(*tuned, declared_at, options, display_name, diags);
+  }
   return kernel.multi_tile
              ? run_multi_tile_kernel(kernel, declared_at, options, display_name, diags)
              : run_warp_kernel(kernel, declared_at, options, display_name, diags);

@@ -20,6 +20,11 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
   out["passes"] = std::move(passes);
   out["fabric"] = std::move(fabric);
   out["given_extents"] = options.given_extents;
+  nlohmann::ordered_json plans = nlohmann::ordered_json::object();
+  for (const auto& [kernel, maps] : options.plan_overrides)
+    for (const auto& map : maps)
+      plans[kernel].push_back({{"map", map.map}, {"weights", map.weights}, {"plan_file", map.plan_file}});
+  out["plan_overrides"] = std::move(plans);
   out["dumps"] = std::move(dumps);
   out["style"] = options.style;
   return out;

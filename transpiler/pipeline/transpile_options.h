@@ -30,10 +30,21 @@ struct FabricTarget {
 // --extents: kernel -> field parameter -> extent, instead of those its calls pass.
 using GivenExtents = std::map<std::string, std::map<std::string, std::vector<std::int64_t>>>;
 
+// --plan: resource-map weights as a tuning plan (tuning/plan.h) sets them, by kernel and map
+// variable; applied to the kernel before planning and emission (pipeline/plan_overrides.h).
+struct MapWeights {
+  std::string map;
+  std::vector<double> weights;
+  std::string plan_file; // where they came from, for the generated code's comment and messages
+  friend bool operator==(const MapWeights&, const MapWeights&) = default;
+};
+using PlanOverrides = std::map<std::string, std::vector<MapWeights>>;
+
 struct TranspileOptions {
   passes::PipelineOptions passes;
   FabricTarget fabric;
   GivenExtents given_extents;
+  PlanOverrides plan_overrides;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)
 };

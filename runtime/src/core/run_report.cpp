@@ -63,8 +63,9 @@ public:
                                   {"source", source},
                                   {"backend", "fabric simulator"},
                                   {"start_cycle", elapsed_}};
+    // "tiles" (per-tile busy/idle cycles and memory) is what feedback-driven tuning reads.
     for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "ring_bound",
-                            "owner_copy", "links", "status"})
+                            "owner_copy", "tiles", "links", "status"})
       if (report.contains(key))
         launch[key] = report[key];
     const std::int64_t cycles = report.value("total_cycles", std::int64_t{0});

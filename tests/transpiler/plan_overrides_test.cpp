@@ -1,0 +1,67 @@
+// --plan's resource-map weights applied to a kernel's IR: the map's spec (what schedule
+// templates are planned from) and a re-weighting call right after its declaration (what the
+// emitted program runs).
+#include "pipeline/plan_overrides.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace s2p;
+
+ir::Kernel weighted_kernel(const std::string& declaration) {
+  ir::Kernel kernel;
+  kernel.name = "scaled_sum";
+  ir::MultiTile tile;
+  tile.tiles = 3;
+  ir::MapSpec spec;
+  spec.protocol = ir::MapProtocol::BlockCyclic;
+  spec.segment = {50};
+  spec.tiles = 3;
+  spec.refinements.push_back({ir::MapSpec::Refinement::Method::Weights, {2, 1, 1}, {}});
+  spec.refinements.push_back({ir::MapSpec::Refinement::Method::MemoryBlocks, {}, {25}});
+  tile.maps["map"] = spec;
+  kernel.multi_tile = tile;
+  kernel.preamble = {declaration, "auto shifted_map = s2p::resource_map<1>::block(y.extent(), 3);",
+                     "auto Zd = s2p::agile(z, map);"};
+  return kernel;
+}
+
+const char* kDeclaration = "auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {50}, 3).weights({2.0, 1.0, 1.0});";
+
+TEST(PlanOverrides, WeightsReplaceTheKernelsInSpecAndCode) {
+  ir::Diagnostics diags;
+  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration), {{"map", {1, 1, 1.5}, "k.plan.json"}}, {}, diags);
+  ASSERT_TRUE(tuned.has_value()) << diags.items()[0].message;
+  ASSERT_EQ(tuned->preamble.size(), 4u);
+  EXPECT_EQ(tuned->preamble[0], kDeclaration);
+  EXPECT_EQ(tuned->preamble[1], "map.weights({1, 1, 1.5}); // --plan k.plan.json");
+  EXPECT_EQ(tuned->preamble[3], "auto Zd = s2p::agile(z, map);"); // after the re-weighting
+  const auto& refinements = tuned->multi_tile->maps.at("map").refinements;
+  ASSERT_EQ(refinements.size(), 2u);
+  EXPECT_EQ(refinements[0].method, ir::MapSpec::Refinement::Method::MemoryBlocks);
+  EXPECT_EQ(refinements[1].weights, (std::vector<double>{1, 1, 1.5}));
+}
+
+TEST(PlanOverrides, RefusesWhatItCannotApply) {
+  struct Case {
+    std::string declaration;
+    pipeline::MapWeights weights;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {kDeclaration, {"other", {1, 1, 1}, "p.json"},
+       "p.json: kernel 'scaled_sum', map 'other': the kernel builds no resource map of that name with constant sizes"},
+      {kDeclaration, {"map", {1, 1}, "p.json"}, "p.json: kernel 'scaled_sum', map 'map': 2 weights for a map of 3 tiles"},
+      {std::string("const ") + kDeclaration, {"map", {1, 1, 1}, "p.json"},
+       "p.json: kernel 'scaled_sum', map 'map': the map is const, so it cannot be re-weighted"},
+  };
+  for (const Case& c : cases) {
+    ir::Diagnostics diags;
+    EXPECT_FALSE(pipeline::apply_plan_overrides(weighted_kernel(c.declaration), {c.weights}, {}, diags));
+    ASSERT_EQ(diags.items().size(), 1u);
+    EXPECT_EQ(diags.items()[0].message, c.expected);
+  }
+}
+
+} // namespace

@@ -1,0 +1,24 @@
+// --plan foo.<kernel>.plan.json (repeatable): transpile a multi-tile kernel with the
+// resource-map weights a tuning plan (seq2par.plan/1, tuning/plan.h) chose. Only weights are
+// applied; a plan that repartitions a map over other tiles is refused, and the decisions the
+// emitter does not act on yet (ring depths, warp overrides, fusions, splits, variants) are
+// named in a warning.
+#pragma once
+
+#include "pipeline/transpile_options.h"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace s2p::driver {
+
+struct PlanFiles {
+  pipeline::PlanOverrides overrides;
+  std::vector<std::string> warnings;
+};
+
+// The plans' overrides, or a message naming the file and the bad field.
+std::variant<PlanFiles, std::string> read_plan_files(const std::vector<std::string>& paths);
+
+} // namespace s2p::driver

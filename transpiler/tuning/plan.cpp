@@ -1,0 +1,276 @@
+#include "tuning/plan.h"
+
+#include "tuning/json_fields.h"
+
+#include <algorithm>
+
+namespace s2p::tuning {
+
+namespace {
+
+constexpr std::int64_t kMaxTiles = 1 << 20;
+constexpr std::int64_t kMaxExtent = std::int64_t{1} << 40;
+
+// The weights a map is built with: the last .weights() refinement wins, as in the runtime.
+std::vector<double> weights_of(const ir::MapSpec& spec) {
+  std::vector<double> weights;
+  for (const auto& refinement : spec.refinements)
+    if (refinement.method == ir::MapSpec::Refinement::Method::Weights)
+      weights = refinement.weights;
+  return weights;
+}
+
+Json map_json(const MapPlan& map) {
+  Json json;
+  json["name"] = map.name;
+  if (!map.at.empty())
+    json["at"] = map.at;
+  json["protocol"] = ir::to_string(map.protocol);
+  json["columns"] = map.columns;
+  json["block"] = map.block;
+  json["tiles"] = map.tiles;
+  json["weights"] = map.weights;
+  json["usable_tiles"] = map.usable_tiles;
+  return json;
+}
+
+MapPlan read_map(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  MapPlan map;
+  map.name = reader.required_string("name");
+  map.at = reader.string_or("at", "");
+  const std::string protocol = reader.required_string("protocol");
+  const auto parsed = ir::parse_map_protocol(protocol);
+  if (!parsed)
+    throw FieldError(reader.field("protocol"), "unknown protocol \"" + protocol +
+                                                   "\" (block, cyclic, block_block, "
+                                                   "block_cyclic, split_points)");
+  map.protocol = *parsed;
+  map.columns = reader.bool_or("columns", false);
+  map.block = reader.int_array_or("block", 1, kMaxExtent);
+  map.tiles = static_cast<int>(reader.required_int("tiles", 1, kMaxTiles));
+  map.weights = reader.positive_array_or("weights");
+  if (!map.weights.empty() && map.weights.size() != static_cast<std::size_t>(map.tiles))
+    throw FieldError(reader.field("weights"), std::to_string(map.weights.size()) +
+                                                  " weights for " + std::to_string(map.tiles) +
+                                                  " tiles");
+  for (const auto t : reader.int_array_or("usable_tiles", 0, kMaxTiles - 1))
+    map.usable_tiles.push_back(static_cast<int>(t));
+  if (!map.usable_tiles.empty() && map.usable_tiles.size() != static_cast<std::size_t>(map.tiles))
+    throw FieldError(reader.field("usable_tiles"),
+                     std::to_string(map.usable_tiles.size()) + " tiles listed, the map has " +
+                         std::to_string(map.tiles));
+  reader.finish();
+  return map;
+}
+
+template <typename T, typename Read>
+std::vector<T> read_list(ObjectReader& reader, std::string_view key, Read read) {
+  std::vector<T> out;
+  if (const Json* value = reader.find(key)) {
+    const Json& array = read_array(*value, reader.field(key));
+    for (std::size_t i = 0; i < array.size(); ++i)
+      out.push_back(read(array[i], index_field(reader.field(key), i)));
+  }
+  return out;
+}
+
+StepPlan read_step(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  StepPlan step;
+  const std::string kind = reader.required_string("kind");
+  const auto parsed = parse_step_kind(kind);
+  if (!parsed)
+    throw FieldError(reader.field("kind"), "unknown step kind \"" + kind + "\"");
+  step.kind = *parsed;
+  step.map = reader.string_or("map", "");
+  reader.finish();
+  return step;
+}
+
+PoolPlan read_pool(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  PoolPlan pool;
+  pool.name = reader.required_string("name");
+  pool.ring_depth = static_cast<int>(reader.required_int("ring_depth", 1, 1 << 16));
+  reader.finish();
+  return pool;
+}
+
+WarpOverride read_warp(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  WarpOverride warp{reader.required_string("op"), static_cast<int>(reader.required_int("warp", 0, 1 << 16))};
+  reader.finish();
+  return warp;
+}
+
+FusionDecision read_fusion(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  FusionDecision fusion{static_cast<int>(reader.required_int("first", 0, 1 << 20)),
+                        static_cast<int>(reader.required_int("count", 2, 1 << 20))};
+  reader.finish();
+  return fusion;
+}
+
+SplitDecision read_split(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  SplitDecision split{static_cast<int>(reader.required_int("step", 0, 1 << 20)),
+                      static_cast<int>(reader.required_int("parts", 2, 1 << 16))};
+  reader.finish();
+  return split;
+}
+
+VariantChoice read_variant(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  VariantChoice variant{reader.required_string("op"), reader.required_string("variant")};
+  reader.finish();
+  return variant;
+}
+
+// Step references (fusions, splits) must name steps the plan has; maps' names are unique.
+void check_references(const KernelPlan& plan) {
+  const int steps = static_cast<int>(plan.steps.size());
+  for (std::size_t i = 0; i < plan.fusions.size(); ++i)
+    if (plan.fusions[i].first + plan.fusions[i].count > steps)
+      throw FieldError(index_field("fusions", i), "fuses steps past the last (" +
+                                                      std::to_string(steps) + " steps)");
+  for (std::size_t i = 0; i < plan.splits.size(); ++i)
+    if (plan.splits[i].step >= steps)
+      throw FieldError(index_field("splits", i) + ".step", "no such step (" +
+                                                               std::to_string(steps) + " steps)");
+  for (std::size_t i = 0; i < plan.maps.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (plan.maps[i].name == plan.maps[j].name)
+        throw FieldError(index_field("maps", i) + ".name", "map '" + plan.maps[i].name +
+                                                               "' is listed twice");
+}
+
+KernelPlan read_plan(const Json& json) {
+  ObjectReader reader(json, "");
+  const std::string format = reader.required_string("format");
+  if (format != kPlanFormat)
+    throw FieldError("format", "expected \"" + std::string(kPlanFormat) + "\", got \"" + format + "\"");
+  KernelPlan plan;
+  plan.kernel = reader.required_string("kernel");
+  plan.source = reader.string_or("source", "");
+  plan.tiles = static_cast<int>(reader.required_int("tiles", 1, kMaxTiles));
+  for (const auto t : reader.int_array_or("failed_tiles", 0, kMaxTiles - 1))
+    plan.failed_tiles.push_back(static_cast<int>(t));
+  plan.steps = read_list<StepPlan>(reader, "steps", read_step);
+  plan.maps = read_list<MapPlan>(reader, "maps", read_map);
+  plan.pools = read_list<PoolPlan>(reader, "pools", read_pool);
+  plan.warps = read_list<WarpOverride>(reader, "warps", read_warp);
+  plan.fusions = read_list<FusionDecision>(reader, "fusions", read_fusion);
+  plan.splits = read_list<SplitDecision>(reader, "splits", read_split);
+  plan.variants = read_list<VariantChoice>(reader, "variants", read_variant);
+  if (const Json* variables = reader.find("variables")) {
+    ObjectReader vars(*variables, "variables");
+    for (const auto& [name, value] : variables->items())
+      plan.variables[name] = vars.number_or(name, 0);
+  }
+  reader.finish();
+  check_references(plan);
+  return plan;
+}
+
+} // namespace
+
+std::optional<ir::TileStep::Kind> parse_step_kind(std::string_view name) {
+  using Kind = ir::TileStep::Kind;
+  for (const auto kind : {Kind::AllReduce, Kind::ReduceScatter, Kind::AllGather, Kind::Forall})
+    if (name == ir::library_name(kind))
+      return kind;
+  return std::nullopt;
+}
+
+KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
+  KernelPlan plan;
+  plan.kernel = kernel.name;
+  plan.source = kernel.loc.file;
+  for (const auto& pool : kernel.pools)
+    plan.pools.push_back({pool.name, 1});
+  if (!kernel.multi_tile)
+    return plan;
+  plan.tiles = kernel.multi_tile->tiles;
+  for (const auto& [name, spec] : kernel.multi_tile->maps)
+    plan.maps.push_back({name, "", spec.protocol, spec.columns, spec.segment, spec.tiles,
+                         weights_of(spec), {}});
+  for (const auto& step : kernel.multi_tile->steps) {
+    std::string map;
+    if (step.kind == ir::TileStep::Kind::Forall) {
+      const auto it = kernel.multi_tile->distributed.find(step.output);
+      map = it == kernel.multi_tile->distributed.end() ? "" : it->second.map;
+    }
+    plan.steps.push_back({step.kind, map});
+  }
+  return plan;
+}
+
+template <typename Plan>
+auto* find_map_in(Plan& plan, std::string_view name) {
+  const auto it = std::find_if(plan.maps.begin(), plan.maps.end(),
+                               [&](const MapPlan& m) { return m.name == name; });
+  return it == plan.maps.end() ? nullptr : &*it;
+}
+
+MapPlan* find_map(KernelPlan& plan, std::string_view name) {
+  return find_map_in(plan, name);
+}
+
+const MapPlan* find_map(const KernelPlan& plan, std::string_view name) {
+  return find_map_in(plan, name);
+}
+
+int fabric_tile(const MapPlan& map, int t) {
+  return map.usable_tiles.empty() ? t : map.usable_tiles[static_cast<std::size_t>(t)];
+}
+
+nlohmann::ordered_json to_json(const KernelPlan& plan) {
+  Json json;
+  json["format"] = kPlanFormat;
+  json["kernel"] = plan.kernel;
+  json["source"] = plan.source;
+  json["tiles"] = plan.tiles;
+  json["failed_tiles"] = plan.failed_tiles;
+  json["steps"] = Json::array();
+  for (const auto& step : plan.steps) {
+    Json s{{"kind", ir::library_name(step.kind)}};
+    if (!step.map.empty())
+      s["map"] = step.map;
+    json["steps"].push_back(std::move(s));
+  }
+  json["maps"] = Json::array();
+  for (const auto& map : plan.maps)
+    json["maps"].push_back(map_json(map));
+  json["pools"] = Json::array();
+  for (const auto& pool : plan.pools)
+    json["pools"].push_back({{"name", pool.name}, {"ring_depth", pool.ring_depth}});
+  json["warps"] = Json::array();
+  for (const auto& warp : plan.warps)
+    json["warps"].push_back({{"op", warp.op}, {"warp", warp.warp}});
+  json["fusions"] = Json::array();
+  for (const auto& fusion : plan.fusions)
+    json["fusions"].push_back({{"first", fusion.first}, {"count", fusion.count}});
+  json["splits"] = Json::array();
+  for (const auto& split : plan.splits)
+    json["splits"].push_back({{"step", split.step}, {"parts", split.parts}});
+  json["variants"] = Json::array();
+  for (const auto& variant : plan.variants)
+    json["variants"].push_back({{"op", variant.op}, {"variant", variant.variant}});
+  json["variables"] = Json::object();
+  for (const auto& [name, value] : plan.variables)
+    json["variables"][name] = value;
+  return json;
+}
+
+std::optional<KernelPlan> plan_from_json(const nlohmann::ordered_json& json,
+                                         const std::string& source, ir::Diagnostics& diagnostics) {
+  return read_reporting(source, diagnostics, [&] { return read_plan(json); });
+}
+
+std::optional<KernelPlan> plan_from_text(std::string_view text, const std::string& source,
+                                         ir::Diagnostics& diagnostics) {
+  return read_reporting(source, diagnostics, [&] { return read_plan(parse_json_text(text)); });
+}
+
+} // namespace s2p::tuning

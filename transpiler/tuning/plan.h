@@ -1,0 +1,122 @@
+// A tunable plan: the decisions about one multi-tile kernel that a tuning rule may change,
+// made explicit so that they can be overridden without editing the kernel's source. A plan
+// file (`foo.<kernel>.plan.json`, format `seq2par.plan/1`) records them; `seq2par --plan`
+// transpiles with it (driver/plan_option.h), and the rule evaluator (tuning/apply.h) produces
+// a new one from feedback.
+//
+// What transpiling with a plan applies today: the maps' weights (pipeline/plan_overrides.h).
+// Protocol, block sizes, tile counts, usable/failed tiles, ring depths, warp overrides,
+// fusions, splits and variant choices are recorded decisions that the emitter does not read
+// yet; a rule that makes them changes the plan file only.
+#pragma once
+
+#include "ir/diagnostic.h"
+#include "ir/kernel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace s2p::tuning {
+
+inline constexpr std::string_view kPlanFormat = "seq2par.plan/1";
+
+// One resource map of the kernel, named by its variable (and the line it is built on).
+struct MapPlan {
+  std::string name;
+  std::string at; // "file:line" of its declaration, informational
+  ir::MapProtocol protocol = ir::MapProtocol::Block;
+  bool columns = false;
+  std::vector<std::int64_t> block; // segment extent (block_block, block_cyclic); empty: none
+  int tiles = 0;                   // tiles the map deals segments to
+  std::vector<double> weights;     // one per tile of the map; empty: all equal
+  // Fabric tiles the map's tiles 0..tiles-1 run on; empty: tiles 0..tiles-1 themselves.
+  std::vector<int> usable_tiles;
+  friend bool operator==(const MapPlan&, const MapPlan&) = default;
+};
+
+// A buffer pool's ring (pipeline) depth: how many slots its producer may run ahead.
+struct PoolPlan {
+  std::string name;
+  int ring_depth = 1;
+  friend bool operator==(const PoolPlan&, const PoolPlan&) = default;
+};
+
+// Moves an operation (by its source line) onto another warp.
+struct WarpOverride {
+  std::string op; // "file:line" or a statement name
+  int warp = 0;
+  friend bool operator==(const WarpOverride&, const WarpOverride&) = default;
+};
+
+// A tile step of the kernel as the plan's patterns see it (not overridable).
+struct StepPlan {
+  ir::TileStep::Kind kind = ir::TileStep::Kind::Forall;
+  std::string map; // a forall's output map; empty for collectives
+  friend bool operator==(const StepPlan&, const StepPlan&) = default;
+};
+
+// Steps first..first+count-1 run as one superstep's compute (operation fusion).
+struct FusionDecision {
+  int first = 0;
+  int count = 0;
+  friend bool operator==(const FusionDecision&, const FusionDecision&) = default;
+};
+
+// Step `step` runs as `parts` consecutive steps (operation splitting).
+struct SplitDecision {
+  int step = 0;
+  int parts = 2;
+  friend bool operator==(const SplitDecision&, const SplitDecision&) = default;
+};
+
+// The declared intrinsic variant chosen for an operation (operation substitution).
+struct VariantChoice {
+  std::string op;
+  std::string variant;
+  friend bool operator==(const VariantChoice&, const VariantChoice&) = default;
+};
+
+struct KernelPlan {
+  std::string kernel;
+  std::string source;          // the input file, informational
+  int tiles = 0;               // S2P_TILES, or the tile count the plan runs on
+  std::vector<int> failed_tiles; // fabric tiles known to be unusable
+  std::vector<StepPlan> steps;
+  std::vector<MapPlan> maps;
+  std::vector<PoolPlan> pools;
+  std::vector<WarpOverride> warps;
+  std::vector<FusionDecision> fusions;
+  std::vector<SplitDecision> splits;
+  std::vector<VariantChoice> variants;
+  // Rule variables carried from one tuning round to the next (set_variable actions).
+  std::map<std::string, double> variables;
+  friend bool operator==(const KernelPlan&, const KernelPlan&) = default;
+};
+
+// The plan the kernel has as written: its maps whose sizes are constants, its pools (depth
+// 1), its steps; no overrides.
+KernelPlan plan_from_kernel(const ir::Kernel& kernel);
+
+MapPlan* find_map(KernelPlan& plan, std::string_view name);
+const MapPlan* find_map(const KernelPlan& plan, std::string_view name);
+// The fabric tile the map's tile `t` runs on.
+int fabric_tile(const MapPlan& map, int t);
+
+// `seq2par.plan/1` JSON; to_json then plan_from_json gives the same plan back.
+nlohmann::ordered_json to_json(const KernelPlan& plan);
+// Reads a plan; a bad field is an error at `source` naming the field, and nothing is returned.
+std::optional<KernelPlan> plan_from_json(const nlohmann::ordered_json& json,
+                                         const std::string& source, ir::Diagnostics& diagnostics);
+std::optional<KernelPlan> plan_from_text(std::string_view text, const std::string& source,
+                                         ir::Diagnostics& diagnostics);
+
+// A step kind by the library's name of its call (ir::library_name): "forall", "all_reduce".
+std::optional<ir::TileStep::Kind> parse_step_kind(std::string_view name);
+
+} // namespace s2p::tuning
