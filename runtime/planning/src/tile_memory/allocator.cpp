@@ -170,6 +170,8 @@ private:
   std::vector<bool> constrained_;
   std::vector<std::vector<variable_id>> unplaced_;
   memory_layout layout_;
+  // Scratch of lowest_fit, kept to spare an allocation per variable.
+  mutable std::vector<std::pair<const claim*, std::uint32_t>> checks_;
 };
 
 // The lowest address, aligned, where every claim's range is free in each of its segments and
@@ -177,7 +179,8 @@ private:
 // visited in a cycle until a whole cycle finds no conflict.
 std::optional<std::uint64_t> allocator::lowest_fit(std::span<const claim> claims,
                                                    std::uint64_t alignment) const {
-  std::vector<std::pair<const claim*, std::uint32_t>> checks; // (claim, segment)
+  std::vector<std::pair<const claim*, std::uint32_t>>& checks = checks_; // (claim, segment)
+  checks.clear();
   std::uint64_t largest = 0;
   for (const claim& c : claims) {
     largest = std::max(largest, c.bytes);
