@@ -83,12 +83,18 @@ std::vector<std::uint32_t> segment_starts(std::span<const live_range> ranges) {
   starts.reserve(ranges.size() * 2);
   for (const live_range& r : ranges) {
     starts.push_back(r.first);
-    starts.push_back(r.last + 1);
+    if (r.last != std::numeric_limits<std::uint32_t>::max()) // live to the end: nothing after
+      starts.push_back(r.last + 1);
   }
   std::sort(starts.begin(), starts.end());
   starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
-  if (!starts.empty())
-    starts.pop_back(); // the last boundary only closes the last segment
+  // The boundary after the latest last superstep only closes the last segment (a range that
+  // runs to the end of time has no such boundary).
+  std::uint32_t latest = 0;
+  for (const live_range& r : ranges)
+    latest = std::max(latest, r.last);
+  if (!starts.empty() && starts.back() > latest)
+    starts.pop_back();
   return starts;
 }
 
