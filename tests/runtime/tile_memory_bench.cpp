@@ -4,11 +4,18 @@
 // (the largest sum of bytes live at once on that tile; in whole banks with separate banks).
 //
 //   s2p-bench-memory TILES VARIABLES SUPERSTEPS SEED [banks]
-// prints one JSON object on stdout.
+//   s2p-bench-memory real      (the schedules the planning library writes, with their addresses)
+// prints one JSON object on stdout (`real`: one per schedule, a line each).
 #include <seq2par/planning/tile_memory.h>
 #include <seq2par/sim/machine_defaults.h>
 
 #include <nlohmann/json.hpp>
+
+#ifdef S2P_HAVE_FABRIC_SIM
+#include <seq2par/planning/forall_schedule.h>
+#include <seq2par/planning/placement.h>
+#include <seq2par/planning/ring_schedule.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -98,7 +105,78 @@ nlohmann::ordered_json packing(const rt::memory_problem& problem, const rt::memo
 
 } // namespace
 
+#ifdef S2P_HAVE_FABRIC_SIM
+// A written schedule's layout: highest address used / bytes live at once. Its buffers carry no
+// live range (every one is live for the whole kernel), so the bound is their sum; one layout
+// serves every tile, so the fraction of tiles within 1.05 is 1 or 0.
+// With separate banks both sides count whole banks, as for the random problems.
+nlohmann::ordered_json real_row(const std::string& name, const nlohmann::ordered_json& schedule,
+                                std::uint64_t bank = 0) {
+  const auto banks = [&](std::uint64_t bytes) {
+    return bank == 0 ? bytes : (bytes + bank - 1) / bank * bank;
+  };
+  std::uint64_t end = 0, live = 0;
+  bool placed = true;
+  for (const auto& b : schedule.at("buffers")) {
+    const std::uint64_t bytes =
+        b.at("bytes").is_string()
+            ? schedule.at("params").at(b.at("bytes").get<std::string>()).get<std::uint64_t>()
+            : b.at("bytes").get<std::uint64_t>();
+    live += banks(bytes);
+    placed = placed && b.contains("base");
+    if (b.contains("base"))
+      end = std::max(end, banks(b.at("base").get<std::uint64_t>() + bytes));
+  }
+  const double ratio = live == 0 ? 1.0 : static_cast<double>(end) / static_cast<double>(live);
+  return {{"schedule", name},
+          {"tiles", schedule.at("tiles")},
+          {"buffers", schedule.at("buffers").size()},
+          {"all_placed", placed},
+          {"ratio", ratio},
+          {"fraction_within_1_05", placed && ratio <= 1.05 ? 1.0 : 0.0}};
+}
+
+int real_schedules() {
+  constexpr int tiles = 1472;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const std::uint64_t bytes : {64 * 1024, 256 * 1024}) {
+    s2p::sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
+    const s2p::rt::ring_launch launch{"allreduce",
+                                      tiles,
+                                      s2p::rt::collective_kind::all_reduce,
+                                      s2p::sim::ElementType::kF32,
+                                      s2p::sim::CombineOp::kSum,
+                                      bytes};
+    rows.push_back(real_row("ring all-reduce " + std::to_string(bytes / 1024) + " KiB",
+                            s2p::rt::ring_schedule(launch, fabric, "")));
+  }
+  // A forall over three fields of different sizes, each block moved one tile down.
+  s2p::rt::tile_program program;
+  const std::int64_t sizes[] = {96 * 1024, 40 * 1024, 12 * 1024 + 8};
+  for (int f = 0; f < 3; ++f)
+    program.fields.push_back(
+        {"f" + std::to_string(f), "f32", std::vector<std::int64_t>(tiles, sizes[f]), {}});
+  for (int t = 0; t + 1 < tiles; ++t)
+    for (int f = 0; f < 3; ++f)
+      program.moves.push_back({f, t + 1, t, 0, 1024, 1024});
+  for (const bool banks : {false, true}) {
+    s2p::sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
+    fabric.tile.separate_banks = banks;
+    rows.push_back(real_row(banks ? "forall 3 fields, separate banks" : "forall 3 fields",
+                            s2p::rt::forall_schedule("shift", tiles, program, fabric, true),
+                            banks ? fabric.tile.bank_bytes : 0));
+  }
+  for (const auto& row : rows)
+    std::cout << row.dump() << "\n";
+  return 0;
+}
+#endif
+
 int main(int argc, char** argv) {
+#ifdef S2P_HAVE_FABRIC_SIM
+  if (argc == 2 && std::string(argv[1]) == "real")
+    return real_schedules();
+#endif
   if (argc < 5) {
     std::cerr << "usage: s2p-bench-memory TILES VARIABLES SUPERSTEPS SEED [banks]\n";
     return 2;
