@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 namespace rt = s2p::rt;
 
@@ -277,4 +278,10 @@ TEST(TileMemory, AnyPlacementOrderGivesAValidLayout) {
   EXPECT_GT(out_of_memory, 10);
   EXPECT_LT(out_of_memory, 190);
   EXPECT_GT(banks, 50);
+}
+
+TEST(TileMemory, AVariableOnATileOutsideTheProblemIsAMisuse) {
+  rt::memory_problem p = problem(64 * kKiB);
+  add(p, "stray", 8, {0, 0}, /*tile=*/3);
+  EXPECT_THROW(rt::allocate(p), std::invalid_argument);
 }

@@ -19,6 +19,8 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace s2p::rt {
@@ -85,7 +87,11 @@ public:
       : problem_(problem), options_(options), tiles_(problem.tiles),
         local_(problem.variables.size()), by_tile_(problem.tiles) {
     for (variable_id v = 0; v < problem.variables.size(); ++v) {
-      auto& list = by_tile_.at(problem.variables[v].tile);
+      if (problem.variables[v].tile >= problem.tiles) // a misuse, as the runtime's rule says
+        throw std::invalid_argument("tile memory: variable '" + problem.variables[v].name +
+                                    "' is on tile " + std::to_string(problem.variables[v].tile) +
+                                    " of a problem with " + std::to_string(problem.tiles));
+      auto& list = by_tile_[problem.variables[v].tile];
       local_[v] = list.size();
       list.push_back(v);
     }
