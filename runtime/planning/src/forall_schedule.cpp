@@ -3,6 +3,7 @@
 // template at transpile time.
 #include <seq2par/planning/forall_schedule.h>
 
+#include <seq2par/planning/buffer_addresses.h>
 #include <seq2par/planning/placement.h>
 
 #include <algorithm>
@@ -13,7 +14,6 @@
 #include <tuple>
 
 namespace s2p::rt {
-
 
 namespace {
 
@@ -302,13 +302,17 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
   if (!returns.empty())
     supersteps.push_back(
         {{"name", "work-stealing returns"}, {"sync", "all"}, {"exchange", returns}});
-  return {{"format", "seq2par.schedule/1"},
-          {"kernel", kernel},
-          {"generator", "seq2par: owner-copy forall over " + describe_fields(program)},
-          {"tiles", tile_count},
-          {"fabric", fabric_summary},
-          {"buffers", buffers},
-          {"supersteps", supersteps}};
+  nlohmann::ordered_json schedule{
+      {"format", "seq2par.schedule/1"},
+      {"kernel", kernel},
+      {"generator", "seq2par: owner-copy forall over " + describe_fields(program)},
+      {"tiles", tile_count},
+      {"fabric", fabric_summary},
+      {"buffers", buffers},
+      {"supersteps", supersteps}};
+  // Compile-time addresses from the tile memory allocator, which the simulator checks.
+  assign_buffer_addresses(schedule, fabric);
+  return schedule;
 }
 
 } // namespace s2p::rt

@@ -1,6 +1,7 @@
 // A collective launch as the simulator's ring schedule (see <seq2par/planning/ring_schedule.h>).
 #include <seq2par/planning/ring_schedule.h>
 
+#include <seq2par/planning/buffer_addresses.h>
 #include <seq2par/planning/placement.h>
 #include <seq2par/sim/collectives.h>
 
@@ -43,12 +44,14 @@ nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fab
   }
   auto json = sim::make_ring_schedule(ring, fabric);
   json["generator"] = std::string("seq2par: ") + schedule_name(launch.kind) +
-                      " ring (s2p-sim gen), " +
-                      std::to_string(launch.bytes_per_tile) + " bytes per tile";
+                      " ring (s2p-sim gen), " + std::to_string(launch.bytes_per_tile) +
+                      " bytes per tile";
   if (fabric_file.empty() && ring.bytes > fabric.tile.sram_bytes) {
     json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
     fabric.tile.sram_bytes = ring.bytes;
   }
+  // Compile-time addresses from the tile memory allocator, which the simulator checks.
+  assign_buffer_addresses(json, fabric);
   return json;
 }
 

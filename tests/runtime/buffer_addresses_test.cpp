@@ -1,0 +1,88 @@
+// Addresses in the schedules the planning library writes (<seq2par/planning/buffer_addresses.h>):
+// every buffer gets a base from the tile memory allocator, and the simulator, which checks
+// explicit addresses (inside SRAM, no overlap while live, banks), accepts them.
+#include <seq2par/planning/buffer_addresses.h>
+#include <seq2par/planning/forall_schedule.h>
+#include <seq2par/planning/placement.h>
+#include <seq2par/planning/ring_schedule.h>
+#include <seq2par/sim/schedule.h>
+#include <seq2par/sim/simulation.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace sim = s2p::sim;
+
+namespace {
+
+// Two fields, each block moved one tile down.
+s2p::rt::tile_program two_fields(int tiles) {
+  s2p::rt::tile_program program;
+  for (const char* name : {"a", "b"})
+    program.fields.push_back(
+        {name, "f32", std::vector<std::int64_t>(static_cast<std::size_t>(tiles), 4096), {}});
+  for (int t = 0; t + 1 < tiles; ++t) {
+    program.moves.push_back({0, t + 1, t, 0, 2048, 1024});
+    program.moves.push_back({1, t + 1, t, 0, 2048, 1024});
+  }
+  return program;
+}
+
+// The kinds of the simulator's error diagnostics after running `schedule` on `fabric`.
+std::vector<std::string> errors_of(const nlohmann::ordered_json& schedule, sim::Fabric fabric) {
+  sim::Simulation simulation(sim::parse_schedule(schedule, "test.json"), std::move(fabric));
+  simulation.on_compute("forall", [](sim::TileContext&) -> sim::Cycles { return 0; });
+  simulation.run();
+  std::vector<std::string> kinds;
+  for (const sim::Diagnostic& d : simulation.diagnostics().items())
+    if (d.severity == sim::Severity::kError)
+      kinds.push_back(d.kind);
+  return kinds;
+}
+
+} // namespace
+
+TEST(TileMemory, ForallScheduleBuffersGetAddressesTheSimulatorAccepts) {
+  constexpr int tiles = 8;
+  sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
+  fabric.tile.separate_banks = true;
+  auto json = s2p::rt::forall_schedule("shift", tiles, two_fields(tiles), fabric, true);
+  const auto& buffers = json.at("buffers");
+  ASSERT_EQ(buffers.size(), 2U);
+  ASSERT_TRUE(buffers[0].contains("base") && buffers[1].contains("base")) << buffers.dump();
+  const auto a = buffers[0]["base"].get<std::uint64_t>(),
+             b = buffers[1]["base"].get<std::uint64_t>();
+  EXPECT_NE(a / fabric.tile.bank_bytes, b / fabric.tile.bank_bytes); // both live throughout
+  EXPECT_TRUE(errors_of(json, fabric).empty());
+  // The simulator really checks them: one bank for both is refused.
+  json["buffers"][1]["base"] = a + 4096;
+  EXPECT_EQ(errors_of(json, fabric), std::vector<std::string>(tiles, "bank-shared"));
+}
+
+TEST(TileMemory, RingScheduleBufferGetsAnAddress) {
+  sim::Fabric fabric = s2p::rt::default_fabric_for(6);
+  const s2p::rt::ring_launch launch{"sum",
+                                    6,
+                                    s2p::rt::collective_kind::all_reduce,
+                                    sim::ElementType::kF32,
+                                    sim::CombineOp::kSum,
+                                    6 * 1024};
+  const auto json = s2p::rt::ring_schedule(launch, fabric, "");
+  for (const auto& buffer : json.at("buffers"))
+    EXPECT_TRUE(buffer.contains("base")) << buffer.dump();
+  EXPECT_TRUE(errors_of(json, fabric).empty());
+}
+
+TEST(TileMemory, BuffersThatDoNotFitGetNoAddressAndTheVerdictSaysWhy) {
+  nlohmann::ordered_json schedule = {
+      {"buffers",
+       {{{"name", "big"}, {"bytes", 400 * 1024}}, {{"name", "bigger"}, {"bytes", 500 * 1024}}}}};
+  const sim::Fabric fabric = s2p::rt::default_fabric_for(1); // 624 KiB tiles
+  const s2p::rt::memory_layout layout = s2p::rt::assign_buffer_addresses(schedule, fabric);
+  ASSERT_EQ(layout.out_of_memory.size(), 1U);
+  EXPECT_EQ(layout.out_of_memory.front().peak_live_bytes, 900U * 1024);
+  EXPECT_FALSE(schedule["buffers"][0].contains("base"));
+  EXPECT_FALSE(schedule["buffers"][1].contains("base"));
+}
