@@ -7,7 +7,8 @@
 // maps (block, cyclic, block_block, block_cyclic, split_points; rows or columns order;
 // weights; memory and algorithmic blocks that nest). One forall writes the output from
 // reads of other fields, possibly distributed differently, through index maps (identity,
-// shifts, transpose) in the full global view, or block by block in the local-global view;
+// shifts, transpose) in the full global view, or block by block in the local-global view,
+// where half the tasks are warp pipelines over a pool (random warps, ring depth, trips);
 // some kernels end with a ring collective. Elements are unsigned, so every backend must
 // give the same bits. main() prints a checksum of every field each kernel writes.
 #include <cstdint>
@@ -223,11 +224,41 @@ private:
     out << "  auto Ct = s2p::tiles(Cd);\n  auto At = s2p::tiles(Ad);\n  auto Bt = "
            "s2p::tiles(Bd);\n";
     out << "  s2p::forall(Ct.blocks(), [&](s2p::index<" << r << "> b) {\n";
+    if (rng_.chance(50)) {
+      out << warp_task();
+      out << "  });\n";
+      return out.str();
+    }
     out << "    const auto c = Ct(b);\n    const auto a = At(b);\n    const auto bb = Bt(b);\n";
     const char* ops[] = {" + ", " - ", " * ", " ^ "};
     out << "    s2p::forall(c.extent(), [&](s2p::index<" << r << "> j) { c[j] = a[j]"
         << ops[rng_.below(4)] << "bb[j]" << ops[rng_.below(4)] << "k; });\n";
     out << "  });\n";
+    return out.str();
+  }
+
+  // A task split into warps: the blocks of A and B loaded into ring slots of a pool, mixed
+  // into an accumulator, stored into C's block; random warps, ring depth and trip count.
+  // A slot holds a whole field, so it holds any block.
+  std::string warp_task() {
+    std::int64_t slot = 1;
+    for (int x : shape_.extent)
+      slot *= x;
+    const int depth = rng_.between(1, 3), trips = rng_.between(1, 4);
+    const std::string d = std::to_string(depth), e = std::to_string(slot);
+    auto warp = [&] { return "S2P_WARP(" + std::to_string(rng_.below(3)) + ") "; };
+    std::ostringstream out;
+    out << "    s2p::pool<unsigned, " << (2 * depth + 1) * slot << "> smem;\n"
+        << "    auto xa = smem.tensor<" << d << ", " << e << ">(0);\n"
+        << "    auto xb = smem.tensor<" << d << ", " << e << ">(" << depth * slot << ");\n"
+        << "    auto acc = smem.tensor<1, " << e << ">(" << 2 * depth * slot << ");\n"
+        << "    " << warp() << "fz_zero(acc[0]);\n"
+        << "    for (int s = 0; s < " << trips << "; ++s) {\n"
+        << "      " << warp() << "fz_load(At(b), xa[s % " << d << "]);\n"
+        << "      " << warp() << "fz_load(Bt(b), xb[s % " << d << "]);\n"
+        << "      " << warp() << "fz_mix(xa[s % " << d << "], xb[s % " << d << "], acc[0], k + s);\n"
+        << "    }\n"
+        << "    " << warp() << "fz_store(acc[0], Ct(b));\n";
     return out.str();
   }
 
@@ -240,6 +271,32 @@ const char* const kPrelude = R"(#include <seq2par/seq2par.h>
 
 #include <cstdio>
 #include <vector>
+
+// The intrinsics of tasks split into warps: blocks in and out of pool slots, and a mix.
+S2P_INTRINSIC void fz_load(s2p::in<s2p::field<1, unsigned>> src, s2p::out<unsigned> dst) {
+  for (std::int64_t k = 0; k < src.size(); ++k)
+    dst[static_cast<std::size_t>(k)] = src[s2p::delinearize(k, src.extent())];
+}
+S2P_INTRINSIC void fz_load(s2p::in<s2p::field<2, unsigned>> src, s2p::out<unsigned> dst) {
+  for (std::int64_t k = 0; k < src.size(); ++k)
+    dst[static_cast<std::size_t>(k)] = src[s2p::delinearize(k, src.extent())];
+}
+S2P_INTRINSIC void fz_store(s2p::in<unsigned> src, s2p::out<s2p::field<1, unsigned>> dst) {
+  for (std::int64_t k = 0; k < dst.size(); ++k)
+    dst[s2p::delinearize(k, dst.extent())] = src[static_cast<std::size_t>(k)];
+}
+S2P_INTRINSIC void fz_store(s2p::in<unsigned> src, s2p::out<s2p::field<2, unsigned>> dst) {
+  for (std::int64_t k = 0; k < dst.size(); ++k)
+    dst[s2p::delinearize(k, dst.extent())] = src[static_cast<std::size_t>(k)];
+}
+S2P_INTRINSIC void fz_zero(s2p::out<unsigned> acc) {
+  for (std::size_t k = 0; k < acc.size(); ++k)
+    acc[k] = 0u;
+}
+S2P_INTRINSIC void fz_mix(s2p::in<unsigned> x, s2p::in<unsigned> y, s2p::inout<unsigned> acc, unsigned m) {
+  for (std::size_t k = 0; k < acc.size(); ++k)
+    acc[k] = (acc[k] * 31u) ^ (x[k] + y[k] * m);
+}
 
 )";
 
