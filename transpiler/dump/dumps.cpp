@@ -71,6 +71,8 @@ std::string branch_kind(const ScheduleNode& node) {
     return "function " + node.name;
   case ScheduleNode::Kind::Call:
     return "call " + node.call.callee;
+  case ScheduleNode::Kind::If:
+    return "if " + node.condition.text;
   default:
     return "block";
   }
@@ -88,6 +90,8 @@ const char* kind_name(ScheduleNode::Kind kind) {
     return "block";
   case ScheduleNode::Kind::Call:
     return "call";
+  case ScheduleNode::Kind::If:
+    return "if";
   }
   return "?";
 }
@@ -123,6 +127,9 @@ json tree_json(const Kernel& kernel, const ScheduleNode& node) {
       out["cost"] = node.call.cost;
     break;
   }
+  case ScheduleNode::Kind::If:
+    out["condition"] = node.condition.text; // children: [then, else]
+    break;
   default:
     break;
   }
@@ -364,7 +371,8 @@ std::string label_text(const Graph& graph, const Edge& e) {
   return text;
 }
 
-void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, int parent) {
+void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, int parent,
+              const char* edge_label = "") {
   const int me = counter++;
   std::string label = node.kind == ScheduleNode::Kind::Kernel ? "kernel " + node.name
                       : node.kind == ScheduleNode::Kind::Call
@@ -373,9 +381,11 @@ void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, i
   out << "  t" << me << " [label=\"" << escape(label) << "\""
       << (node.kind == ScheduleNode::Kind::Call ? ", shape=box" : "") << "];\n";
   if (parent >= 0)
-    out << "  t" << parent << " -> t" << me << ";\n";
-  for (const auto& child : node.children)
-    tree_dot(child, out, counter, me);
+    out << "  t" << parent << " -> t" << me
+        << (*edge_label ? std::string(" [label=\"") + edge_label + "\"]" : "") << ";\n";
+  for (std::size_t c = 0; c < node.children.size(); ++c)
+    tree_dot(node.children[c], out, counter, me,
+             node.kind != ScheduleNode::Kind::If ? "" : c == 0 ? "then" : "else");
 }
 
 std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind) {

@@ -172,6 +172,15 @@ private:
   void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
                          bool& preamble_added);
   void visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent, int warp);
+  // `if` with a static condition (extract_conditions.cpp).
+  void visit_if(const clang::IfStmt& branch, ir::ScheduleNode& parent, int warp);
+  ir::ScheduleNode branch_node(const clang::Stmt& body, clang::SourceLocation after, int warp);
+  void keep_condition_symbols(const ir::Condition& condition, const ir::SourceLocation& where);
+  struct DataReadFinder;
+  std::optional<ir::Condition> static_condition(const clang::Expr& cond);
+  std::optional<ir::Condition> to_condition(const clang::Expr* e);
+  std::optional<ir::Condition> to_comparison(const clang::BinaryOperator& bin,
+                                             ir::Condition::Op op);
   struct LoopHeader;
   struct LoopCondition;
   std::optional<LoopHeader> loop_header(const clang::ForStmt& loop);

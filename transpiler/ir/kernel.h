@@ -100,7 +100,7 @@ struct CallSite {
 
 // The schedule tree: root = kernel; one branch per top-level stage.
 struct ScheduleNode {
-  enum class Kind { Kernel, Loop, Function, Block, Call };
+  enum class Kind { Kernel, Loop, Function, Block, Call, If };
   Kind kind = Kind::Block;
   SourceLocation loc;
   std::string name; // loop variable, function name, kernel name
@@ -113,6 +113,9 @@ struct ScheduleNode {
   std::int64_t step = 1;
 
   CallSite call; // Call
+  // If: children[0] is the branch taken when `condition` holds (a Block), children[1], if
+  // present, the `else` branch.
+  Condition condition;
   std::vector<ScheduleNode> children;
 };
 
