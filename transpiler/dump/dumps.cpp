@@ -125,6 +125,11 @@ json tree_json(const Kernel& kernel, const ScheduleNode& node) {
     out["accesses"] = accesses;
     if (!node.call.cost.empty())
       out["cost"] = node.call.cost;
+    if (const auto& choice = node.call.warp_choice) // --auto-warps: which warp and why
+      out["warp_choice"] = {{"role", to_string(choice->role)},
+                            {"by", choice->annotated ? "annotation" : "auto-warps"},
+                            {"estimated_cost", choice->cost},
+                            {"rule", choice->rule}};
     break;
   }
   case ScheduleNode::Kind::If:
@@ -212,6 +217,8 @@ json nodes_json(const Kernel& kernel, const Graph& graph) {
       }
     }
     json entry{{"id", node.id}, {"warp", node.warp}, {"role", to_string(node.role)}};
+    if (node.call && node.call->warp_choice)
+      entry["warp_role"] = to_string(node.call->warp_choice->role);
     if (pool_accesses == 1)
       entry["pool_range"] = range_json(pool_access->range);
     entry["call"] = node.text;
@@ -371,12 +378,21 @@ std::string label_text(const Graph& graph, const Edge& e) {
   return text;
 }
 
+// --auto-warps: the role and who chose the warp ("load, auto-warps").
+std::string warp_choice_text(const CallSite& call) {
+  if (!call.warp_choice)
+    return "";
+  return std::string("\\n") + to_string(call.warp_choice->role) + ", " +
+         (call.warp_choice->annotated ? "annotated" : "auto-warps");
+}
+
 void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, int parent,
               const char* edge_label = "") {
   const int me = counter++;
   std::string label = node.kind == ScheduleNode::Kind::Kernel ? "kernel " + node.name
                       : node.kind == ScheduleNode::Kind::Call
-                          ? node.call.text + "\\nwarp " + std::to_string(node.call.warp)
+                          ? node.call.text + "\\nwarp " + std::to_string(node.call.warp) +
+                                warp_choice_text(node.call)
                           : branch_kind(node);
   out << "  t" << me << " [label=\"" << escape(label) << "\""
       << (node.kind == ScheduleNode::Kind::Call ? ", shape=box" : "") << "];\n";

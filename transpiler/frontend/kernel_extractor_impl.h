@@ -42,9 +42,9 @@ struct Binding {
 class KernelExtractor::Impl {
 public:
   Impl(clang::ASTContext& ctx, WarpPragmaTable& pragmas, KernelCalls& calls,
-       const std::string& display_file)
+       const std::string& display_file, bool auto_warps)
       : ctx_(ctx), sm_(ctx.getSourceManager()), pragmas_(pragmas), calls_(calls),
-        display_file_(display_file) {}
+        display_file_(display_file), auto_warps_(auto_warps) {}
 
   std::optional<ir::Kernel> run(const clang::FunctionDecl& kernel);
 
@@ -200,6 +200,10 @@ private:
   bool is_constant(const clang::Expr& e) const;
   bool intrinsic_state_is_visible(const clang::CallExpr& call, const clang::FunctionDecl& callee,
                                   int warp);
+  std::vector<HiddenState> reached_state(const clang::CallExpr& call,
+                                         const clang::FunctionDecl& callee);
+  void record_shared_state(const clang::CallExpr& call, const clang::FunctionDecl& callee,
+                           ir::CallSite& site);
   std::map<const clang::FunctionDecl*, std::vector<HiddenState>> hidden_state_;
   struct StateUser {
     const clang::CallExpr* call;
@@ -236,6 +240,7 @@ private:
   WarpPragmaTable& pragmas_;
   KernelCalls& calls_;
   const std::string& display_file_;
+  const bool auto_warps_; // calls without a warp are left to --auto-warps
 
   ir::Kernel kernel_;
   const clang::FunctionDecl* kernel_decl_ = nullptr;
