@@ -131,6 +131,27 @@ TEST(AssignWarps, ConditionsDecideWhichInstancesCount) {
   EXPECT_EQ(calls_of(kernel.root)[0]->warp_choice->cost, 3 * 10);
 }
 
+TEST(AssignWarps, CallsSharingMutableStateShareAWarp) {
+  ir::Kernel kernel = unannotated_ring(lit(6));
+  auto& body = kernel.root.children[0].children;
+  body[0].call.shared_state = {"counter"}; // load and store both reach `counter`
+  body[2].call.shared_state = {"counter"};
+  passes::assign_warps(kernel, {});
+  auto calls = calls_of(kernel.root);
+  EXPECT_EQ(calls[0]->warp, calls[2]->warp);
+  EXPECT_NE(calls[0]->warp, calls[1]->warp);
+
+  kernel = unannotated_ring(lit(6));
+  kernel.root.children[0].children[1].call.shared_state = {"log"};
+  kernel.root.children[0].children[2].call.shared_state = {"log"};
+  kernel.root.children[0].children[2].call.warp = 3; // annotated: compute follows it
+  passes::assign_warps(kernel, {});
+  calls = calls_of(kernel.root);
+  EXPECT_EQ(calls[1]->warp, 3);
+  EXPECT_FALSE(calls[1]->warp_choice->annotated);
+  EXPECT_EQ(calls[0]->warp, 4);
+}
+
 TEST(StaticConditions, OnlyTheTakenBranchIsExpanded) {
   KernelBuilder b("k");
   const int pool = b.pool("smem", 20);
