@@ -93,7 +93,7 @@ TEST_F(Fig3Golden, BothWarpSequences) {
 
 TEST_F(Fig3Golden, KeepRedundantKeepsEveryEdgeAndStillSynchronizesThem) {
   ir::Diagnostics d;
-  const auto kept = passes::plan_kernel(kernel, {.keep_redundant = true, .cdfg = {}}, d);
+  const auto kept = passes::plan_kernel(kernel, {.keep_redundant = true, .cdfg = {}, .auto_warps = {}}, d);
   const json cdrfg = dump(dump::DumpKind::Cdrfg, kernel, kept);
   EXPECT_TRUE(cdrfg["removed_as_redundant"].empty());
   int synced = 0;

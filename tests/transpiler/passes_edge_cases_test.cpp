@@ -224,7 +224,7 @@ TEST(Passes, ThreeWarpRingPipelineIsRaceFreeAndDeadlockFree) {
 }
 
 TEST(Passes, KeepRedundantStillVerifies) {
-  Planned p(test::fig3_kernel(), {.keep_redundant = true, .cdfg = {}});
+  Planned p(test::fig3_kernel(), {.keep_redundant = true, .cdfg = {}, .auto_warps = {}});
   EXPECT_EQ(p.plan.redundant_edges, 0);
   EXPECT_TRUE(p.problems().empty());
 }

@@ -19,6 +19,8 @@ TEST(TranspileOptions, EveryOptionChangesTheFingerprint) {
       {"verify", [](TranspileOptions& o) { o.passes.verify = false; }},
       {"tile_sram_bytes", [](TranspileOptions& o) { o.passes.tile_sram_bytes = 1024; }},
       {"max_calls", [](TranspileOptions& o) { o.passes.cdfg.max_nodes = 7; }},
+      {"auto_warps", [](TranspileOptions& o) { o.passes.auto_warps = s2p::passes::AutoWarpOptions{}; }},
+      {"auto_warps count", [](TranspileOptions& o) { o.passes.auto_warps = s2p::passes::AutoWarpOptions{3}; }},
       {"fabric tiles", [](TranspileOptions& o) { o.fabric.tiles = 4; }},
       {"fabric description", [](TranspileOptions& o) { o.fabric.description = "2 chips"; }},
       {"tiles per chip", [](TranspileOptions& o) { o.fabric.tiles_per_chip = 16; }},

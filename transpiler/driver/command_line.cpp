@@ -15,6 +15,7 @@
 #include <seq2par/sim/machine_defaults.h>
 
 #include <algorithm>
+#include <charconv>
 #include <string>
 #include <thread>
 
@@ -81,6 +82,12 @@ cl::list<std::string>
                cl::desc("Transpile a multi-tile kernel with the resource-map weights of this tuning "
                         "plan (seq2par.plan/1, one kernel per file; repeatable)"),
                cl::value_desc("foo.kernel.plan.json"), cl::cat(category));
+cl::opt<std::string> auto_warps(
+    "auto-warps", cl::ValueOptional,
+    cl::desc("Give intrinsic calls without '#pragma s2p warp(N)' a warp by role (load, compute, "
+             "store), balanced by estimated cost over at most N warps (default: one per call "
+             "site, at most the 6 hardware threads of a tile)"),
+    cl::value_desc("N"), cl::cat(category));
 cl::opt<bool> no_verify("no-verify",
                         cl::desc("Skip the self-check of each warp split (races, deadlock)"),
                         cl::cat(category));
@@ -305,12 +312,34 @@ bool resolve_fabric(pipeline::TranspileOptions& options) {
   return true;
 }
 
+// --auto-warps (0: the default count) or --auto-warps=N.
+std::optional<int> parse_auto_warps(const std::string& value) {
+  constexpr int kMaxAutoWarps = 64;
+  if (value.empty())
+    return 0;
+  int warps = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), warps);
+  if (error != std::errc{} || end != value.data() + value.size() || warps < 1 ||
+      warps > kMaxAutoWarps) {
+    llvm::errs() << "seq2par: error: --auto-warps=" << value << ": the warp count must be a "
+                 << "number from 1 to " << kMaxAutoWarps << "\n";
+    return std::nullopt;
+  }
+  return warps;
+}
+
 std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::DumpKind> dump_kinds) {
   pipeline::TranspileOptions options;
   options.passes.keep_redundant = keep_redundant;
   options.passes.cdfg.max_nodes = max_calls;
   options.passes.tile_sram_bytes = tile_sram;
   options.passes.verify = !no_verify;
+  if (auto_warps.getNumOccurrences() > 0) {
+    const auto warps = parse_auto_warps(auto_warps);
+    if (!warps)
+      return std::nullopt;
+    options.passes.auto_warps = passes::AutoWarpOptions{*warps};
+  }
   if (!resolve_fabric(options))
     return std::nullopt;
   const auto given_extents = parse_extents(extents);

@@ -128,7 +128,8 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
       runs[index].kernels.push_back(std::move(out->summary));
       return std::move(out->body);
     };
-    frontend::TranspileActionFactory factory(run_pipeline, display_name, announce);
+    frontend::TranspileActionFactory factory(run_pipeline, display_name, announce,
+                                             options.passes.auto_warps.has_value());
     runs[index].tool_failed = tool.run(&factory) != 0;
     // One compile command per input (FirstCommandDatabase): one result, all the kernels.
     for (const auto& result : factory.results()) {

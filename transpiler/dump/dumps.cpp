@@ -71,6 +71,8 @@ std::string branch_kind(const ScheduleNode& node) {
     return "function " + node.name;
   case ScheduleNode::Kind::Call:
     return "call " + node.call.callee;
+  case ScheduleNode::Kind::If:
+    return "if " + node.condition.text;
   default:
     return "block";
   }
@@ -88,6 +90,8 @@ const char* kind_name(ScheduleNode::Kind kind) {
     return "block";
   case ScheduleNode::Kind::Call:
     return "call";
+  case ScheduleNode::Kind::If:
+    return "if";
   }
   return "?";
 }
@@ -121,8 +125,16 @@ json tree_json(const Kernel& kernel, const ScheduleNode& node) {
     out["accesses"] = accesses;
     if (!node.call.cost.empty())
       out["cost"] = node.call.cost;
+    if (const auto& choice = node.call.warp_choice) // --auto-warps: which warp and why
+      out["warp_choice"] = {{"role", to_string(choice->role)},
+                            {"by", choice->annotated ? "annotation" : "auto-warps"},
+                            {"estimated_cost", choice->cost},
+                            {"rule", choice->rule}};
     break;
   }
+  case ScheduleNode::Kind::If:
+    out["condition"] = node.condition.text; // children: [then, else]
+    break;
   default:
     break;
   }
@@ -205,6 +217,8 @@ json nodes_json(const Kernel& kernel, const Graph& graph) {
       }
     }
     json entry{{"id", node.id}, {"warp", node.warp}, {"role", to_string(node.role)}};
+    if (node.call && node.call->warp_choice)
+      entry["warp_role"] = to_string(node.call->warp_choice->role);
     if (pool_accesses == 1)
       entry["pool_range"] = range_json(pool_access->range);
     entry["call"] = node.text;
@@ -364,18 +378,30 @@ std::string label_text(const Graph& graph, const Edge& e) {
   return text;
 }
 
-void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, int parent) {
+// --auto-warps: the role and who chose the warp ("load, auto-warps").
+std::string warp_choice_text(const CallSite& call) {
+  if (!call.warp_choice)
+    return "";
+  return std::string("\\n") + to_string(call.warp_choice->role) + ", " +
+         (call.warp_choice->annotated ? "annotated" : "auto-warps");
+}
+
+void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, int parent,
+              const char* edge_label = "") {
   const int me = counter++;
   std::string label = node.kind == ScheduleNode::Kind::Kernel ? "kernel " + node.name
                       : node.kind == ScheduleNode::Kind::Call
-                          ? node.call.text + "\\nwarp " + std::to_string(node.call.warp)
+                          ? node.call.text + "\\nwarp " + std::to_string(node.call.warp) +
+                                warp_choice_text(node.call)
                           : branch_kind(node);
   out << "  t" << me << " [label=\"" << escape(label) << "\""
       << (node.kind == ScheduleNode::Kind::Call ? ", shape=box" : "") << "];\n";
   if (parent >= 0)
-    out << "  t" << parent << " -> t" << me << ";\n";
-  for (const auto& child : node.children)
-    tree_dot(child, out, counter, me);
+    out << "  t" << parent << " -> t" << me
+        << (*edge_label ? std::string(" [label=\"") + edge_label + "\"]" : "") << ";\n";
+  for (std::size_t c = 0; c < node.children.size(); ++c)
+    tree_dot(node.children[c], out, counter, me,
+             node.kind != ScheduleNode::Kind::If ? "" : c == 0 ? "then" : "else");
 }
 
 std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind) {

@@ -64,17 +64,42 @@ bool KernelExtractor::Impl::is_constant(const clang::Expr& e) const {
 // State an intrinsic keeps outside its arguments (a global counter, a static cache) is
 // safe while every call that reaches it runs on one warp: a warp runs its calls in program
 // order. Calls on two warps run concurrently, and would race on it.
-bool KernelExtractor::Impl::intrinsic_state_is_visible(const clang::CallExpr& call,
-                                                       const clang::FunctionDecl& callee,
-                                                       int warp) {
+// The state a call reaches outside its arguments: the callee's (cached), and what its
+// arguments read, which the call's warp evaluates too.
+std::vector<HiddenState> KernelExtractor::Impl::reached_state(const clang::CallExpr& call,
+                                                              const clang::FunctionDecl& callee) {
   auto [cached, inserted] = hidden_state_.try_emplace(&callee);
   if (inserted)
     cached->second = find_hidden_state(callee);
-  // The arguments are evaluated on the call's warp too: a global they read is state of it.
   std::vector<HiddenState> reached = cached->second;
   for (const clang::Expr* arg : call.arguments())
     for (auto& state : find_hidden_state(*arg))
       reached.push_back(std::move(state));
+  return reached;
+}
+
+// For --auto-warps: the mutable state a call reaches outside its arguments, by a key
+// unique to the variable, so the pass puts every call reaching it on one warp (the rule the
+// check above enforces for annotated calls).
+void KernelExtractor::Impl::record_shared_state(const clang::CallExpr& call,
+                                                const clang::FunctionDecl& callee,
+                                                ir::CallSite& site) {
+  for (const HiddenState& state : reached_state(call, callee)) {
+    if (!state.variable)
+      continue; // the tile index: a constant on the one tile a warp kernel runs on
+    const ir::SourceLocation at = loc(state.variable->getLocation());
+    std::string key = state.variable->getQualifiedNameAsString() + " (declared at " + at.file +
+                      ":" + std::to_string(at.line) + ")";
+    if (std::find(site.shared_state.begin(), site.shared_state.end(), key) ==
+        site.shared_state.end())
+      site.shared_state.push_back(std::move(key));
+  }
+}
+
+bool KernelExtractor::Impl::intrinsic_state_is_visible(const clang::CallExpr& call,
+                                                       const clang::FunctionDecl& callee,
+                                                       int warp) {
+  const std::vector<HiddenState> reached = reached_state(call, callee);
   bool ok = true;
   for (const HiddenState& state : reached) {
     if (!state.variable)
@@ -161,6 +186,8 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
   }
   if (!ok || (warp >= 0 && !intrinsic_state_is_visible(call, callee, warp)))
     return;
+  if (auto_warps_)
+    record_shared_state(call, callee, site);
   collect_holes(call.getCallee(), where->first, site);
   for (unsigned i = 0; i < call.getNumArgs(); ++i) {
     collect_holes(call.getArg(i), where->first, site);
@@ -174,7 +201,7 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
     param->getType().print(out, policy, param->getName());
     site.parameters.push_back(out.str());
   }
-  if (warp < 0) {
+  if (warp < 0 && !auto_warps_) {
     error(call.getBeginLoc(), "intrinsic call '" + site.callee + "' has no warp number");
     report_note(ctx_, call.getBeginLoc(),
                 "add '#pragma s2p warp(N)' before this statement or an enclosing loop");

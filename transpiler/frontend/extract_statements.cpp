@@ -95,8 +95,10 @@ void KernelExtractor::Impl::visit_statement(const clang::Stmt* stmt, ir::Schedul
       visit_statement(taken, parent, warp, false);
     return;
   }
-  // Constructs the rule table reports (while, if, goto, ...): already diagnosed.
-  if (llvm::isa<clang::WhileStmt, clang::DoStmt, clang::IfStmt, clang::SwitchStmt, clang::GotoStmt,
+  if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(stmt))
+    return visit_if(*branch, parent, warp);
+  // Constructs the rule table reports (while, switch, goto, ...): already diagnosed.
+  if (llvm::isa<clang::WhileStmt, clang::DoStmt, clang::SwitchStmt, clang::GotoStmt,
                 clang::LabelStmt, clang::BreakStmt, clang::ContinueStmt, clang::CXXTryStmt,
                 clang::CXXForRangeStmt>(stmt))
     return;

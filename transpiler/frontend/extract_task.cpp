@@ -34,7 +34,7 @@ bool KernelExtractor::Impl::is_warp_task(const clang::Stmt& body) const {
 std::optional<ir::Kernel> KernelExtractor::Impl::extract_task(const clang::LambdaExpr& lambda,
                                                               std::size_t step,
                                                               const std::string& output) {
-  Impl task(ctx_, pragmas_, calls_, display_file_);
+  Impl task(ctx_, pragmas_, calls_, display_file_, auto_warps_);
   task.task_output_ = output;
   return task.run_task(*kernel_decl_, lambda, tile_blocks_,
                        kernel_.name + "_task" + std::to_string(step));

@@ -104,11 +104,12 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
 }
 
 KernelExtractor::KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas,
-                                 std::string display_file)
-    : ctx_(ctx), pragmas_(pragmas), display_file_(std::move(display_file)), calls_(ctx) {}
+                                 std::string display_file, bool auto_warps)
+    : ctx_(ctx), pragmas_(pragmas), display_file_(std::move(display_file)),
+      auto_warps_(auto_warps), calls_(ctx) {}
 
 std::optional<ir::Kernel> KernelExtractor::extract(const clang::FunctionDecl& kernel) {
-  Impl impl(ctx_, pragmas_, calls_, display_file_);
+  Impl impl(ctx_, pragmas_, calls_, display_file_, auto_warps_);
   return impl.run(kernel);
 }
 

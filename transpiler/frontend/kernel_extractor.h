@@ -20,7 +20,10 @@ class KernelExtractor {
 public:
   // `display_file` is how locations name the input file in the IR and generated comments.
   // One extractor serves every kernel of a file (they share the index of its calls).
-  KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas, std::string display_file);
+  // `auto_warps`: a call without a warp annotation is left for --auto-warps to assign
+  // (warp -1) instead of being an error.
+  KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas, std::string display_file,
+                  bool auto_warps = false);
 
   // The kernel's IR, or nullopt if errors were reported.
   std::optional<ir::Kernel> extract(const clang::FunctionDecl& kernel);
@@ -30,6 +33,7 @@ private:
   clang::ASTContext& ctx_;
   WarpPragmaTable& pragmas_;
   std::string display_file_;
+  bool auto_warps_ = false;
   KernelCalls calls_;
 };
 

@@ -42,9 +42,9 @@ struct Binding {
 class KernelExtractor::Impl {
 public:
   Impl(clang::ASTContext& ctx, WarpPragmaTable& pragmas, KernelCalls& calls,
-       const std::string& display_file)
+       const std::string& display_file, bool auto_warps)
       : ctx_(ctx), sm_(ctx.getSourceManager()), pragmas_(pragmas), calls_(calls),
-        display_file_(display_file) {}
+        display_file_(display_file), auto_warps_(auto_warps) {}
 
   std::optional<ir::Kernel> run(const clang::FunctionDecl& kernel);
 
@@ -191,6 +191,15 @@ private:
   void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
                          bool& preamble_added);
   void visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent, int warp);
+  // `if` with a static condition (extract_conditions.cpp).
+  void visit_if(const clang::IfStmt& branch, ir::ScheduleNode& parent, int warp);
+  ir::ScheduleNode branch_node(const clang::Stmt& body, clang::SourceLocation after, int warp);
+  void keep_condition_symbols(const ir::Condition& condition, const ir::SourceLocation& where);
+  struct DataReadFinder;
+  std::optional<ir::Condition> static_condition(const clang::Expr& cond);
+  std::optional<ir::Condition> to_condition(const clang::Expr* e);
+  std::optional<ir::Condition> to_comparison(const clang::BinaryOperator& bin,
+                                             ir::Condition::Op op);
   struct LoopHeader;
   struct LoopCondition;
   std::optional<LoopHeader> loop_header(const clang::ForStmt& loop);
@@ -210,6 +219,10 @@ private:
   bool is_constant(const clang::Expr& e) const;
   bool intrinsic_state_is_visible(const clang::CallExpr& call, const clang::FunctionDecl& callee,
                                   int warp);
+  std::vector<HiddenState> reached_state(const clang::CallExpr& call,
+                                         const clang::FunctionDecl& callee);
+  void record_shared_state(const clang::CallExpr& call, const clang::FunctionDecl& callee,
+                           ir::CallSite& site);
   std::map<const clang::FunctionDecl*, std::vector<HiddenState>> hidden_state_;
   struct StateUser {
     const clang::CallExpr* call;
@@ -246,6 +259,7 @@ private:
   WarpPragmaTable& pragmas_;
   KernelCalls& calls_;
   const std::string& display_file_;
+  const bool auto_warps_; // calls without a warp are left to --auto-warps
 
   ir::Kernel kernel_;
   const clang::FunctionDecl* kernel_decl_ = nullptr;

@@ -41,8 +41,9 @@ void report_ir_diagnostics(clang::ASTContext& ctx, const ir::Diagnostics& diags)
 
 class TranspileConsumer : public clang::ASTConsumer {
 public:
-  TranspileConsumer(const KernelHandler& handler, WarpPragmaTable& pragmas, FileResult& result)
-      : handler_(handler), pragmas_(pragmas), result_(result) {}
+  TranspileConsumer(const KernelHandler& handler, WarpPragmaTable& pragmas, FileResult& result,
+                    bool auto_warps)
+      : handler_(handler), pragmas_(pragmas), result_(result), auto_warps_(auto_warps) {}
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     auto& diags = ctx.getDiagnostics();
@@ -62,7 +63,7 @@ public:
       if (f && is_kernel(f) && sm.isInMainFile(sm.getFileLoc(f->getLocation())))
         kernels.push_back(f);
     }
-    KernelExtractor extractor(ctx, pragmas_, result_.display_name);
+    KernelExtractor extractor(ctx, pragmas_, result_.display_name, auto_warps_);
     for (const clang::FunctionDecl* kernel : kernels)
       transpile_kernel(ctx, extractor, *kernel);
     if (diags.hasErrorOccurred())
@@ -102,6 +103,7 @@ private:
   const KernelHandler& handler_;
   WarpPragmaTable& pragmas_;
   FileResult& result_;
+  bool auto_warps_;
 };
 
 class TranspileAction : public clang::ASTFrontendAction {
@@ -109,8 +111,9 @@ public:
   TranspileAction(const KernelHandler& handler,
                   const TranspileActionFactory::DisplayName& display_name,
                   const TranspileActionFactory::FileStarted& started,
-                  std::deque<FileResult>& results)
-      : handler_(handler), display_name_(display_name), started_(started), results_(results) {}
+                  std::deque<FileResult>& results, bool auto_warps)
+      : handler_(handler), display_name_(display_name), started_(started), results_(results),
+        auto_warps_(auto_warps) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
     ci.getPreprocessor().AddPragmaHandler(
@@ -131,7 +134,7 @@ public:
     if (started_)
       started_(result.display_name);
     results_.push_back(std::move(result));
-    return std::make_unique<TranspileConsumer>(handler_, pragmas_, results_.back());
+    return std::make_unique<TranspileConsumer>(handler_, pragmas_, results_.back(), auto_warps_);
   }
 
 private:
@@ -139,18 +142,20 @@ private:
   const TranspileActionFactory::DisplayName& display_name_;
   const TranspileActionFactory::FileStarted& started_;
   std::deque<FileResult>& results_;
+  bool auto_warps_;
   WarpPragmaTable pragmas_;
 };
 
 } // namespace
 
 TranspileActionFactory::TranspileActionFactory(KernelHandler handler, DisplayName display_name,
-                                               FileStarted started)
+                                               FileStarted started, bool auto_warps)
     : handler_(std::move(handler)), display_name_(std::move(display_name)),
-      started_(std::move(started)) {}
+      started_(std::move(started)), auto_warps_(auto_warps) {}
 
 std::unique_ptr<clang::FrontendAction> TranspileActionFactory::create() {
-  return std::make_unique<TranspileAction>(handler_, display_name_, started_, results_);
+  return std::make_unique<TranspileAction>(handler_, display_name_, started_, results_,
+                                           auto_warps_);
 }
 
 } // namespace s2p::frontend

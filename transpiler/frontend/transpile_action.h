@@ -51,8 +51,10 @@ class TranspileActionFactory : public clang::tooling::FrontendActionFactory {
 public:
   using DisplayName = std::function<std::string(const std::string& absolute_path)>;
   using FileStarted = std::function<void(const std::string& display_name)>;
+  // `auto_warps`: calls without a warp annotation reach the handler with warp -1
+  // (--auto-warps assigns them) instead of being errors.
   TranspileActionFactory(KernelHandler handler, DisplayName display_name,
-                         FileStarted started = {});
+                         FileStarted started = {}, bool auto_warps = false);
   std::unique_ptr<clang::FrontendAction> create() override;
   const std::deque<FileResult>& results() const { return results_; }
 
@@ -60,6 +62,7 @@ private:
   KernelHandler handler_;
   DisplayName display_name_;
   FileStarted started_;
+  bool auto_warps_ = false;
   std::deque<FileResult> results_; // stable references while an action fills one in
 };
 

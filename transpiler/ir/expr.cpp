@@ -371,4 +371,95 @@ bool operator==(const Expr& a, const Expr& b) {
          a.operands_ == b.operands_;
 }
 
+const char* to_string(Condition::Op op) {
+  switch (op) {
+  case Condition::Op::Less:
+    return "<";
+  case Condition::Op::LessEqual:
+    return "<=";
+  case Condition::Op::Greater:
+    return ">";
+  case Condition::Op::GreaterEqual:
+    return ">=";
+  case Condition::Op::Equal:
+    return "==";
+  case Condition::Op::NotEqual:
+    return "!=";
+  case Condition::Op::And:
+    return "&&";
+  case Condition::Op::Or:
+    return "||";
+  case Condition::Op::Not:
+    return "!";
+  case Condition::Op::Constant:
+    return "constant";
+  }
+  return "?";
+}
+
+namespace {
+
+// Both operands are already in the comparison's common type (the front end made every
+// value-changing conversion a Cast node), so comparing their exact values is C++'s result.
+bool compare(Condition::Op op, Wide a, Wide b) {
+  switch (op) {
+  case Condition::Op::Less:
+    return a < b;
+  case Condition::Op::LessEqual:
+    return a <= b;
+  case Condition::Op::Greater:
+    return a > b;
+  case Condition::Op::GreaterEqual:
+    return a >= b;
+  case Condition::Op::Equal:
+    return a == b;
+  default:
+    return a != b;
+  }
+}
+
+} // namespace
+
+std::optional<bool> Condition::evaluate(const Bindings& env, std::string* error) const {
+  switch (op) {
+  case Op::Constant:
+    return value;
+  case Op::Not: {
+    auto v = operands[0].evaluate(env, error);
+    return v ? std::optional<bool>(!*v) : std::nullopt;
+  }
+  case Op::And:
+  case Op::Or: {
+    // Short-circuit as C++ does: the right operand is not evaluated (and may be undefined,
+    // `j != 0 && i / j > 1`) once the left one decides.
+    auto left = operands[0].evaluate(env, error);
+    if (!left)
+      return std::nullopt;
+    if (*left == (op == Op::Or))
+      return *left;
+    return operands[1].evaluate(env, error);
+  }
+  default: {
+    auto a = evaluate_wide(lhs, env, error);
+    if (!a)
+      return std::nullopt;
+    auto b = evaluate_wide(rhs, env, error);
+    if (!b)
+      return std::nullopt;
+    return compare(op, *a, *b);
+  }
+  }
+}
+
+std::set<std::string> Condition::variables() const {
+  std::set<std::string> names;
+  if (op != Op::Constant && op != Op::And && op != Op::Or && op != Op::Not) {
+    names = lhs.variables();
+    names.merge(rhs.variables());
+  }
+  for (const auto& operand : operands)
+    names.merge(operand.variables());
+  return names;
+}
+
 } // namespace s2p::ir

@@ -94,4 +94,25 @@ private:
   std::vector<Expr> operands_;
 };
 
+// A static condition (`if (k + 2 < K)`): comparisons of integer expressions over loop
+// variables, index scalars, constants and kernel parameters, combined with && || !. It
+// reads no data, so every warp would evaluate it to the same value; where its variables
+// are bound (an expanded loop) seq2par resolves it per iteration. Evaluation follows C++:
+// `&&` and `||` short-circuit, comparisons run in the operands' common type.
+struct Condition {
+  enum class Op { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or, Not, Constant };
+  Op op = Op::Constant;
+  bool value = false;                 // Constant
+  Expr lhs, rhs; // comparisons, both converted to the common type (Cast nodes) as C++ does
+  std::vector<Condition> operands;    // And, Or (two), Not (one)
+  std::string text;                   // as written, for messages and dumps
+
+  // The value under `env`: nullopt if an operand that decides it has an unbound variable or
+  // is undefined (division by zero, overflow: `error` says which).
+  std::optional<bool> evaluate(const Bindings& env, std::string* error = nullptr) const;
+  // Free variables of the comparisons (those short-circuiting may skip included).
+  std::set<std::string> variables() const;
+};
+const char* to_string(Condition::Op op); // "<", "&&", "!", ...; "constant" for Constant
+
 } // namespace s2p::ir

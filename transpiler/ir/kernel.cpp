@@ -28,6 +28,18 @@ std::optional<MapProtocol> parse_map_protocol(std::string_view name) {
   return std::nullopt;
 }
 
+const char* to_string(WarpRole role) {
+  switch (role) {
+  case WarpRole::Load:
+    return "load";
+  case WarpRole::Compute:
+    return "compute";
+  case WarpRole::Store:
+    return "store";
+  }
+  return "?";
+}
+
 const char* library_name(TileStep::Kind kind) {
   switch (kind) {
   case TileStep::Kind::AllReduce:

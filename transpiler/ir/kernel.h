@@ -90,9 +90,24 @@ struct TextHole {
   std::string replacement;   // verbatim replacement when `value` is empty
 };
 
+// What `--auto-warps` decided for a call site, and why (passes/assign_warps.h): the role
+// the rule gives the call, its estimated cost, and the rule's words for the dumps.
+enum class WarpRole { Load, Compute, Store };
+const char* to_string(WarpRole role); // "load", "compute", "store"
+struct WarpChoice {
+  WarpRole role = WarpRole::Compute;
+  bool annotated = false;  // the call's own `#pragma s2p warp(N)` decided; the rule did not
+  std::int64_t cost = 0;   // estimated cycles of all its instances
+  std::string rule;        // e.g. "load: reads tensor_ref 'in', writes pool tensor 'a'; ..."
+};
+
 struct CallSite {
   std::string callee;
   int warp = -1; // -1: no `#pragma s2p warp(N)` applies
+  std::optional<WarpChoice> warp_choice; // set when --auto-warps ran on the kernel
+  // With --auto-warps: mutable state outside the arguments the call reaches (one key per
+  // variable); calls sharing a key must run on one warp.
+  std::vector<std::string> shared_state;
   std::vector<Access> accesses;
   std::string text; // the call expression as written
   std::vector<TextHole> holes;
@@ -106,7 +121,7 @@ struct CallSite {
 
 // The schedule tree: root = kernel; one branch per top-level stage.
 struct ScheduleNode {
-  enum class Kind { Kernel, Loop, Function, Block, Call };
+  enum class Kind { Kernel, Loop, Function, Block, Call, If };
   Kind kind = Kind::Block;
   SourceLocation loc;
   std::string name; // loop variable, function name, kernel name
@@ -119,6 +134,9 @@ struct ScheduleNode {
   std::int64_t step = 1;
 
   CallSite call; // Call
+  // If: children[0] is the branch taken when `condition` holds (a Block), children[1], if
+  // present, the `else` branch.
+  Condition condition;
   std::vector<ScheduleNode> children;
 };
 

@@ -88,7 +88,47 @@ private:
     case ScheduleNode::Kind::Call:
       instantiate(node.call, env);
       break;
+    case ScheduleNode::Kind::If:
+      walk_if(node, env);
+      break;
     }
+  }
+
+  // A static condition, resolved per instance: only the branch it takes is expanded (the
+  // other one has no nodes in this iteration). Every warp would compute the same value, and
+  // so does the sequential program.
+  void walk_if(const ScheduleNode& branch, Bindings& env) {
+    const Condition& condition = branch.condition;
+    if (in_window_ && condition.variables().count(window_var_)) {
+      fail(branch.loc, "the condition '" + condition.text + "' depends on '" + window_var_ +
+                           "', the variable of a loop whose trip count is only known at run "
+                           "time; such a loop must make the same calls in every iteration: give "
+                           "the loop a constant trip count, or split off the iterations the "
+                           "condition singles out into a loop of their own");
+      return;
+    }
+    std::string error;
+    const auto taken = condition.evaluate(env, &error);
+    if (!taken) {
+      fail(branch.loc, error.empty() ? unbound_condition_message(condition, env)
+                                     : "the condition '" + condition.text + "' is " + error +
+                                           " here: undefined behaviour in the sequential program");
+      return;
+    }
+    const std::size_t index = *taken ? 0 : 1;
+    if (index < branch.children.size())
+      walk(branch.children[index], env);
+  }
+
+  std::string unbound_condition_message(const Condition& condition, const Bindings& env) const {
+    std::string names;
+    for (const auto& v : condition.variables())
+      if (!env.lookup(v))
+        names += (names.empty() ? "'" : ", '") + v + "'";
+    return "the condition '" + condition.text + "' depends on the run-time value of " + names +
+           "; seq2par resolves conditions at transpile time, per iteration of the loops it "
+           "expands, so a condition on a run-time value (a kernel parameter, or the variable "
+           "of a loop with a run-time trip count) is not supported";
   }
 
   std::optional<std::int64_t> evaluate(const Expr& e, const Bindings& env,
@@ -295,6 +335,7 @@ private:
     current_.graph.spaces = spaces_;
 
     in_window_ = true;
+    window_var_ = loop.name;
     const std::size_t scope = env.size();
     for (int t = 0; t < info.window && !failed_; ++t) {
       iteration_ = t;
@@ -532,6 +573,7 @@ private:
   std::map<Role, int> role_count_;
   std::int64_t total_nodes_ = 0;
   bool in_window_ = false;
+  std::string window_var_; // the variable of the symbolic loop being expanded (in_window_)
   std::set<int> collapsed_refs_; // tensor_refs treated as one unit in the current symbolic loop
   int iteration_ = 0;
   int body_call_ = 0;

@@ -7,9 +7,11 @@
 
 #include "ir/diagnostic.h"
 #include "ir/plan.h"
+#include "passes/assign_warps.h"
 #include "passes/build_cdfg.h"
 #include "passes/check_tile_memory.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ struct PipelineOptions {
   bool verify = true; // check every expanded region's plan (races, deadlock) before emitting
   std::int64_t tile_sram_bytes = kDefaultTileSramBytes; // the pools must fit one tile
   CdfgOptions cdfg;
+  // --auto-warps[=N]: calls without a warp annotation get one (passes/assign_warps.h);
+  // none: such a call is an error at the call.
+  std::optional<AutoWarpOptions> auto_warps;
 };
 
 struct KernelPlan {

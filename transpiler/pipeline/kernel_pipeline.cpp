@@ -14,11 +14,19 @@
 namespace s2p::pipeline {
 namespace {
 
-std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& kernel,
+std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
                                             const ir::SourceLocation& declared_at,
                                             const TranspileOptions& options,
                                             const std::string& display_name,
                                             ir::Diagnostics& diags) {
+  // --auto-warps: the calls without a warp annotation get theirs first; every later stage
+  // (and the dumps, which show the choice) sees the assigned kernel.
+  std::optional<ir::Kernel> assigned;
+  if (options.passes.auto_warps) {
+    assigned = extracted;
+    passes::assign_warps(*assigned, *options.passes.auto_warps);
+  }
+  const ir::Kernel& kernel = assigned ? *assigned : extracted;
   const auto plan = passes::plan_kernel(kernel, options.passes, diags);
   if (diags.has_errors())
     return std::nullopt;

@@ -8,6 +8,9 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
   passes["verify"] = options.passes.verify;
   passes["tile_sram_bytes"] = options.passes.tile_sram_bytes;
   passes["max_calls"] = options.passes.cdfg.max_nodes;
+  passes["auto_warps"] = options.passes.auto_warps
+                             ? nlohmann::ordered_json(options.passes.auto_warps->warps)
+                             : nlohmann::ordered_json(nullptr);
   nlohmann::ordered_json fabric;
   fabric["tiles"] = options.fabric.tiles;
   fabric["description"] = options.fabric.description;

@@ -8,4 +8,4 @@ S2P_KERNEL void k(const float* flags) {
     fill(t[0]);
   }
 }
-// EXPECT: 6:3: error: 'if' statements are not supported in a kernel: control flow must not depend on data
+// EXPECT: 6:7: error: the condition of this 'if' reads 'flags', which is not a loop index, constant or kernel parameter; a kernel's 'if' conditions may only compare loop indices, constants and kernel parameters (control flow must not depend on data)
