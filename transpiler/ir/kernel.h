@@ -167,7 +167,7 @@ struct TileStep {
   struct IndexMap {
     std::vector<int> axis;
     std::vector<std::int64_t> offset;
-    std::vector<std::int64_t> span;
+    std::vector<std::int64_t> span{};
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
   };
   struct Read {
