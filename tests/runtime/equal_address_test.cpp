@@ -81,7 +81,7 @@ std::vector<rt::equal_address_set> fig3_sets(const nlohmann::json& c, builder& b
   rt::shared_structure structure{"55a", {}};
   int p = 1;
   for (const auto& constraint : c["constraints"]) {
-    rt::shared_pointer pointer{"p" + std::to_string(p++), rt::pointer_format::vector_1d, {}, {}};
+    rt::shared_pointer pointer{'p' + std::to_string(p++), rt::pointer_format::vector_1d, {}, {}};
     for (const auto& m : constraint["set"])
       pointer.target.push_back(b.member(m));
     structure.pointers.push_back(std::move(pointer));

@@ -49,7 +49,7 @@ rt::memory_problem random_problem(std::uint32_t tiles, std::uint32_t variables,
         live.first = start(random);
         live.last = std::min(supersteps - 1, live.first + length(random));
       }
-      p.variables.push_back({"v" + std::to_string(i), t, bytes, 8,
+      p.variables.push_back({'v' + std::to_string(i), t, bytes, 8,
                              static_cast<rt::variable_kind>(kind(random)), live});
     }
   }
@@ -147,7 +147,7 @@ int real_schedules() {
                                       s2p::sim::ElementType::kF32,
                                       s2p::sim::CombineOp::kSum,
                                       bytes};
-    rows.push_back(real_row("ring all-reduce " + std::to_string(bytes / 1024) + " KiB",
+    rows.push_back(real_row(std::string("ring all-reduce ").append(std::to_string(bytes / 1024)) + " KiB",
                             s2p::rt::ring_schedule(launch, fabric, "")));
   }
   // A forall over three fields of different sizes, each block moved one tile down.
@@ -155,7 +155,7 @@ int real_schedules() {
   const std::int64_t sizes[] = {96 * 1024, 40 * 1024, 12 * 1024 + 8};
   for (int f = 0; f < 3; ++f)
     program.fields.push_back(
-        {"f" + std::to_string(f), "f32", std::vector<std::int64_t>(tiles, sizes[f]), {}});
+        {'f' + std::to_string(f), "f32", std::vector<std::int64_t>(tiles, sizes[f]), {}});
   for (int t = 0; t + 1 < tiles; ++t)
     for (int f = 0; f < 3; ++f)
       program.moves.push_back({f, t + 1, t, 0, 1024, 1024});

@@ -225,7 +225,7 @@ rt::memory_problem random_problem(std::mt19937_64& random) {
     for (std::uint64_t i = 0; i < count; ++i) {
       const auto first = static_cast<std::uint32_t>(pick(0, 19));
       const auto last = static_cast<std::uint32_t>(pick(first, 19));
-      add(p, "v" + std::to_string(t) + "_" + std::to_string(i), pick(0, 12000), {first, last}, t,
+      add(p, 'v' + std::to_string(t) + "_" + std::to_string(i), pick(0, 12000), {first, last}, t,
           std::uint64_t{1} << pick(0, 7));
     }
   }

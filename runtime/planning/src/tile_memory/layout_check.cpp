@@ -12,7 +12,7 @@ namespace s2p::rt {
 namespace {
 
 std::string name(const memory_problem& p, variable_id v) {
-  return "'" + p.variables[v].name + "' (tile " + std::to_string(p.variables[v].tile) + ")";
+  return '\'' + p.variables[v].name + "' (tile " + std::to_string(p.variables[v].tile) + ")";
 }
 
 void check_bounds(const memory_problem& p, const memory_layout& layout,
