@@ -40,6 +40,16 @@ void KernelExtractor::Impl::visit_call(const clang::CallExpr& call, ir::Schedule
     }
     return visit_intrinsic_call(call, *callee, parent, warp);
   }
+  if (const std::string name = callee->getQualifiedNameAsString(); name.rfind("s2p::", 0) == 0) {
+    // The library's own functions (a nested s2p::forall in a task split into warps) are not
+    // helpers: inlining them would report errors inside the library's header.
+    error(call.getBeginLoc(),
+          '\'' + name +
+              "' is the s2p library's, not an intrinsic: a warp-split kernel (or a forall task "
+              "split into warps) runs only intrinsics and helper functions; put element code in "
+              "an S2P_INTRINSIC that takes the data as s2p::in / out / inout arguments");
+    return;
+  }
   if (llvm::isa<clang::CXXMethodDecl>(callee)) {
     error(call.getBeginLoc(),
           "member function '" + callee->getQualifiedNameAsString() +
