@@ -31,12 +31,13 @@ const char* kDeclaration = "auto map = s2p::resource_map<1>::block_cyclic(z.exte
 
 TEST(PlanOverrides, WeightsReplaceTheKernelsInSpecAndCode) {
   ir::Diagnostics diags;
-  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration), {{"map", {1, 1, 1.5}, "k.plan.json"}}, {}, diags);
+  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration), {{"map", {1, 1, 1.5}, "plans/k.plan.json"}}, {}, diags);
   ASSERT_TRUE(tuned.has_value()) << diags.items()[0].message;
-  ASSERT_EQ(tuned->preamble.size(), 4u);
+  ASSERT_EQ(tuned->preamble.size(), 5u);
   EXPECT_EQ(tuned->preamble[0], kDeclaration);
-  EXPECT_EQ(tuned->preamble[1], "map.weights({1, 1, 1.5}); // --plan k.plan.json");
-  EXPECT_EQ(tuned->preamble[3], "auto Zd = s2p::agile(z, map);"); // after the re-weighting
+  EXPECT_EQ(tuned->preamble[1], "// re-weighted by --plan k.plan.json"); // the file's name, not its path
+  EXPECT_EQ(tuned->preamble[2], "map.weights({1, 1, 1.5});");
+  EXPECT_EQ(tuned->preamble[4], "auto Zd = s2p::agile(z, map);"); // after the re-weighting
   const auto& refinements = tuned->multi_tile->maps.at("map").refinements;
   ASSERT_EQ(refinements.size(), 2u);
   EXPECT_EQ(refinements[0].method, ir::MapSpec::Refinement::Method::MemoryBlocks);

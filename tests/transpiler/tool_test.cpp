@@ -393,6 +393,14 @@ TEST_F(Tool, PlanSetsTheWeightsOfAResourceMap) {
   const auto planned = run("k.cpp --plan k.scale.plan.json --out-dir planned", dir);
   ASSERT_EQ(planned.status, 0) << planned.output;
   EXPECT_NE(read(dir / "planned" / "k.par.cpp").find("map.weights({3, 1, 1, 1});"), std::string::npos);
+  // Where the plan lies does not change the code: a long path once made clang-format break
+  // the statement around a trailing comment that held it.
+  const auto deep = dir / std::string(70, 'p') / std::string(70, 'q');
+  std::filesystem::create_directories(deep);
+  std::filesystem::copy_file(dir / "k.scale.plan.json", deep / "k.scale.plan.json");
+  const auto moved = run("k.cpp --plan " + (deep / "k.scale.plan.json").string() + " --out-dir moved", dir);
+  ASSERT_EQ(moved.status, 0) << moved.output;
+  EXPECT_EQ(read(dir / "moved" / "k.par.cpp"), read(dir / "planned" / "k.par.cpp"));
   EXPECT_NE(read(dir / "planned" / "k.scale.schedule.json"), read(dir / "plain" / "k.scale.schedule.json"));
 
   plan["maps"][0]["weights"][1] = -1;

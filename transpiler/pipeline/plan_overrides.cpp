@@ -1,6 +1,7 @@
 #include "pipeline/plan_overrides.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <regex>
 
 namespace s2p::pipeline {
@@ -53,9 +54,13 @@ bool apply_weights(ir::Kernel& kernel, const MapWeights& override_, const ir::So
     return false;
   }
   set_spec_weights(spec->second, override_.weights);
-  kernel.preamble.insert(kernel.preamble.begin() + static_cast<std::ptrdiff_t>(*statement) + 1,
-                         override_.map + ".weights(" + weights_text(override_.weights) + "); // --plan " +
-                             override_.plan_file);
+  // The comment goes on a line of its own and names the file, not its path: a trailing
+  // comment holding a long absolute path made clang-format break the statement differently
+  // from one checkout to the next, and generated code should not depend on where it was built.
+  const auto after = kernel.preamble.begin() + static_cast<std::ptrdiff_t>(*statement) + 1;
+  kernel.preamble.insert(after, {"// re-weighted by --plan " +
+                                     std::filesystem::path(override_.plan_file).filename().string(),
+                                 override_.map + ".weights(" + weights_text(override_.weights) + ");"});
   return true;
 }
 
