@@ -4,7 +4,12 @@
 
 #include <seq2par/runtime.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <tuple>
+#include <utility>
+#include <vector>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -24,6 +29,7 @@ struct kernel_totals {
   std::int64_t bound = 0;
   std::int64_t warps = 0;
   nlohmann::ordered_json last;
+  std::map<std::string, nlohmann::ordered_json> last_of_step; // kernels with several steps
 };
 
 class report_collector {
@@ -35,7 +41,8 @@ public:
     std::lock_guard lock(mutex_);
     nlohmann::ordered_json launch{
         {"kernel", info.name}, {"source", info.source}, {"start_cycle", elapsed_}};
-    if (detail::current_warp_cycles) // a multi-tile task's warps: say which tile ran them
+    const detail::warp_cycles_sink* task_sink = detail::current_warp_cycles;
+    if (task_sink) // a multi-tile task's warps: say which tile ran them
       launch["tile"] = s2p::tile_index();
     launch.update(model.report());
     if (!race_check.is_null())
@@ -47,17 +54,23 @@ public:
     totals.bound += model.lower_bound();
     totals.warps = info.warp_count;
     totals.last = launch;
-    if (launches_.size() < kMaxReportedLaunches)
-      launches_.push_back(launch);
-    else
-      ++dropped_;
     params_ = params.to_json();
-    if (std::getenv("S2P_TRACE"))
-      append_trace(info, model);
+    const bool tracing = std::getenv("S2P_TRACE") != nullptr;
+    if (task_sink) {
+      // The pipeline ran inside its tile's compute phase, after the tile's earlier tasks: it
+      // goes on the timeline when the fabric launch that ran it says where that phase began.
+      pending_tasks_.push_back({std::move(launch), s2p::tile_index(), task_sink->cycles,
+                                tracing ? trace_events(info, model) : trace_list{}});
+      return;
+    }
+    append_launch(std::move(launch));
+    if (tracing)
+      append_trace(kWarpProcess, "tile 0 (sim)", elapsed_, trace_events(info, model));
     elapsed_ += model.makespan();
   }
 
-  void add_fabric(const char* kernel, const char* source, const nlohmann::ordered_json& report) {
+  void add_fabric(const char* kernel, const char* source, const nlohmann::ordered_json& report,
+                  const char* step) {
     std::lock_guard lock(mutex_);
     nlohmann::ordered_json launch{{"kernel", kernel},
                                   {"source", source},
@@ -68,16 +81,16 @@ public:
                             "owner_copy", "tiles", "links", "status"})
       if (report.contains(key))
         launch[key] = report[key];
+    place_task_launches(launch, elapsed_ + compute_phase_start(report));
     const std::int64_t cycles = report.value("total_cycles", std::int64_t{0});
     auto& totals = kernels_[kernel];
     totals.source = source;
     ++totals.launches;
     totals.makespan += cycles;
     totals.last = launch;
-    if (launches_.size() < kMaxReportedLaunches)
-      launches_.push_back(launch);
-    else
-      ++dropped_;
+    if (step)
+      totals.last_of_step[step] = launch;
+    append_launch(std::move(launch));
     elapsed_ += cycles;
   }
 
@@ -88,41 +101,130 @@ public:
     totals.source = source;
     ++totals.launches;
     totals.last = launch;
+    append_launch(launch);
+  }
+
+private:
+  using trace_list = std::vector<nlohmann::ordered_json>;
+
+  // A warp launch of a multi-tile task, waiting for its fabric launch to place it in time.
+  struct pending_task {
+    nlohmann::ordered_json launch;
+    int tile = 0;
+    std::int64_t offset = 0; // cycles into the tile's compute phase
+    trace_list events;       // "ts" relative to the launch's start
+  };
+
+  // Trace processes: warp kernels on tile 0, and the task warps of tile t one process each.
+  static constexpr int kWarpProcess = 1;
+  static constexpr int kTaskProcessBase = 2;
+
+  void append_launch(nlohmann::ordered_json launch) {
     if (launches_.size() < kMaxReportedLaunches)
-      launches_.push_back(launch);
+      launches_.push_back(std::move(launch));
     else
       ++dropped_;
   }
 
-private:
-  void append_trace(const kernel_info& info, const sim::tile::TileThreads& model) {
-    const int pid = 1;
-    if (trace_.empty())
-      trace_.push_back({{"name", "process_name"},
-                        {"ph", "M"},
-                        {"pid", pid},
-                        {"args", {{"name", "tile 0 (sim)"}}}});
-    for (int w = 0; w < info.warp_count; ++w) {
-      const int id = info.warp_ids ? info.warp_ids[w] : w;
-      if (named_threads_.insert(id).second)
-        trace_.push_back({{"name", "thread_name"},
-                          {"ph", "M"},
-                          {"pid", pid},
-                          {"tid", id},
-                          {"args", {{"name", "warp " + std::to_string(id)}}}});
-    }
+  trace_list trace_events(const kernel_info& info, const sim::tile::TileThreads& model) {
+    trace_list events;
     for (const auto& e : model.trace()) {
       const int id = info.warp_ids ? info.warp_ids[e.warp] : e.warp;
-      trace_.push_back({{"name", e.name},
+      events.push_back({{"name", e.name},
                         {"cat", e.category},
                         {"ph", "X"},
-                        {"pid", pid},
                         {"tid", id},
-                        {"ts", elapsed_ + e.start},
+                        {"ts", e.start},
                         {"dur", e.duration},
                         {"args", {{"kernel", info.name}}}});
     }
     truncated_ |= model.trace_truncated();
+    return events;
+  }
+
+  // Events of one process starting at `start`; names the process and its threads once.
+  void append_trace(int pid, const std::string& process, std::int64_t start, trace_list events) {
+    if (named_processes_.insert(pid).second)
+      trace_.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", process}}}});
+    for (auto& e : events) {
+      const int tid = e["tid"].get<int>();
+      if (named_threads_.insert({pid, tid}).second)
+        trace_.push_back({{"name", "thread_name"},
+                          {"ph", "M"},
+                          {"pid", pid},
+                          {"tid", tid},
+                          {"args", {{"name", "warp " + std::to_string(tid)}}}});
+      e["pid"] = pid;
+      e["ts"] = start + e["ts"].get<std::int64_t>();
+      trace_.push_back(std::move(e));
+    }
+  }
+
+  // Where a multi-tile launch's compute phase starts, in cycles from the launch's start: the
+  // superstep that runs the tasks (a forall's "forall").
+  static std::int64_t compute_phase_start(const nlohmann::ordered_json& report) {
+    if (report.contains("supersteps"))
+      for (const auto& step : report["supersteps"])
+        if (step.value("name", std::string()) == "forall")
+          return step.value("start", std::int64_t{0});
+    return 0;
+  }
+
+  // The task launches since the last fabric launch, placed on the timeline inside the compute
+  // phase starting at `compute_start` (tile by tile, in the order each tile ran them), and
+  // summed per tile into the fabric launch's "task_warps": how busy each warp kept its tile.
+  void place_task_launches(nlohmann::ordered_json& fabric_launch, std::int64_t compute_start) {
+    if (pending_tasks_.empty())
+      return;
+    std::stable_sort(pending_tasks_.begin(), pending_tasks_.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.tile, a.offset) < std::tie(b.tile, b.offset);
+    });
+    std::set<std::string> kernels;
+    nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
+    for (auto& task : pending_tasks_) {
+      const std::int64_t start = compute_start + task.offset;
+      task.launch["start_cycle"] = start;
+      kernels.insert(task.launch["kernel"].get<std::string>());
+      add_to_tile(per_tile, task);
+      if (!task.events.empty())
+        append_trace(kTaskProcessBase + task.tile, "tile " + std::to_string(task.tile) + " (task warps)",
+                     start, std::move(task.events));
+      append_launch(std::move(task.launch));
+    }
+    for (auto& tile : per_tile)
+      for (auto& warp : tile["warps"])
+        warp["utilization"] = tile["cycles"].get<double>() > 0
+                                  ? warp["busy_cycles"].get<double>() / tile["cycles"].get<double>()
+                                  : 0.0;
+    fabric_launch["task_warps"] = {{"kernels", kernels},
+                                   {"launches", pending_tasks_.size()},
+                                   {"per_tile", std::move(per_tile)}};
+    pending_tasks_.clear();
+  }
+
+  // Adds one task launch's makespan and per-warp busy cycles to its tile's entry (tiles come
+  // sorted, so the tile's entry is the last one or a new one).
+  static void add_to_tile(nlohmann::ordered_json& per_tile, const pending_task& task) {
+    if (per_tile.empty() || per_tile.back()["tile"].get<int>() != task.tile)
+      per_tile.push_back({{"tile", task.tile},
+                          {"launches", 0},
+                          {"cycles", 0},
+                          {"warps", nlohmann::ordered_json::array()}});
+    auto& tile = per_tile.back();
+    tile["launches"] = tile["launches"].get<std::int64_t>() + 1;
+    tile["cycles"] = tile["cycles"].get<std::int64_t>() + task.launch["makespan"].get<std::int64_t>();
+    auto& warps = tile["warps"];
+    for (const auto& w : task.launch["warps"]) {
+      const int id = w["warp"].get<int>();
+      auto it = std::find_if(warps.begin(), warps.end(),
+                             [id](const auto& x) { return x["warp"].template get<int>() == id; });
+      if (it == warps.end()) {
+        warps.push_back({{"warp", id}, {"busy_cycles", 0}});
+        it = std::prev(warps.end());
+      }
+      (*it)["busy_cycles"] = (*it)["busy_cycles"].template get<std::int64_t>() +
+                             w["busy_cycles"].get<std::int64_t>();
+    }
   }
 
   nlohmann::ordered_json report_locked() const {
@@ -154,6 +256,10 @@ public:
 private:
   void flush() {
     std::lock_guard lock(mutex_);
+    if (!pending_tasks_.empty()) { // their fabric launch never reported (it failed)
+      nlohmann::ordered_json unplaced;
+      place_task_launches(unplaced, elapsed_);
+    }
     if (launches_.empty() || !is_reporting_process())
       return;
     if (const char* path = std::getenv("S2P_REPORT"); path && *path)
@@ -184,39 +290,14 @@ private:
                      "%lld cycles\n",
                      name.c_str(), t.source.c_str(), static_cast<long long>(t.launches),
                      t.launches == 1 ? "" : "es", last.value("total_cycles", 0LL));
-        if (last.contains("fabric") && last["fabric"].contains("parameters")) {
-          const auto& fabric = last["fabric"];
-          const long long chips = fabric["parameters"].value("chips", 1LL);
-          if (chips > 1 || fabric.value("source", std::string()) != "built-in default")
-            std::fprintf(stderr, "  fabric: %s, %lld chip%s\n",
-                         fabric.value("source", std::string()).c_str(), chips,
-                         chips == 1 ? "" : "s");
+        if (t.last_of_step.empty()) {
+          print_fabric_launch(last);
+          continue;
         }
-        if (last.contains("ring_bound") && last["ring_bound"].is_object())
-          std::fprintf(
-              stderr, "  ring collective: %lld cycles against the ring bound %lld (ratio %.4f)\n",
-              last.value("total_cycles", 0LL), last["ring_bound"].value("bound_cycles", 0LL),
-              last["ring_bound"].value("ratio", 0.0));
-        if (last.contains("owner_copy")) {
-          const auto& oc = last["owner_copy"];
-          std::fprintf(stderr,
-                       "  owner-copy: %lld memory-block moves, %lld bytes planned, minimum %lld\n",
-                       oc.value("moves", 0LL), oc.value("planned_bytes", 0LL),
-                       oc.value("minimum_bytes", -1LL));
-          if (oc.contains("work_stealing"))
-            std::fprintf(stderr,
-                         "  work stealing: %lld tasks stolen, %lld bytes fetched and returned\n",
-                         oc["work_stealing"].value("stolen_tasks", 0LL),
-                         oc["work_stealing"].value("extra_bytes", 0LL));
-          // Many tiles: the busiest few, not a line each.
-          const auto& per_tile = oc["per_tile"];
-          const std::size_t shown = per_tile.size() <= 16 ? per_tile.size() : 8;
-          for (std::size_t k = 0; k < shown; ++k)
-            std::fprintf(stderr, "    tile %d: %lld bytes in, %lld bytes out\n",
-                         per_tile[k]["tile"].get<int>(), per_tile[k]["bytes_in"].get<long long>(),
-                         per_tile[k]["bytes_out"].get<long long>());
-          if (shown < per_tile.size())
-            std::fprintf(stderr, "    ... %zu more tiles in the report\n", per_tile.size() - shown);
+        for (const auto& [step, launch] : t.last_of_step) { // a kernel with several steps
+          std::fprintf(stderr, "  step %s: %lld cycles\n", step.c_str(),
+                       launch.value("total_cycles", 0LL));
+          print_fabric_launch(launch);
         }
         continue;
       }
@@ -239,6 +320,77 @@ private:
                      100.0 * w["utilization"].get<double>(), w["waiting_cycles"].get<long long>(),
                      waits.empty() ? "" : " [", waits.c_str(), waits.empty() ? "" : "]");
       }
+    }
+  }
+
+  // One fabric launch's lines under its kernel's: fabric, ring bound, owner-copy, task warps.
+  static void print_fabric_launch(const nlohmann::ordered_json& last) {
+    if (last.contains("fabric") && last["fabric"].contains("parameters")) {
+      const auto& fabric = last["fabric"];
+      const long long chips = fabric["parameters"].value("chips", 1LL);
+      if (chips > 1 || fabric.value("source", std::string()) != "built-in default")
+        std::fprintf(stderr, "  fabric: %s, %lld chip%s\n",
+                     fabric.value("source", std::string()).c_str(), chips,
+                     chips == 1 ? "" : "s");
+    }
+    if (last.contains("ring_bound") && last["ring_bound"].is_object())
+      std::fprintf(
+          stderr, "  ring collective: %lld cycles against the ring bound %lld (ratio %.4f)\n",
+          last.value("total_cycles", 0LL), last["ring_bound"].value("bound_cycles", 0LL),
+          last["ring_bound"].value("ratio", 0.0));
+    if (last.contains("owner_copy")) {
+      const auto& oc = last["owner_copy"];
+      std::fprintf(stderr,
+                   "  owner-copy: %lld memory-block moves, %lld bytes planned, minimum %lld\n",
+                   oc.value("moves", 0LL), oc.value("planned_bytes", 0LL),
+                   oc.value("minimum_bytes", -1LL));
+      if (oc.contains("work_stealing"))
+        std::fprintf(stderr,
+                     "  work stealing: %lld tasks stolen, %lld bytes fetched and returned\n",
+                     oc["work_stealing"].value("stolen_tasks", 0LL),
+                     oc["work_stealing"].value("extra_bytes", 0LL));
+      // Many tiles: the busiest few, not a line each.
+      const auto& per_tile = oc["per_tile"];
+      const std::size_t shown = per_tile.size() <= 16 ? per_tile.size() : 8;
+      for (std::size_t k = 0; k < shown; ++k)
+        std::fprintf(stderr, "    tile %d: %lld bytes in, %lld bytes out\n",
+                     per_tile[k]["tile"].get<int>(), per_tile[k]["bytes_in"].get<long long>(),
+                     per_tile[k]["bytes_out"].get<long long>());
+      if (shown < per_tile.size())
+        std::fprintf(stderr, "    ... %zu more tiles in the report\n", per_tile.size() - shown);
+    }
+    if (last.contains("task_warps"))
+      print_task_warps(last["task_warps"]);
+  }
+
+  // "  tasks split into warps: ..." and each warp's utilization over the tiles (min / mean /
+  // max of busy ÷ the tile's task cycles): where the pipelines idle, next to the exchange.
+  static void print_task_warps(const nlohmann::ordered_json& task_warps) {
+    const auto& per_tile = task_warps["per_tile"];
+    std::int64_t least = -1, most = 0;
+    std::map<int, std::vector<double>> utilization;
+    for (const auto& tile : per_tile) {
+      const auto cycles = tile["cycles"].get<std::int64_t>();
+      least = least < 0 ? cycles : std::min(least, cycles);
+      most = std::max(most, cycles);
+      for (const auto& w : tile["warps"])
+        utilization[w["warp"].get<int>()].push_back(w["utilization"].get<double>());
+    }
+    std::string kernels;
+    for (const auto& k : task_warps["kernels"])
+      kernels += (kernels.empty() ? "'" : ", '") + k.get<std::string>() + "'";
+    std::fprintf(stderr,
+                 "  tasks split into warps (%s): %lld launches on %zu tiles, %lld to %lld cycles "
+                 "of compute per tile\n",
+                 kernels.c_str(), task_warps["launches"].get<long long>(), per_tile.size(),
+                 static_cast<long long>(least), static_cast<long long>(most));
+    for (const auto& [warp, values] : utilization) {
+      double sum = 0;
+      for (const double v : values)
+        sum += v;
+      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+      std::fprintf(stderr, "    warp %d: busy %.1f%% (min), %.1f%% (mean), %.1f%% (max) of its tile's tasks\n",
+                   warp, 100.0 * *lo, 100.0 * sum / static_cast<double>(values.size()), 100.0 * *hi);
     }
   }
 
@@ -274,7 +426,9 @@ private:
   std::map<std::string, kernel_totals> kernels_;
   nlohmann::ordered_json params_;
   nlohmann::ordered_json trace_ = nlohmann::ordered_json::array();
-  std::set<int> named_threads_;
+  std::set<int> named_processes_;
+  std::set<std::pair<int, int>> named_threads_;
+  std::vector<pending_task> pending_tasks_;
   std::size_t dropped_ = 0;
   std::int64_t elapsed_ = 0;
   bool truncated_ = false;
@@ -301,8 +455,8 @@ void write_schedule_copy(const char* kernel, const nlohmann::ordered_json& sched
 }
 
 void record_fabric_launch(const char* kernel, const char* source,
-                          const nlohmann::ordered_json& fabric_report) {
-  collector().add_fabric(kernel, source, fabric_report);
+                          const nlohmann::ordered_json& fabric_report, const char* step) {
+  collector().add_fabric(kernel, source, fabric_report, step);
 }
 
 void record_mpi_launch(const char* kernel, const char* source,

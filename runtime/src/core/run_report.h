@@ -25,8 +25,10 @@ void record_sim_launch(const kernel_info& info, const sim::tile::TileThreads& mo
 // kernel's, or "<kernel>.<k>" for step k of a kernel with several; the last launch wins.
 void write_schedule_copy(const char* name, const nlohmann::ordered_json& schedule);
 // Records a multi-tile launch on the fabric simulator: its report (seq2par.sim-report/1).
+// `step` is "<kernel>.<k>" for step k of a kernel with several (tile_kernel_info::schedule),
+// null otherwise: the summary shows each step's last launch.
 void record_fabric_launch(const char* kernel, const char* source,
-                          const nlohmann::ordered_json& fabric_report);
+                          const nlohmann::ordered_json& fabric_report, const char* step = nullptr);
 
 // Records a multi-tile launch on the mpi backend (rank 0, with every rank's numbers): the
 // launch object of the report, {"backend": "mpi", "ranks": [...], "supersteps": [...], ...}.

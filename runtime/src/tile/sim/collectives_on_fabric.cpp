@@ -54,7 +54,7 @@ void run_collective_on_fabric(const tile_kernel_info& info, const collective_arg
     const auto buffer = simulation.buffer(static_cast<sim::TileId>(tile), "data");
     std::memcpy(rows + static_cast<std::size_t>(tile) * row_bytes, buffer.data(), row_bytes);
   }
-  record_fabric_launch(info.name, info.source, simulation.report_json());
+  record_fabric_launch(info.name, info.source, simulation.report_json(), info.schedule);
 }
 
 } // namespace s2p::rt

@@ -61,7 +61,7 @@ void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& prog
     program.store(t, memory_of(t));
   auto report = simulation.report_json();
   report["owner_copy"] = owner_copy_summary(info, program);
-  record_fabric_launch(info.name, info.source, report);
+  record_fabric_launch(info.name, info.source, report, info.schedule);
 }
 
 } // namespace s2p::rt
