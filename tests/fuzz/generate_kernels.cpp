@@ -6,7 +6,8 @@
 // Kernel K of batch S depends only on (S, K), so a failing kernel found in a batch can be
 // regenerated on its own and kept as a regression test. Every kernel has 1-3 stages
 // (straight code, constant loops with nested loops, loops with a run-time trip count),
-// 2-4 warps, pool tensors that overlap, and several readers per producer. main() runs each
+// static conditions on the variables of constant loops (`if (i + 2 < 4)`, with or without
+// an else), 2-4 warps, pool tensors that overlap, and several readers per producer. main() runs each
 // kernel for several trip counts and prints checksums of everything it wrote.
 #include <cstdint>
 #include <cstdio>
@@ -121,6 +122,41 @@ private:
     return std::to_string(rng_.below(8));
   }
 
+  // A call, in a loop with a constant trip count sometimes under a static condition on the
+  // loop's variable (resolved per iteration at transpile time), with or without an else.
+  void write_statement(std::ostringstream& out, const std::string& indent) {
+    if (symbolic_ || loop_vars_.empty() || !rng_.chance(25)) {
+      write_call(out, indent);
+      return;
+    }
+    out << indent << "if (" << static_condition() << ") {\n";
+    write_call(out, indent + "  ");
+    if (rng_.chance(40)) {
+      out << indent << "} else {\n";
+      write_call(out, indent + "  ");
+    }
+    out << indent << "}\n";
+  }
+
+  // Affine in the innermost loop variable and constants: what a hand-pipelined kernel writes
+  // (a prefetch guard `k + 2 < K`, the first or last iteration, every other one).
+  std::string static_condition() {
+    const std::string& v = loop_vars_.back();
+    const int trip = trips_.back();
+    switch (rng_.below(5)) {
+    case 0:
+      return v + " + " + std::to_string(rng_.between(1, 2)) + " < " + std::to_string(trip);
+    case 1:
+      return v + " == 0";
+    case 2:
+      return v + " % 2 == " + std::to_string(rng_.below(2));
+    case 3:
+      return v + " != " + std::to_string(rng_.below(trip));
+    default:
+      return "2 * " + v + " >= " + std::to_string(trip);
+    }
+  }
+
   void write_call(std::ostringstream& out, const std::string& indent) {
     out << indent << "S2P_WARP(" << rng_.below(warps_) << ") ";
     const std::string tag = loop_vars_.empty()
@@ -164,26 +200,31 @@ private:
       return;
     }
     symbolic_ = kind >= 7;
+    const int trip = symbolic_ ? 0 : rng_.between(1, 5);
     loop_vars_ = {i};
+    trips_ = {trip};
     out << "  for (int " << i << " = 0; " << i << " < "
-        << (symbolic_ ? "n" : std::to_string(rng_.between(1, 5))) << "; ++" << i << ") {\n";
+        << (symbolic_ ? "n" : std::to_string(trip)) << "; ++" << i << ") {\n";
     const bool nested = rng_.chance(35);
     if (nested) {
       const std::string j = 'j' + std::to_string(stage);
       if (rng_.chance(50))
-        write_call(out, "    ");
+        write_statement(out, "    ");
+      const int inner = rng_.between(1, 3);
       loop_vars_.push_back(j);
-      out << "    for (int " << j << " = 0; " << j << " < " << rng_.between(1, 3) << "; ++" << j
-          << ") {\n";
+      trips_.push_back(inner);
+      out << "    for (int " << j << " = 0; " << j << " < " << inner << "; ++" << j << ") {\n";
       for (int c = rng_.between(1, 3); c > 0; --c)
-        write_call(out, "      ");
+        write_statement(out, "      ");
       out << "    }\n";
       loop_vars_.pop_back();
+      trips_.pop_back();
     }
     for (int c = rng_.between(nested ? 0 : 1, 3); c > 0; --c)
-      write_call(out, "    ");
+      write_statement(out, "    ");
     out << "  }\n";
     loop_vars_.clear();
+    trips_.clear();
     symbolic_ = false;
   }
 
@@ -193,6 +234,7 @@ private:
   int pool_ = 64;
   std::vector<Tensor> tensors_;
   std::vector<std::string> loop_vars_;
+  std::vector<int> trips_; // each loop variable's constant trip count
   bool symbolic_ = false;
 };
 

@@ -6,7 +6,8 @@
 #   cmake -DGEN=<s2p-fuzz-gen|s2p-fuzz-tiles> -DSEQ2PAR=<seq2par> -DCXX=<compiler>
 #         -DINCLUDE=<runtime include> -DLIBS=<runtime.a;...> -DSEED=<n> -DCOUNT=<n> -DWORK=<dir>
 #         [-DLINES=<lines each kernel prints, default 6>] [-DCXXFLAGS=<extra flags, separated by ,>]
-#         [-DRUNS=<configurations separated by ; or ",", default sim;threads>] -P run_batch.cmake
+#         [-DRUNS=<configurations separated by ; or ",", default sim;threads>]
+#         [-DSTRIP_WARPS=1 -DSEQ2PAR_FLAGS=--auto-warps] -P run_batch.cmake
 # A configuration is a backend, optionally with environment settings: sim+S2P_WORK_STEALING=1.
 # mpiN runs the program on the mpi backend as an N-rank job: -DMPIEXEC=<mpirun[,args]>.
 # The plain `sim` run also checks that every forall schedule template seq2par wrote is the
@@ -32,7 +33,22 @@ function(step what)
 endfunction()
 
 step("generating" "${GEN}" --seed ${SEED} --count ${COUNT} -o "${WORK}/batch.cpp")
-step("transpiling" "${SEQ2PAR}" "${WORK}/batch.cpp" --out-dir "${WORK}/gen" --in-root "${WORK}" --quiet -- -std=c++20)
+# STRIP_WARPS: seq2par transpiles a copy without the warp annotations (which have no
+# sequential meaning), with SEQ2PAR_FLAGS such as --auto-warps; the annotated source stays
+# the oracle.
+set(transpiled_root "${WORK}")
+if(STRIP_WARPS)
+  file(READ "${WORK}/batch.cpp" annotated)
+  string(REGEX REPLACE "S2P_WARP\\([0-9]+\\) " "" stripped "${annotated}")
+  if(stripped STREQUAL annotated)
+    message(FATAL_ERROR "fuzz batch ${SEED}: STRIP_WARPS found no warp annotation to strip")
+  endif()
+  set(transpiled_root "${WORK}/stripped")
+  file(WRITE "${transpiled_root}/batch.cpp" "${stripped}")
+endif()
+string(REPLACE "," ";" SEQ2PAR_FLAGS "${SEQ2PAR_FLAGS}")
+step("transpiling" "${SEQ2PAR}" "${transpiled_root}/batch.cpp" --out-dir "${WORK}/gen" --in-root "${transpiled_root}"
+     --quiet ${SEQ2PAR_FLAGS} -- -std=c++20)
 step("building the sequential program" "${CXX}" -std=c++20 -O1 -w ${CXXFLAGS} "-I${INCLUDE}" "${WORK}/batch.cpp" -o "${WORK}/seq")
 step("building the generated program" "${CXX}" -std=c++20 -O1 -w ${CXXFLAGS} "-I${INCLUDE}" "${WORK}/gen/batch.par.cpp" ${LIBS}
      -pthread -o "${WORK}/par")
