@@ -7,6 +7,7 @@
 #include "core/backend_registry.h"
 #include "core/watchdog_setting.h"
 #include "warp/progress_report.h"
+#include "warp/threads/warp_thread_pool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -241,14 +242,13 @@ void threads_kernel::watch() {
   }
 }
 
+// The warps run on pooled threads (kept between launches) while this thread watches them;
+// `warps` returns once every warp has returned.
 void threads_kernel::run(const warp_function* warps) {
-  std::vector<std::thread> threads;
-  threads.reserve(info_.warp_count);
-  for (int i = 0; i < info_.warp_count; ++i)
-    threads.emplace_back([this, i, warps] { warp_main(i, warps[i]); });
-  watch();
-  for (auto& thread : threads)
-    thread.join();
+  {
+    pooled_jobs running(info_.warp_count, [this, warps](int i) { warp_main(i, warps[i]); });
+    watch();
+  }
   if (first_error_)
     std::rethrow_exception(first_error_);
 }
