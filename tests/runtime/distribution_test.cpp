@@ -190,4 +190,18 @@ TEST(Field, TransposeIsAViewNotACopy) {
   EXPECT_EQ(t.data(), f.data());
 }
 
+// A section is a view of part of the field; one that leaves the field is an error, not a
+// view of whatever memory follows (a task's section would write another block).
+TEST(Field, SectionIsAViewInsideTheField) {
+  std::vector<int> data(12);
+  s2p::field<2, int> f(data.data(), {3, 4});
+  const auto s = f.section({{2, 2}, {1, 1}});
+  s(1, 1) = 9;
+  EXPECT_EQ(f(2, 2), 9);
+  EXPECT_NO_THROW((void)f.section({{3, 4}, {0, 0}}));
+  EXPECT_THROW((void)f.section({{2, 2}, {2, 0}}), std::out_of_range);
+  EXPECT_THROW((void)f.section({{1, 5}, {0, 0}}), std::out_of_range);
+  EXPECT_THROW((void)f.section({{1, 1}, {-1, 0}}), std::out_of_range);
+}
+
 } // namespace

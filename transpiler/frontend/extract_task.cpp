@@ -90,6 +90,14 @@ KernelExtractor::Impl::run_task(const clang::FunctionDecl& kernel, const clang::
 
 int KernelExtractor::Impl::tile_block_tensor(const clang::Expr* e) const {
   e = strip(e);
+  // A section of a block (Ct(b).section(g)): the block, as one unit for dependencies (the
+  // runtime checks that the section lies inside the block).
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+    const auto* method = member->getMethodDecl();
+    if (!method || method->getName() != "section" || member->getNumArgs() != 1)
+      return -1;
+    e = strip(member->getImplicitObjectArgument());
+  }
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
       op && op->getOperator() == clang::OO_Call)
     e = strip(op->getArg(0));

@@ -147,8 +147,13 @@ public:
     std::swap(t.stride_[0], t.stride_[1]);
     return t;
   }
-  // The sub-field of a grid (shares memory).
+  // The sub-field of a grid (shares memory). The grid must lie inside the field: a section
+  // is how an intrinsic gets part of a tile block, and writing past it would write another
+  // block's memory.
   field section(const grid<N>& g) const {
+    for (int d = 0; d < N; ++d)
+      if (g.offset[d] < 0 || g.size[d] < 0 || g.offset[d] + g.size[d] > extent_[d])
+        throw std::out_of_range("s2p::field::section: the grid leaves the field's extent");
     field s = *this;
     s.data_ = data_ + offset_of(g.offset);
     s.extent_ = g.size;

@@ -2,7 +2,9 @@
 // walks a block row with a loop variable (every block of the loop's range is moved to the
 // task's tile), and a task split into warps that reads and
 // writes its output block in place (s2p::inout<field>) and folds constants of this file
-// into its loop bounds. Results must equal the sequential build on every backend.
+// into its loop bounds, and one that moves sections of blocks (`Yt(b).section(g)`, the grid
+// moving with a loop variable) through a pool. Results must equal the sequential build on
+// every backend.
 #include <seq2par/seq2par.h>
 
 #include "../../../samples/common/sample_support.h"
@@ -63,6 +65,36 @@ S2P_KERNEL S2P_TILES(4) void pipelined_update(s2p::field<2, float>& Y, const s2p
   });
 }
 
+S2P_INTRINSIC void load_rows(s2p::in<s2p::field<2, float>> src, s2p::out<float> dst) {
+  for (int i = 0; i < src.extent()[0]; ++i)
+    for (int j = 0; j < kBlock; ++j)
+      dst[static_cast<std::size_t>(i * kBlock + j)] = src(i, j) * 3.0f;
+}
+S2P_INTRINSIC void store_rows(s2p::in<float> src, s2p::out<s2p::field<2, float>> dst) {
+  for (int i = 0; i < dst.extent()[0]; ++i)
+    for (int j = 0; j < kBlock; ++j)
+      dst(i, j) = src[static_cast<std::size_t>(i * kBlock + j)] - static_cast<float>(i);
+}
+
+// Y(b) = 3 X(b) - row, two rows at a time: sections of the input and output blocks whose
+// grids move with k, double-buffered in the pool.
+S2P_KERNEL S2P_TILES(4) void row_pairs(s2p::field<2, float>& Y, const s2p::field<2, float>& X) {
+  auto map = s2p::resource_map<2>::block_cyclic(Y.extent(), {kBlock, kBlock}, 4)
+                 .algorithmic_blocks({kBlock, kBlock});
+  auto Yd = s2p::agile(Y, map);
+  auto Xd = s2p::agile(X, map);
+  auto Yt = s2p::tiles(Yd);
+  auto Xt = s2p::tiles(Xd);
+  s2p::forall(Yt.blocks(), [&](s2p::index<2> b) {
+    s2p::pool<float, 4 * kBlock> smem;
+    auto slots = smem.tensor<2, 2 * kBlock>(0);
+    for (int k = 0; k < kBlock / 2; ++k) {
+      S2P_WARP(0) load_rows(Xt(b).section({{2, kBlock}, {2 * k, 0}}), slots[k % 2]);
+      S2P_WARP(1) store_rows(slots[k % 2], Yt(b).section({{2, kBlock}, {2 * k, 0}}));
+    }
+  });
+}
+
 int main() {
   std::vector<double> a(kEdge * kEdge), r(kEdge * kEdge, 1.0);
   std::vector<float> x(kEdge * kEdge), y(kEdge * kEdge);
@@ -77,5 +109,9 @@ int main() {
   s2p::field<2, float> Y(y.data(), {kEdge, kEdge});
   pipelined_update(Y, s2p::field<2, float>(x.data(), {kEdge, kEdge}));
   sample::print_array("Y", y.data(), y.size());
+  std::vector<float> z(kEdge * kEdge, -1.0f);
+  s2p::field<2, float> Z(z.data(), {kEdge, kEdge});
+  row_pairs(Z, s2p::field<2, float>(x.data(), {kEdge, kEdge}));
+  sample::print_array("Z", z.data(), z.size());
   return 0;
 }
