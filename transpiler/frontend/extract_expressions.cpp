@@ -280,6 +280,26 @@ void KernelExtractor::Impl::collect_holes(const clang::Expr* e, unsigned call_be
       collect_holes(child_expr, call_begin, call);
 }
 
+// The grid of a section of a tile block (Ct(b).section(g)) is evaluated where the section is
+// taken, on a warp or before the warps start: like any plain argument it may use loop
+// variables, constants and kernel parameters, never data (a pool or tile-block element
+// another warp may be writing), and it has no side effects.
+bool KernelExtractor::Impl::section_grid_is_plain(const clang::Expr* e, const clang::NamedDecl& user) {
+  const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e);
+  if (!member || member->getNumArgs() != 1)
+    return true;
+  const clang::Expr* grid = member->getArg(0);
+  if (mentions(grid, Binding::Kind::Tensor) || mentions(grid, Binding::Kind::Pool) ||
+      grid->HasSideEffects(ctx_, /*IncludePossibleEffects=*/false)) {
+    error(grid->getBeginLoc(),
+          "the grid of this section of a tile block (used by '" + user.getNameAsString() +
+              "') must be computed from loop variables, constants and kernel parameters, not "
+              "from data and without side effects");
+    return false;
+  }
+  return true;
+}
+
 std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* arg,
                                                            ir::AccessMode mode,
                                                            const clang::FunctionDecl& callee,
@@ -307,6 +327,8 @@ std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* ar
                 task_output_ + "(b)' may be written");
       return std::nullopt;
     }
+    if (!section_grid_is_plain(e, callee))
+      return std::nullopt;
     access.tensor = block;
     access.whole = true;
     return access;

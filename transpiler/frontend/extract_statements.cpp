@@ -145,7 +145,16 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
     return;
   }
   if (const int block = var.getInit() ? tile_block_tensor(var.getInit()) : -1; block >= 0) {
-    // `auto c = Ct(b);` in a task split into warps: c names that tile block.
+    // `auto c = Ct(b);` in a task split into warps: c names that tile block. The declaration
+    // runs once, before the warps start, so it must be at the top of the task: inside a loop
+    // it would be taken out of the loop, away from the loop's variable.
+    if (!at_kernel_top())
+      error(var.getLocation(),
+            "declare tile block '" + name +
+                "' at the top level of the task, not in a loop or block: the task's "
+                "declarations run once, before its warps start; pass the block (Xt(...) or a "
+                "section of it) to the intrinsic directly instead");
+    section_grid_is_plain(strip(var.getInit()), var); // reported; still names the block
     bind(&var, {Binding::Kind::Tensor, block, {}, "", true});
     add_preamble();
     return;

@@ -88,6 +88,8 @@ private:
   // A task's tile block as an intrinsic argument: Ct(b), At({b[0], k}) or a variable holding
   // one; the tensor it is a block of, or -1.
   int tile_block_tensor(const clang::Expr* e) const;
+  // Ct(b).section(g) passed to an intrinsic or held by a variable (`user`): g reads no data.
+  bool section_grid_is_plain(const clang::Expr* e, const clang::NamedDecl& user);
   std::map<const clang::ValueDecl*, int>
       agile_fields_; // agile variables of a multi-tile kernel -> rank
   std::map<const clang::ValueDecl*, int>
