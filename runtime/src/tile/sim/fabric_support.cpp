@@ -64,8 +64,12 @@ void add_fabric_costs(const tile_kernel_info& info, steal_costs& costs) {
   const bool chips = tiles_per_chip < static_cast<std::uint32_t>(info.tiles);
   if (chips)
     costs.tiles_per_chip = tiles_per_chip;
-  costs.returns_barrier_cycles =
-      static_cast<std::int64_t>(chips ? fabric.sync.cross_chip_cycles : fabric.sync.on_chip_cycles);
+  // The barrier before the returns spans the kernel's tiles: it costs what the engine charges
+  // a sync group of that size (it grows with tiles and chips), not a fixed constant.
+  const std::uint32_t chip_count =
+      (static_cast<std::uint32_t>(info.tiles) + tiles_per_chip - 1) / tiles_per_chip;
+  costs.returns_barrier_cycles = static_cast<std::int64_t>(fabric.barrier_cycles(
+      std::min<std::uint64_t>(tiles_per_chip, static_cast<std::uint64_t>(info.tiles)), chip_count));
 }
 
 } // namespace s2p::rt
