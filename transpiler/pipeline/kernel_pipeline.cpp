@@ -5,6 +5,7 @@
 #include "emit/multi_tile_code.h"
 #include "emit/warp_code.h"
 #include "passes/pipeline.h"
+#include "pipeline/kernel_versions.h"
 #include "pipeline/plan_overrides.h"
 #include "planning/tile_schedules.h"
 
@@ -13,6 +14,22 @@
 
 namespace s2p::pipeline {
 namespace {
+
+// The warp-split dumps of one kernel (or one version of it) under `stem`.<dump>.{json,dot}.
+void add_warp_dumps(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+                    const TranspileOptions& options, const std::string& stem,
+                    std::vector<std::pair<std::string, std::string>>& files) {
+  for (const dump::DumpKind kind : options.dumps) {
+    if (dump::applies_to_tile_kernels(kind))
+      continue;
+    const std::string name = stem + "." + std::string(dump::name_of(kind));
+    files.emplace_back(name + ".json",
+                       dump::to_json(kind, kernel, plan)
+                               .dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                           "\n");
+    files.emplace_back(name + ".dot", dump::to_dot(kind, kernel, plan));
+  }
+}
 
 std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
                                             const ir::SourceLocation& declared_at,
@@ -27,28 +44,35 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
     passes::assign_warps(*assigned, *options.passes.auto_warps);
   }
   const ir::Kernel& kernel = assigned ? *assigned : extracted;
-  const auto plan = passes::plan_kernel(kernel, options.passes, diags);
-  if (diags.has_errors())
+  // Conditions on parameters alone: a version per combination of their values, each planned
+  // on its own (its dumps under <kernel>.v<k>).
+  const auto versions = kernel_versions(kernel, diags);
+  if (!versions)
     return std::nullopt;
   KernelOutput out;
-  if (plan.regions.empty())
+  out.summary = {kernel.name, 0, 0, 0, 0, {}};
+  std::vector<std::string> bodies;
+  bool any_call = false;
+  for (std::size_t v = 0; v < versions->size(); ++v) {
+    const ir::Kernel& version = (*versions)[v].kernel;
+    const auto plan = passes::plan_kernel(version, options.passes, diags);
+    if (diags.has_errors())
+      return std::nullopt;
+    any_call |= !plan.regions.empty();
+    bodies.push_back(plan.regions.empty() ? "{\n}"
+                                          : emit::emit_kernel_body(version, plan, {display_name}));
+    out.summary.warps = std::max(out.summary.warps, static_cast<int>(plan.warps.size()));
+    out.summary.channels = std::max(out.summary.channels, plan.channel_count);
+    out.summary.calls += plan.call_count();
+    add_warp_dumps(version, plan, options,
+                   versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1),
+                   out.summary.files);
+  }
+  if (!any_call)
     diags.warning(declared_at,
                   "kernel '" + kernel.name + "' calls no intrinsic; its body is left unchanged");
   else
-    out.body = emit::emit_kernel_body(kernel, plan, {display_name});
-  out.summary = {kernel.name, static_cast<int>(plan.warps.size()), plan.channel_count,
-                 plan.call_count(), 0, {}};
-  for (const dump::DumpKind kind : options.dumps) {
-    if (dump::applies_to_tile_kernels(kind))
-      continue;
-    const std::string stem = kernel.name + "." + std::string(dump::name_of(kind));
-    out.summary.files.emplace_back(
-        stem + ".json",
-        dump::to_json(kind, kernel, plan)
-                .dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-            "\n");
-    out.summary.files.emplace_back(stem + ".dot", dump::to_dot(kind, kernel, plan));
-  }
+    out.body = select_version(*versions, bodies);
   return out;
 }
 
