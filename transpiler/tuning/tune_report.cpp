@@ -2,6 +2,8 @@
 // --explain and the `.tune.json` record.
 #include "tuning/tune_loop.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace s2p::tuning {
@@ -48,12 +50,19 @@ std::string padded(std::string text, std::size_t width) {
   return text;
 }
 
+// Cycles are whole numbers: written as integers, as the simulator's reports write them.
+nlohmann::ordered_json cycles_json(double cycles) {
+  if (cycles == std::floor(cycles) && std::abs(cycles) < 9e15)
+    return static_cast<std::int64_t>(cycles);
+  return cycles;
+}
+
 nlohmann::ordered_json measured_json(const MeasuredChange& change) {
-  nlohmann::ordered_json out{{"cycles_before", change.cycles_before},
-                             {"cycles_after", change.cycles_after},
+  nlohmann::ordered_json out{{"cycles_before", cycles_json(change.cycles_before)},
+                             {"cycles_after", cycles_json(change.cycles_after)},
                              {"change", change.cycles_before > 0 ? change.cycles_after / change.cycles_before - 1 : 0.0}};
   if (change.max_busy)
-    out["max_busy"] = {{"before", change.max_busy->first}, {"after", change.max_busy->second}};
+    out["max_busy"] = {{"before", cycles_json(change.max_busy->first)}, {"after", cycles_json(change.max_busy->second)}};
   return out;
 }
 
@@ -61,7 +70,7 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
   nlohmann::ordered_json fired = to_json(round.trace)["fired"];
   for (std::size_t i = 0; i < fired.size() && i < round.changes.size(); ++i)
     fired[i]["measured"] = measured_json(round.changes[i]);
-  nlohmann::ordered_json out{{"round", round.round}, {"cycles", round.measured.cycles}, {"fired", fired},
+  nlohmann::ordered_json out{{"round", round.round}, {"cycles", cycles_json(round.measured.cycles)}, {"fired", fired},
                              {"plan", to_json(round.plan)}};
   if (round.from >= 0)
     out["from"] = round.from;
