@@ -9,6 +9,7 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -218,6 +219,7 @@ bool TuneBuilder::build_oracle() {
 }
 
 std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
+  const auto started = std::chrono::steady_clock::now();
   const std::string dir = join(work_, "round" + std::to_string(round));
   llvm::sys::fs::create_directories(dir);
   const std::string plan_path = join(dir, plan_file_name());
@@ -271,7 +273,8 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
       warning = plan_file_name() + warning.substr(plan_path.size());
     notes.push_back(std::move(warning));
   }
-  return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes)};
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+  return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes), took.count()};
 }
 
 } // namespace s2p::driver

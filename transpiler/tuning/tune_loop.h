@@ -37,6 +37,7 @@ struct Measurement {
   double cycles = 0;
   Feedback feedback;
   std::vector<std::string> notes; // what the measurer wants in the log (a decision not applied)
+  double host_seconds = 0;         // what the measurement took on the host (0: not timed)
 };
 
 // Measures a plan in round `round`; nothing when it could not (the measurer reports why).

@@ -81,6 +81,8 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
     out["reused_from"] = round.reused_from;
   if (!round.measured.notes.empty())
     out["notes"] = round.measured.notes;
+  if (round.measured.host_seconds > 0 && round.reused_from < 0)
+    out["host_seconds"] = round.measured.host_seconds;
   return out;
 }
 

@@ -46,10 +46,13 @@ TEST(TuneLoop, DefaultRulesFixALopsidedMapAndStopWhenNoRuleFires) {
   std::vector<int> seen;
   const TuneResult result = tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure(), {},
                                  [&](const TuneRound& r) { seen.push_back(r.round); });
-  ASSERT_EQ(result.rounds.size(), 2u) << tune_table(result);
-  EXPECT_EQ(seen, (std::vector<int>{0, 1}));
+  // Round 1 moves most of the work; round 2 the last few percent (the exchange's share of the
+  // busy cycles does not scale with the weights); then the busiest tile is within 5 % of the mean.
+  ASSERT_EQ(result.rounds.size(), 3u) << tune_table(result);
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(result.stop, TuneStop::NoRuleFired);
-  EXPECT_EQ(result.best, 1);
+  EXPECT_EQ(result.best, 2);
+  EXPECT_EQ(result.rounds[2].from, 1);
   const TuneRound& tuned = result.rounds[1];
   EXPECT_EQ(tuned.from, 0);
   EXPECT_FALSE(tuned.rolled_back);
@@ -62,7 +65,7 @@ TEST(TuneLoop, DefaultRulesFixALopsidedMapAndStopWhenNoRuleFires) {
   EXPECT_EQ(tuned.changes[0].cycles_after, tuned.measured.cycles);
   ASSERT_TRUE(tuned.changes[0].max_busy.has_value());
   EXPECT_EQ(tuned.changes[0].max_busy->first, 6100);
-  EXPECT_EQ(fake.calls, 2);
+  EXPECT_EQ(fake.calls, 3);
   const std::string text = explain(result);
   EXPECT_NE(text.find("measured for 'rebalance-busy-tiles': cycles"), std::string::npos) << text;
   EXPECT_NE(text.find("final evaluation:\nno rule fired"), std::string::npos) << text;
@@ -168,14 +171,14 @@ TEST(TuneLoop, TheRecordHasEveryRoundAndTheBest) {
   CountingMeasure fake{0, [](const KernelPlan& p) { return weighted_run(p, 9000); }};
   const TuneResult result = tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure());
   const auto json = to_json(result);
-  ASSERT_EQ(json["rounds"].size(), 2u);
+  ASSERT_EQ(json["rounds"].size(), 3u);
   EXPECT_EQ(json["rounds"][0]["round"], 0);
   EXPECT_EQ(json["rounds"][0]["fired"].size(), 0u);
   EXPECT_EQ(json["rounds"][1]["fired"][0]["rule"], "rebalance-busy-tiles");
   EXPECT_TRUE(json["rounds"][1]["fired"][0].contains("predicted"));
   EXPECT_TRUE(json["rounds"][1]["fired"][0].contains("measured"));
   EXPECT_EQ(json["rounds"][1]["plan"]["format"], "seq2par.plan/1");
-  EXPECT_EQ(json["best"], 1);
+  EXPECT_EQ(json["best"], 2);
   // The same inputs give the same record, byte for byte.
   EXPECT_EQ(json.dump(), to_json(tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure())).dump());
 }
