@@ -7,7 +7,8 @@
 #include <cstdio>
 #include <vector>
 
-S2P_KERNEL S2P_TILES(4) void lopsided(s2p::field<1, float>& z, const s2p::field<1, float>& x, float scale) {
+S2P_KERNEL S2P_TILES(4) void lopsided(s2p::field<1, float>& z, const s2p::field<1, float>& x,
+                                      float scale) {
   auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {64}, 4).weights({6.0, 1.0, 1.0, 1.0});
   auto Zd = s2p::agile(z, map);
   auto Xd = s2p::agile(x, map);

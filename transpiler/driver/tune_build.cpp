@@ -57,7 +57,8 @@ std::vector<std::string> run_environment(const std::vector<std::string>& setting
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string entry(*e);
-    const bool replaced = entry.rfind("S2P_BACKEND=", 0) == 0 || entry.rfind("S2P_REPORT=", 0) == 0 ||
+    const bool replaced = entry.rfind("S2P_BACKEND=", 0) == 0 ||
+                          entry.rfind("S2P_REPORT=", 0) == 0 ||
                           entry.rfind("S2P_FABRIC=", 0) == 0 || entry.rfind("S2P_TRACE=", 0) == 0;
     if (!replaced)
       env.push_back(entry);
@@ -131,8 +132,9 @@ bool TuneBuilder::start() {
 std::optional<TranspiledFile> TuneBuilder::transpile(const pipeline::TranspileOptions& options,
                                                      const KernelObserver& observe) {
   const clang::tooling::FixedCompilationDatabase database(absolute("."), settings_.flags);
-  auto result = run_tools(database, {settings_.source}, argument_adjusters(settings_.paths), options,
-                          [&](const std::string&) { return settings_.display_name; }, 1, false, observe);
+  auto result = run_tools(
+      database, {settings_.source}, argument_adjusters(settings_.paths), options,
+      [&](const std::string&) { return settings_.display_name; }, 1, false, observe);
   if (result.tool_failed || result.files.empty() || !result.files.front().ok) {
     fail(kExitInputError, settings_.display_name + " has errors; nothing was written");
     return std::nullopt;
@@ -156,14 +158,17 @@ std::optional<tuning::KernelPlan> TuneBuilder::plan_as_written() {
   std::string names;
   for (const auto& name : kernels)
     names += (names.empty() ? "" : ", ") + name;
-  fail(kExitUsageError, present ? "kernel '" + settings_.kernel + "' is a warp kernel: tune adjusts the plans of "
-                                                                    "multi-tile (S2P_TILES) kernels"
-                                : settings_.display_name + " has no kernel '" + settings_.kernel + "'" +
-                                      (names.empty() ? " (it has no kernels)" : " (it has " + names + ")"));
+  fail(kExitUsageError,
+       present ? "kernel '" + settings_.kernel +
+                     "' is a warp kernel: tune adjusts the plans of "
+                     "multi-tile (S2P_TILES) kernels"
+               : settings_.display_name + " has no kernel '" + settings_.kernel + "'" +
+                     (names.empty() ? " (it has no kernels)" : " (it has " + names + ")"));
   return std::nullopt;
 }
 
-bool TuneBuilder::compile(const std::string& source, const std::string& binary, const std::string& log) {
+bool TuneBuilder::compile(const std::string& source, const std::string& binary,
+                          const std::string& log) {
   std::vector<std::string> args = {settings_.cxx};
   if (!has_std_flag(settings_.flags))
     args.emplace_back("-std=c++20");
@@ -178,14 +183,17 @@ bool TuneBuilder::compile(const std::string& source, const std::string& binary, 
   for (const auto& flag : link_flags(settings_.paths))
     args.push_back(flag);
   const std::vector<llvm::StringRef> refs(args.begin(), args.end());
-  const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
+  const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
+                                                      llvm::StringRef(log)};
   std::string error;
-  const int status = llvm::sys::ExecuteAndWait(settings_.cxx, refs, std::nullopt, redirects, 0, 0, &error);
+  const int status =
+      llvm::sys::ExecuteAndWait(settings_.cxx, refs, std::nullopt, redirects, 0, 0, &error);
   if (status == 0)
     return true;
   llvm::errs() << read_text(log);
-  return fail(kExitInputError, "building " + llvm::sys::path::filename(source).str() + " with " + settings_.cxx +
-                                   " failed" + (error.empty() ? "" : ": " + error) + " (its output is above)");
+  return fail(kExitInputError, "building " + llvm::sys::path::filename(source).str() + " with " +
+                                   settings_.cxx + " failed" + (error.empty() ? "" : ": " + error) +
+                                   " (its output is above)");
 }
 
 // Runs `binary` on the simulator in `dir`: stdout to dir/stdout.txt, the report to dir/report.json.
@@ -196,14 +204,15 @@ bool TuneBuilder::run(const std::string& binary, const std::string& dir, int& ex
   const std::vector<std::string> env = run_environment(settings);
   const std::vector<llvm::StringRef> env_refs(env.begin(), env.end());
   const std::string out = join(dir, "stdout.txt"), err = join(dir, "stderr.txt");
-  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef("/dev/null"), llvm::StringRef(out),
-                                                      llvm::StringRef(err)};
+  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef("/dev/null"),
+                                                      llvm::StringRef(out), llvm::StringRef(err)};
   std::string error;
   bool failed_to_run = false;
-  exit_status = llvm::sys::ExecuteAndWait(binary, {binary}, env_refs, redirects, kRunSeconds, 0, &error,
-                                          &failed_to_run);
+  exit_status = llvm::sys::ExecuteAndWait(binary, {binary}, env_refs, redirects, kRunSeconds, 0,
+                                          &error, &failed_to_run);
   if (failed_to_run || exit_status < 0)
-    return fail(kExitInputError, "running " + binary + " failed: " + (error.empty() ? "killed or timed out" : error) +
+    return fail(kExitInputError, "running " + binary +
+                                     " failed: " + (error.empty() ? "killed or timed out" : error) +
                                      "\n" + read_text(err));
   return true;
 }
@@ -212,7 +221,8 @@ bool TuneBuilder::build_oracle() {
   const std::string dir = join(work_, "sequential");
   llvm::sys::fs::create_directories(dir);
   const std::string binary = join(dir, "program");
-  if (!compile(settings_.source, binary, join(dir, "build.log")) || !run(binary, dir, oracle_status_))
+  if (!compile(settings_.source, binary, join(dir, "build.log")) ||
+      !run(binary, dir, oracle_status_))
     return false;
   oracle_output_ = read_text(join(dir, "stdout.txt"));
   return true;
@@ -249,17 +259,20 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
     return std::nullopt;
   const std::string output = read_text(join(dir, "stdout.txt"));
   if (status != oracle_status_ || output != oracle_output_) {
-    fail(kExitInputError, "round " + std::to_string(round) + ": the tuned program " +
-                              (status != oracle_status_ ? "exits with " + std::to_string(status) + ", the sequential one with " +
-                                                              std::to_string(oracle_status_)
-                                                        : "prints something else than the sequential program (from " +
-                                                              first_difference(output, oracle_output_) + ")") +
-                              "\n" + read_text(join(dir, "stderr.txt")));
+    fail(kExitInputError,
+         "round " + std::to_string(round) + ": the tuned program " +
+             (status != oracle_status_
+                  ? "exits with " + std::to_string(status) + ", the sequential one with " +
+                        std::to_string(oracle_status_)
+                  : "prints something else than the sequential program (from " +
+                        first_difference(output, oracle_output_) + ")") +
+             "\n" + read_text(join(dir, "stderr.txt")));
     return std::nullopt;
   }
   ir::Diagnostics diagnostics;
-  auto feedback = tuning::feedback_from_text(read_text(join(dir, "report.json")), settings_.kernel,
-                                             "the simulator's report of round " + std::to_string(round), diagnostics);
+  auto feedback = tuning::feedback_from_text(
+      read_text(join(dir, "report.json")), settings_.kernel,
+      "the simulator's report of round " + std::to_string(round), diagnostics);
   if (!feedback) {
     fail(kExitUsageError, diagnostics.items().front().message);
     return std::nullopt;
@@ -274,7 +287,8 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
     notes.push_back(std::move(warning));
   }
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
-  return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes), took.count()};
+  return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes),
+                             took.count()};
 }
 
 } // namespace s2p::driver

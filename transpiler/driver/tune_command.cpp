@@ -23,11 +23,13 @@ namespace s2p::driver {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: seq2par tune FILE --kernel NAME --out-dir DIR [--rules R.json]... [--no-default-rules]\n"
-    "                    [--plan START.json] [--fabric F.json] [--rounds N] [--failed-tiles T,T,...]\n"
-    "                    [--in-root R] [--cxx COMPILER] [--explain] [--quiet] [--feedback REPORT.json]\n"
-    "                    [-- compiler flags]\n";
+constexpr const char* kUsage = "usage: seq2par tune FILE --kernel NAME --out-dir DIR [--rules "
+                               "R.json]... [--no-default-rules]\n"
+                               "                    [--plan START.json] [--fabric F.json] "
+                               "[--rounds N] [--failed-tiles T,T,...]\n"
+                               "                    [--in-root R] [--cxx COMPILER] [--explain] "
+                               "[--quiet] [--feedback REPORT.json]\n"
+                               "                    [-- compiler flags]\n";
 
 struct TuneOptions {
   std::string file, kernel, out_dir, in_root = ".", fabric, start_plan, feedback, cxx;
@@ -68,8 +70,9 @@ std::optional<std::vector<int>> parse_tiles(const std::string& text) {
 // One option's value into `options`; an error message, or "" when it was taken.
 std::string take_option(const std::string& name, const std::string& value, TuneOptions& options) {
   const std::pair<const char*, std::string*> strings[] = {
-      {"kernel", &options.kernel},    {"out-dir", &options.out_dir}, {"out-root", &options.out_dir},
-      {"in-root", &options.in_root},  {"fabric", &options.fabric},   {"plan", &options.start_plan},
+      {"kernel", &options.kernel},     {"out-dir", &options.out_dir},
+      {"out-root", &options.out_dir},  {"in-root", &options.in_root},
+      {"fabric", &options.fabric},     {"plan", &options.start_plan},
       {"feedback", &options.feedback}, {"cxx", &options.cxx}};
   for (const auto& [option, slot] : strings)
     if (name == option) {
@@ -191,8 +194,8 @@ std::optional<tuning::KernelPlan> read_start_plan(const TuneOptions& options) {
     return std::nullopt;
   }
   if (plan->kernel != options.kernel) {
-    llvm::errs() << "seq2par tune: error: " << options.start_plan << ": a plan for kernel '" << plan->kernel
-                 << "', not '" << options.kernel << "'\n";
+    llvm::errs() << "seq2par tune: error: " << options.start_plan << ": a plan for kernel '"
+                 << plan->kernel << "', not '" << options.kernel << "'\n";
     return std::nullopt;
   }
   return plan;
@@ -230,14 +233,16 @@ std::optional<TuneBuildSettings> build_settings(const TuneOptions& options, cons
     const auto& fabric = std::get<FabricLimits>(limits);
     settings.options.passes.tile_sram_bytes = fabric.sram_bytes;
     settings.options.fabric = {static_cast<int>(fabric.tiles), fabric.description,
-                               static_cast<std::uint32_t>(fabric.tiles_per_chip), absolute(options.fabric)};
+                               static_cast<std::uint32_t>(fabric.tiles_per_chip),
+                               absolute(options.fabric)};
     settings.fabric_file = absolute(options.fabric);
   }
   return settings;
 }
 
 // DIR/<the input's path below the root, without its extension><suffix>.
-std::string output_path(const TuneOptions& options, const TuneBuildSettings& settings, const std::string& suffix) {
+std::string output_path(const TuneOptions& options, const TuneBuildSettings& settings,
+                        const std::string& suffix) {
   llvm::SmallString<256> path(absolute(options.out_dir));
   llvm::sys::path::append(path, settings.display_name);
   llvm::sys::path::replace_extension(path, "");
@@ -260,8 +265,8 @@ int write_outputs(const std::vector<OutputFile>& outputs, bool quiet) {
 }
 
 // --feedback: one round of the rules on a report produced elsewhere; writes the adjusted plan.
-int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings, const tuning::KernelPlan& plan,
-                   const tuning::RuleSet& rules) {
+int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings,
+                   const tuning::KernelPlan& plan, const tuning::RuleSet& rules) {
   const auto text = read_file(options.feedback);
   if (!text) {
     llvm::errs() << "seq2par tune: error: cannot read the report '" << options.feedback << "'\n";
@@ -271,7 +276,8 @@ int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings
   auto feedback = tuning::feedback_from_text(*text, options.kernel, options.feedback, diagnostics);
   if (!feedback)
     return report_diagnostics(diagnostics);
-  feedback->failed_tiles.insert(feedback->failed_tiles.end(), options.failed_tiles.begin(), options.failed_tiles.end());
+  feedback->failed_tiles.insert(feedback->failed_tiles.end(), options.failed_tiles.begin(),
+                                options.failed_tiles.end());
   const tuning::ApplyResult result = tuning::apply_rules(plan, rules, *feedback);
   if (options.explain)
     llvm::outs() << tuning::explain(result.trace);
@@ -280,7 +286,8 @@ int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings
       llvm::outs() << firing.rule << " on " << firing.target << ": " << firing.change << "\n";
   if (result.trace.fired.empty() && !options.explain)
     llvm::outs() << "no rule fired\n";
-  return write_outputs({{output_path(options, settings, "." + options.kernel + ".plan.json"), plan_text(result.plan)}},
+  return write_outputs({{output_path(options, settings, "." + options.kernel + ".plan.json"),
+                         plan_text(result.plan)}},
                        options.quiet);
 }
 
@@ -298,7 +305,9 @@ int tune_kernel(const TuneOptions& options, TuneBuilder& builder, const TuneBuil
     if (!options.quiet)
       llvm::errs() << "seq2par tune: " << tuning::progress_line(round, round0) << "\n";
   };
-  const auto measure = [&](const tuning::KernelPlan& plan, int round) { return builder.measure(plan, round); };
+  const auto measure = [&](const tuning::KernelPlan& plan, int round) {
+    return builder.measure(plan, round);
+  };
   const tuning::TuneResult result = tuning::tune(start, rules, measure, loop_options, progress);
   if (result.stop == tuning::TuneStop::MeasureFailed)
     return builder.exit_code();
@@ -310,7 +319,8 @@ int tune_kernel(const TuneOptions& options, TuneBuilder& builder, const TuneBuil
   std::vector<OutputFile> outputs = {{output_path(options, settings, ".par.cpp"), files.generated}};
   for (const auto& [suffix, content] : files.kernel_files)
     outputs.push_back({output_path(options, settings, "." + suffix), content});
-  outputs.push_back({output_path(options, settings, "." + options.kernel + ".plan.json"), plan_text(best.plan)});
+  outputs.push_back(
+      {output_path(options, settings, "." + options.kernel + ".plan.json"), plan_text(best.plan)});
   outputs.push_back({output_path(options, settings, "." + options.kernel + ".tune.json"),
                      tuning::to_json(result).dump(2) + "\n"});
   return write_outputs(outputs, options.quiet);

@@ -27,11 +27,13 @@ std::string key_of(const KernelPlan& plan) {
 }
 
 // The busiest tile the map of a rebalance or repartition target runs on, measured.
-std::optional<double> map_max_busy(const KernelPlan& plan, const Feedback& feedback, const std::string& target) {
+std::optional<double> map_max_busy(const KernelPlan& plan, const Feedback& feedback,
+                                   const std::string& target) {
   const std::string prefix = "map '";
   if (target.rfind(prefix, 0) != 0 || target.size() < prefix.size() + 1)
     return std::nullopt;
-  const MapPlan* map = find_map(plan, target.substr(prefix.size(), target.size() - prefix.size() - 1));
+  const MapPlan* map =
+      find_map(plan, target.substr(prefix.size(), target.size() - prefix.size() - 1));
   if (!map)
     return std::nullopt;
   double busiest = 0;
@@ -145,7 +147,8 @@ private:
     result_.best = 0;
     for (const TuneRound& round : result_.rounds)
       if (!round.rolled_back &&
-          round.measured.cycles < result_.rounds[static_cast<std::size_t>(result_.best)].measured.cycles)
+          round.measured.cycles <
+              result_.rounds[static_cast<std::size_t>(result_.best)].measured.cycles)
         result_.best = round.round;
     return std::move(result_);
   }

@@ -37,14 +37,14 @@ struct Measurement {
   double cycles = 0;
   Feedback feedback;
   std::vector<std::string> notes; // what the measurer wants in the log (a decision not applied)
-  double host_seconds = 0;         // what the measurement took on the host (0: not timed)
+  double host_seconds = 0;        // what the measurement took on the host (0: not timed)
 };
 
 // Measures a plan in round `round`; nothing when it could not (the measurer reports why).
 using Measure = std::function<std::optional<Measurement>(const KernelPlan& plan, int round)>;
 
 struct TuneOptions {
-  int rounds = 5;                  // adjusted plans tried at most (round 0 not counted)
+  int rounds = 5;                   // adjusted plans tried at most (round 0 not counted)
   double rollback_threshold = 0.01; // slower than the accepted round by more: rolled back
   ApplyOptions apply;
 };
@@ -62,10 +62,10 @@ struct MeasuredChange {
 
 struct TuneRound {
   int round = 0;
-  int from = -1;         // the accepted round whose plan the rules adjusted (-1: round 0)
-  KernelPlan plan;       // the plan this round ran
+  int from = -1;   // the accepted round whose plan the rules adjusted (-1: round 0)
+  KernelPlan plan; // the plan this round ran
   Measurement measured;
-  Trace trace;           // the firings that made `plan` from round `from`'s plan
+  Trace trace;                         // the firings that made `plan` from round `from`'s plan
   std::vector<MeasuredChange> changes; // one per firing of `trace`
   std::vector<std::string> blocked;    // rules skipped on round `from`'s plan (rolled back before)
   bool rolled_back = false;
@@ -76,8 +76,9 @@ struct TuneResult {
   std::vector<TuneRound> rounds;
   int best = 0;
   TuneStop stop = TuneStop::NoRuleFired;
-  Trace last_trace; // the evaluation that stopped the loop (nothing fired or changed), for --explain
-  RuleSet rules;    // as the accepted rounds' actions left them
+  Trace
+      last_trace; // the evaluation that stopped the loop (nothing fired or changed), for --explain
+  RuleSet rules;  // as the accepted rounds' actions left them
 };
 
 // Runs the loop; `on_round` (optional) sees each round as soon as it is measured. A failed

@@ -58,11 +58,13 @@ nlohmann::ordered_json cycles_json(double cycles) {
 }
 
 nlohmann::ordered_json measured_json(const MeasuredChange& change) {
-  nlohmann::ordered_json out{{"cycles_before", cycles_json(change.cycles_before)},
-                             {"cycles_after", cycles_json(change.cycles_after)},
-                             {"change", change.cycles_before > 0 ? change.cycles_after / change.cycles_before - 1 : 0.0}};
+  nlohmann::ordered_json out{
+      {"cycles_before", cycles_json(change.cycles_before)},
+      {"cycles_after", cycles_json(change.cycles_after)},
+      {"change", change.cycles_before > 0 ? change.cycles_after / change.cycles_before - 1 : 0.0}};
   if (change.max_busy)
-    out["max_busy"] = {{"before", cycles_json(change.max_busy->first)}, {"after", cycles_json(change.max_busy->second)}};
+    out["max_busy"] = {{"before", cycles_json(change.max_busy->first)},
+                       {"after", cycles_json(change.max_busy->second)}};
   return out;
 }
 
@@ -70,7 +72,9 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
   nlohmann::ordered_json fired = to_json(round.trace)["fired"];
   for (std::size_t i = 0; i < fired.size() && i < round.changes.size(); ++i)
     fired[i]["measured"] = measured_json(round.changes[i]);
-  nlohmann::ordered_json out{{"round", round.round}, {"cycles", cycles_json(round.measured.cycles)}, {"fired", fired},
+  nlohmann::ordered_json out{{"round", round.round},
+                             {"cycles", cycles_json(round.measured.cycles)},
+                             {"fired", fired},
                              {"plan", to_json(round.plan)}};
   if (round.from >= 0)
     out["from"] = round.from;
@@ -89,7 +93,8 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
 } // namespace
 
 std::string progress_line(const TuneRound& round, double round0_cycles) {
-  std::string line = "round " + std::to_string(round.round) + ": " + number_text(round.measured.cycles) + " cycles";
+  std::string line = "round " + std::to_string(round.round) + ": " +
+                     number_text(round.measured.cycles) + " cycles";
   if (round.round > 0)
     line += " (" + percent_text(round0_cycles, round.measured.cycles) + " against round 0)";
   line += round.round == 0 ? ", starting plan" : ", " + fired_text(round);
@@ -102,13 +107,15 @@ std::string tune_table(const TuneResult& result) {
   if (result.rounds.empty())
     return "";
   const double round0 = result.rounds.front().measured.cycles;
-  std::string out = padded("round", 7) + padded("cycles", 12) + padded("vs 0", 9) + padded("rules fired", 26) +
-                    "change\n";
+  std::string out = padded("round", 7) + padded("cycles", 12) + padded("vs 0", 9) +
+                    padded("rules fired", 26) + "change\n";
   for (const TuneRound& round : result.rounds)
     out += padded(std::to_string(round.round) + (round.round == result.best ? "*" : ""), 7) +
-           padded(number_text(round.measured.cycles), 12) + padded(percent_text(round0, round.measured.cycles), 9) +
-           padded(fired_text(round), 26) + change_text(round) + "\n";
-  out += "best: round " + std::to_string(result.best) + " (*), stopped: " + to_string(result.stop) + "\n";
+           padded(number_text(round.measured.cycles), 12) +
+           padded(percent_text(round0, round.measured.cycles), 9) + padded(fired_text(round), 26) +
+           change_text(round) + "\n";
+  out += "best: round " + std::to_string(result.best) + " (*), stopped: " + to_string(result.stop) +
+         "\n";
   return out;
 }
 
@@ -117,22 +124,26 @@ std::string explain(const TuneResult& result) {
   for (const TuneRound& round : result.rounds) {
     if (round.round == 0)
       continue;
-    out += "round " + std::to_string(round.round) + " (rules on round " + std::to_string(round.from) + "'s plan";
+    out += "round " + std::to_string(round.round) + " (rules on round " +
+           std::to_string(round.from) + "'s plan";
     for (const std::string& rule : round.blocked)
       out += "; '" + rule + "' not fired again, rolled back on this plan before";
     out += "):\n" + explain(round.trace);
     for (std::size_t i = 0; i < round.changes.size(); ++i) {
       const MeasuredChange& c = round.changes[i];
-      out += "  measured for '" + round.trace.fired[i].rule + "': cycles " + number_text(c.cycles_before) + " -> " +
-             number_text(c.cycles_after) + " (" + percent_text(c.cycles_before, c.cycles_after) + ")";
+      out += "  measured for '" + round.trace.fired[i].rule + "': cycles " +
+             number_text(c.cycles_before) + " -> " + number_text(c.cycles_after) + " (" +
+             percent_text(c.cycles_before, c.cycles_after) + ")";
       if (c.max_busy)
-        out += ", max busy " + number_text(c.max_busy->first) + " -> " + number_text(c.max_busy->second);
+        out += ", max busy " + number_text(c.max_busy->first) + " -> " +
+               number_text(c.max_busy->second);
       out += "\n";
     }
     for (const std::string& note : round.measured.notes)
       out += "  note: " + note + "\n";
     if (round.rolled_back)
-      out += "  rolled back: slower than round " + std::to_string(round.from) + " beyond the rollback threshold\n";
+      out += "  rolled back: slower than round " + std::to_string(round.from) +
+             " beyond the rollback threshold\n";
   }
   if (result.stop == TuneStop::NoRuleFired || result.stop == TuneStop::NoChange)
     out += "final evaluation:\n" + explain(result.last_trace);

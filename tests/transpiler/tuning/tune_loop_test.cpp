@@ -16,8 +16,9 @@ namespace {
 // plus 100 cycles of exchange each; the kernel takes as long as its busiest tile (+ sync).
 Measurement weighted_run(const KernelPlan& plan, long long work) {
   const MapPlan& map = plan.maps.at(0);
-  std::vector<double> w = map.weights.empty() ? std::vector<double>(static_cast<std::size_t>(map.tiles), 1.0)
-                                              : map.weights;
+  std::vector<double> w = map.weights.empty()
+                              ? std::vector<double>(static_cast<std::size_t>(map.tiles), 1.0)
+                              : map.weights;
   const double sum = std::accumulate(w.begin(), w.end(), 0.0);
   std::vector<long long> compute, exchange;
   for (const double x : w) {
@@ -42,10 +43,13 @@ struct CountingMeasure {
 };
 
 TEST(TuneLoop, DefaultRulesFixALopsidedMapAndStopWhenNoRuleFires) {
-  CountingMeasure fake{0, [](const KernelPlan& p) { return weighted_run(p, 9000); }};
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         return weighted_run(p, 9000);
+                       }};
   std::vector<int> seen;
-  const TuneResult result = tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure(), {},
-                                 [&](const TuneRound& r) { seen.push_back(r.round); });
+  const TuneResult result =
+      tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure(), {},
+           [&](const TuneRound& r) { seen.push_back(r.round); });
   // Round 1 moves most of the work; round 2 the last few percent (the exchange's share of the
   // busy cycles does not scale with the weights); then the busiest tile is within 5 % of the mean.
   ASSERT_EQ(result.rounds.size(), 3u) << tune_table(result);
@@ -79,7 +83,9 @@ TEST(TuneLoop, ASlowerPlanIsRolledBackAndItsRuleBlockedOnThatPlan) {
      "action": {"kind": "rebalance", "weights": "map.weights * map.busy"}},
     {"name": "good", "priority": 1, "for_each": "map", "when": "max(map.weights) > 2 and max(map.weights) < 10",
      "action": {"kind": "rebalance", "weights": "map.weights * 0 + 1"}}]})");
-  CountingMeasure fake{0, [](const KernelPlan& p) { return weighted_run(p, 9000); }};
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         return weighted_run(p, 9000);
+                       }};
   const TuneResult result = tune(test::one_map_plan(4, {6, 1, 1, 1}), rules, fake.measure());
   ASSERT_EQ(result.rounds.size(), 3u) << tune_table(result);
   EXPECT_TRUE(result.rounds[1].rolled_back);
@@ -100,11 +106,11 @@ TEST(TuneLoop, TheRollbackThresholdIsOnePercent) {
       {"name": "once", "when": "not var.done", "action": {"kind": "set_variable", "variable": "var.done", "value": "1"}}]})");
     const double factor = slowdown;
     CountingMeasure fake{0, [factor](const KernelPlan& p) {
-      Measurement m = weighted_run(p, 4000);
-      if (p.variables.contains("done"))
-        m.cycles *= factor;
-      return m;
-    }};
+                           Measurement m = weighted_run(p, 4000);
+                           if (p.variables.contains("done"))
+                             m.cycles *= factor;
+                           return m;
+                         }};
     const TuneResult result = tune(test::one_map_plan(4, {}), rules, fake.measure());
     ASSERT_GE(result.rounds.size(), 2u);
     EXPECT_EQ(result.rounds[1].rolled_back, rolled_back) << slowdown;
@@ -116,7 +122,9 @@ TEST(TuneLoop, TheRollbackThresholdIsOnePercent) {
 TEST(TuneLoop, StopsWhenTheRulesChangeNothing) {
   const RuleSet rules = test::rules_of(R"({"format": "seq2par.rules/1", "rules": [
     {"name": "same", "for_each": "map", "when": "1", "action": {"kind": "rebalance", "weights": "map.weights"}}]})");
-  CountingMeasure fake{0, [](const KernelPlan& p) { return weighted_run(p, 4000); }};
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         return weighted_run(p, 4000);
+                       }};
   const TuneResult result = tune(test::one_map_plan(4, {2, 1, 1, 1}), rules, fake.measure());
   EXPECT_EQ(result.stop, TuneStop::NoChange);
   EXPECT_EQ(result.rounds.size(), 1u);
@@ -127,7 +135,9 @@ TEST(TuneLoop, StopsWhenTheRulesChangeNothing) {
 TEST(TuneLoop, StopsAtTheRoundLimit) {
   const RuleSet rules = test::rules_of(R"({"format": "seq2par.rules/1", "rules": [
     {"name": "count", "when": "1", "action": {"kind": "set_variable", "variable": "var.n", "value": "var.n + 1"}}]})");
-  CountingMeasure fake{0, [](const KernelPlan& p) { return weighted_run(p, 4000); }};
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         return weighted_run(p, 4000);
+                       }};
   TuneOptions options;
   options.rounds = 3;
   const TuneResult result = tune(test::one_map_plan(4, {}), rules, fake.measure(), options);
@@ -143,7 +153,9 @@ TEST(TuneLoop, APlanMeasuredBeforeIsNotMeasuredAgain) {
   const RuleSet rules = test::rules_of(R"({"format": "seq2par.rules/1", "rules": [
     {"name": "a", "priority": 2, "for_each": "map", "when": "1", "action": {"kind": "rebalance", "weights": "map.weights * map.busy"}},
     {"name": "b", "priority": 1, "for_each": "map", "when": "max(map.weights) < 10", "action": {"kind": "rebalance", "weights": "map.weights * map.busy"}}]})");
-  CountingMeasure fake{0, [](const KernelPlan& p) { return weighted_run(p, 9000); }};
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         return weighted_run(p, 9000);
+                       }};
   const TuneResult result = tune(test::one_map_plan(4, {6, 1, 1, 1}), rules, fake.measure());
   ASSERT_EQ(result.rounds.size(), 3u) << tune_table(result);
   EXPECT_EQ(result.rounds[2].reused_from, 1);
@@ -160,16 +172,22 @@ TEST(TuneLoop, AFailedMeasurementStopsTheLoop) {
       return std::nullopt;
     return weighted_run(p, 9000);
   };
-  const TuneResult result = tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fails_second);
+  const TuneResult result =
+      tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fails_second);
   EXPECT_EQ(result.stop, TuneStop::MeasureFailed);
   EXPECT_EQ(result.rounds.size(), 1u);
-  const Measure fails_first = [](const KernelPlan&, int) -> std::optional<Measurement> { return std::nullopt; };
+  const Measure fails_first = [](const KernelPlan&, int) -> std::optional<Measurement> {
+    return std::nullopt;
+  };
   EXPECT_TRUE(tune(test::one_map_plan(4, {}), default_rules(), fails_first).rounds.empty());
 }
 
 TEST(TuneLoop, TheRecordHasEveryRoundAndTheBest) {
-  CountingMeasure fake{0, [](const KernelPlan& p) { return weighted_run(p, 9000); }};
-  const TuneResult result = tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure());
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         return weighted_run(p, 9000);
+                       }};
+  const TuneResult result =
+      tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure());
   const auto json = to_json(result);
   ASSERT_EQ(json["rounds"].size(), 3u);
   EXPECT_EQ(json["rounds"][0]["round"], 0);
@@ -180,7 +198,9 @@ TEST(TuneLoop, TheRecordHasEveryRoundAndTheBest) {
   EXPECT_EQ(json["rounds"][1]["plan"]["format"], "seq2par.plan/1");
   EXPECT_EQ(json["best"], 2);
   // The same inputs give the same record, byte for byte.
-  EXPECT_EQ(json.dump(), to_json(tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure())).dump());
+  EXPECT_EQ(
+      json.dump(),
+      to_json(tune(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), fake.measure())).dump());
 }
 
 } // namespace

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-S2P_KERNEL S2P_TILES(4) void lopsided(s2p::field<1, float>& z, const s2p::field<1, float>& x, float scale,
-                                      double w0, double w1, double w2, double w3) {
+S2P_KERNEL S2P_TILES(4) void lopsided(s2p::field<1, float>& z, const s2p::field<1, float>& x,
+                                      float scale, double w0, double w1, double w2, double w3) {
   auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {64}, 4).weights({w0, w1, w2, w3});
   auto Zd = s2p::agile(z, map);
   auto Xd = s2p::agile(x, map);
@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
   const s2p::field<1, float> X(x.data(), {8192});
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "one" && argc == 6) {
-    lopsided(Z, X, 3.0f, std::atof(argv[2]), std::atof(argv[3]), std::atof(argv[4]), std::atof(argv[5]));
+    lopsided(Z, X, 3.0f, std::atof(argv[2]), std::atof(argv[3]), std::atof(argv[4]),
+             std::atof(argv[5]));
     std::printf("%s %s %s %s\n", argv[2], argv[3], argv[4], argv[5]);
     return 0;
   }
