@@ -304,6 +304,10 @@ int tune_kernel(const TuneOptions& options, TuneBuilder& builder, const TuneBuil
       round0 = round.measured.cycles;
     if (!options.quiet)
       llvm::errs() << "seq2par tune: " << tuning::progress_line(round, round0) << "\n";
+    // A decision the rules made that the build does not apply yet is said, not skipped silently.
+    if (round.reused_from < 0)
+      for (const std::string& note : round.measured.notes)
+        llvm::errs() << "seq2par tune: warning: round " << round.round << ": " << note << "\n";
   };
   const auto measure = [&](const tuning::KernelPlan& plan, int round) {
     return builder.measure(plan, round);
