@@ -217,6 +217,8 @@ constexpr const char* kOverview =
     "  cooperative warps. Files without kernels are skipped. Build generated code with\n"
     "    c++ $(seq2par --cxxflags) out/foo.par.cpp $(seq2par --ldflags)\n"
     "  and choose the backend at run time with S2P_BACKEND=threads|sim.\n\n"
+    "  seq2par tune FILE --kernel NAME --out-dir DIR [...] tunes a multi-tile kernel's plan\n"
+    "  from simulator feedback (seq2par tune --help).\n\n"
     "  Exit codes: 0 success, 1 errors in the input, 2 usage or I/O errors.\n"
     "  Nothing is written unless every input succeeds.\n";
 
