@@ -239,7 +239,8 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
   }
   const auto plans = read_plan_files({plan_path});
   if (const auto* error = std::get_if<std::string>(&plans)) {
-    fail(kExitUsageError, "round " + std::to_string(round) + ": " + *error);
+    const std::string message = error->rfind(plan_path, 0) == 0 ? plan_file_name() + error->substr(plan_path.size()) : *error;
+    fail(kExitUsageError, "round " + std::to_string(round) + ": the rules' plan cannot be built: " + message);
     return std::nullopt;
   }
   pipeline::TranspileOptions options = settings_.options;
