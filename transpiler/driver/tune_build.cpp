@@ -9,6 +9,7 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -228,24 +229,56 @@ bool TuneBuilder::build_oracle() {
   return true;
 }
 
-std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
-  const auto started = std::chrono::steady_clock::now();
-  const std::string dir = join(work_, "round" + std::to_string(round));
-  llvm::sys::fs::create_directories(dir);
+// The transpile options of a round: the plan written where the round is built and read back
+// as --plan reads it. `notes` gets the plan's decisions --plan does not apply, naming the plan
+// file by its name (not the work path).
+std::optional<pipeline::TranspileOptions>
+TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::string& dir,
+                         std::vector<std::string>& notes) {
   const std::string plan_path = join(dir, plan_file_name());
+  const auto named = [&](const std::string& message) {
+    return message.rfind(plan_path, 0) == 0 ? plan_file_name() + message.substr(plan_path.size())
+                                            : message;
+  };
   if (!write_text(plan_path, tuning::to_json(plan).dump(2) + "\n")) {
     fail(kExitUsageError, "cannot write " + plan_path);
     return std::nullopt;
   }
   const auto plans = read_plan_files({plan_path});
   if (const auto* error = std::get_if<std::string>(&plans)) {
-    const std::string message = error->rfind(plan_path, 0) == 0 ? plan_file_name() + error->substr(plan_path.size()) : *error;
-    fail(kExitUsageError, "round " + std::to_string(round) + ": the rules' plan cannot be built: " + message);
+    fail(kExitUsageError,
+         "round " + std::to_string(round) + ": the rules' plan cannot be built: " + named(*error));
     return std::nullopt;
   }
+  for (const std::string& warning : std::get<PlanFiles>(plans).warnings)
+    notes.push_back(named(warning));
   pipeline::TranspileOptions options = settings_.options;
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
-  const auto file = transpile(options, {});
+  return options;
+}
+
+// The tuned program must exit as the sequential one did and print exactly what it printed.
+bool TuneBuilder::matches_oracle(const std::string& dir, int round, int status) {
+  const std::string output = read_text(join(dir, "stdout.txt"));
+  if (status == oracle_status_ && output == oracle_output_)
+    return true;
+  return fail(kExitInputError,
+              "round " + std::to_string(round) + ": the tuned program " +
+                  (status != oracle_status_
+                       ? "exits with " + std::to_string(status) + ", the sequential one with " +
+                             std::to_string(oracle_status_)
+                       : "prints something else than the sequential program (from " +
+                             first_difference(output, oracle_output_) + ")") +
+                  "\n" + read_text(join(dir, "stderr.txt")));
+}
+
+std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string dir = join(work_, "round" + std::to_string(round));
+  llvm::sys::fs::create_directories(dir);
+  std::vector<std::string> notes;
+  const auto options = options_for(plan, round, dir, notes);
+  const auto file = options ? transpile(*options, {}) : std::nullopt;
   if (!file)
     return std::nullopt;
   RoundFiles& files = files_[round];
@@ -256,20 +289,8 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
   const std::string binary = join(dir, "program");
   int status = 0;
   if (!write_text(generated, file->output) || !compile(generated, binary, join(dir, "build.log")) ||
-      !run(binary, dir, status))
+      !run(binary, dir, status) || !matches_oracle(dir, round, status))
     return std::nullopt;
-  const std::string output = read_text(join(dir, "stdout.txt"));
-  if (status != oracle_status_ || output != oracle_output_) {
-    fail(kExitInputError,
-         "round " + std::to_string(round) + ": the tuned program " +
-             (status != oracle_status_
-                  ? "exits with " + std::to_string(status) + ", the sequential one with " +
-                        std::to_string(oracle_status_)
-                  : "prints something else than the sequential program (from " +
-                        first_difference(output, oracle_output_) + ")") +
-             "\n" + read_text(join(dir, "stderr.txt")));
-    return std::nullopt;
-  }
   ir::Diagnostics diagnostics;
   auto feedback = tuning::feedback_from_text(
       read_text(join(dir, "report.json")), settings_.kernel,
@@ -278,15 +299,8 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
     fail(kExitUsageError, diagnostics.items().front().message);
     return std::nullopt;
   }
-  for (const int tile : settings_.failed_tiles)
-    feedback->failed_tiles.push_back(tile);
-  // The plan's decisions --plan does not apply, named by the plan file's name (not the work path).
-  std::vector<std::string> notes;
-  for (std::string warning : std::get<PlanFiles>(plans).warnings) {
-    if (warning.rfind(plan_path, 0) == 0)
-      warning = plan_file_name() + warning.substr(plan_path.size());
-    notes.push_back(std::move(warning));
-  }
+  feedback->failed_tiles.insert(feedback->failed_tiles.end(), settings_.failed_tiles.begin(),
+                                settings_.failed_tiles.end());
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
   return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes),
                              took.count()};

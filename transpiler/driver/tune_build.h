@@ -37,7 +37,6 @@ struct TuneBuildSettings {
   std::vector<int> failed_tiles;  // fabric tiles the rules are told have failed
   pipeline::TranspileOptions options;
   ToolPaths paths;
-  bool quiet = false;
 };
 
 // What a round generated: the .par.cpp and the kernels' files (schedule templates).
@@ -66,6 +65,10 @@ public:
 private:
   std::optional<TranspiledFile> transpile(const pipeline::TranspileOptions& options,
                                           const KernelObserver& observe);
+  std::optional<pipeline::TranspileOptions> options_for(const tuning::KernelPlan& plan, int round,
+                                                        const std::string& dir,
+                                                        std::vector<std::string>& notes);
+  bool matches_oracle(const std::string& dir, int round, int status);
   bool compile(const std::string& source, const std::string& binary, const std::string& log);
   bool run(const std::string& binary, const std::string& dir, int& exit_status);
   bool fail(int exit_code, const std::string& message);

@@ -217,7 +217,6 @@ std::optional<TuneBuildSettings> build_settings(const TuneOptions& options, cons
   settings.flags = options.flags;
   settings.cxx = options.cxx;
   settings.failed_tiles = options.failed_tiles;
-  settings.quiet = options.quiet;
   settings.paths = find_tool_paths(argv0);
   if (settings.paths.clang_resource_dir.empty()) {
     llvm::errs() << "seq2par tune: error: cannot find Clang's resource headers (stddef.h); set "
