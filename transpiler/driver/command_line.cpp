@@ -194,19 +194,18 @@ bool all_below(const std::vector<std::string>& files, const std::string& root) {
 
 // --cxxflags / --ldflags need no inputs: answered before the inputs are checked.
 std::optional<int> answer_flag_queries(int argc, const char** argv, const ToolPaths& paths) {
+  auto print = [](const std::vector<std::string>& flags) {
+    for (std::size_t i = 0; i < flags.size(); ++i)
+      llvm::outs() << (i ? " " : "") << flags[i];
+    llvm::outs() << "\n";
+    return 0;
+  };
   for (int i = 1; i < argc; ++i) {
     const llvm::StringRef arg(argv[i]);
-    if (arg == "--cxxflags" || arg == "-cxxflags") {
-      llvm::outs() << "-I" << paths.include_dir << " -pthread\n";
-      return 0;
-    }
-    if (arg == "--ldflags" || arg == "-ldflags") {
-      const llvm::StringRef runtime_needs = SEQ2PAR_RUNTIME_LINK_LIBRARIES; // MPI, if built with it
-      llvm::outs() << "-L" << paths.library_dir
-                   << " -lseq2par_runtime -lseq2par_sim_tile -lseq2par_sim"
-                   << (runtime_needs.empty() ? "" : " ") << runtime_needs << " -pthread\n";
-      return 0;
-    }
+    if (arg == "--cxxflags" || arg == "-cxxflags")
+      return print(compile_flags(paths));
+    if (arg == "--ldflags" || arg == "-ldflags")
+      return print(link_flags(paths));
   }
   return std::nullopt;
 }
@@ -218,6 +217,8 @@ constexpr const char* kOverview =
     "  cooperative warps. Files without kernels are skipped. Build generated code with\n"
     "    c++ $(seq2par --cxxflags) out/foo.par.cpp $(seq2par --ldflags)\n"
     "  and choose the backend at run time with S2P_BACKEND=threads|sim.\n\n"
+    "  seq2par tune FILE --kernel NAME --out-dir DIR [...] tunes a multi-tile kernel's plan\n"
+    "  from simulator feedback (seq2par tune --help).\n\n"
     "  Exit codes: 0 success, 1 errors in the input, 2 usage or I/O errors.\n"
     "  Nothing is written unless every input succeeds.\n";
 
@@ -361,6 +362,8 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
   return options;
 }
 
+} // namespace
+
 std::vector<clang::tooling::ArgumentsAdjuster> argument_adjusters(const ToolPaths& paths) {
   return {clang::tooling::getInsertArgumentAdjuster({"-resource-dir", paths.clang_resource_dir},
                                                     clang::tooling::ArgumentInsertPosition::BEGIN),
@@ -369,8 +372,6 @@ std::vector<clang::tooling::ArgumentsAdjuster> argument_adjusters(const ToolPath
                                                      "-Wno-unused-command-line-argument"},
                                                     clang::tooling::ArgumentInsertPosition::END)};
 }
-
-} // namespace
 
 std::string absolute(const std::string& path) {
   llvm::SmallString<256> abs(path);

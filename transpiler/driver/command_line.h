@@ -43,6 +43,9 @@ struct RunSettings {
 // --cxxflags, --ldflags) or refused (with a message on stderr).
 std::variant<std::unique_ptr<RunSettings>, int> parse_command_line(int argc, const char** argv);
 
+// How every compile seq2par runs is adjusted: Clang's resource headers, seq2par's headers.
+std::vector<clang::tooling::ArgumentsAdjuster> argument_adjusters(const ToolPaths& paths);
+
 // Absolute, without `.` and `..`.
 std::string absolute(const std::string& path);
 

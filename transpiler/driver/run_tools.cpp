@@ -83,7 +83,7 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                         const std::vector<clang::tooling::ArgumentsAdjuster>& adjusters,
                         const pipeline::TranspileOptions& options,
                         const frontend::TranspileActionFactory::DisplayName& display_name, int jobs,
-                        bool progress) {
+                        bool progress, const KernelObserver& observe) {
   const std::size_t workers =
       static_cast<std::size_t>(std::clamp<int>(jobs, 1, static_cast<int>(sources.size())));
   std::mutex output; // one file's progress line and diagnostics print together
@@ -121,6 +121,10 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
       };
     auto run_pipeline = [&](const ir::Kernel& kernel, const frontend::KernelOrigin& origin,
                             ir::Diagnostics& diags) -> std::optional<std::string> {
+      if (observe) {
+        std::lock_guard lock(output);
+        observe(kernel);
+      }
       auto out = pipeline::run_kernel_pipeline(kernel, origin.declared_at, options,
                                                origin.display_name, diags);
       if (!out)

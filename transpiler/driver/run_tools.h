@@ -10,6 +10,7 @@
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,11 +42,15 @@ struct ToolRunResult {
   std::map<std::string, std::vector<ReportedDiagnostic>> diagnostics;
 };
 
+// Sees each kernel's IR as the front end hands it over, before the pipeline (`seq2par tune`
+// reads the plan the kernel has as written from it).
+using KernelObserver = std::function<void(const ir::Kernel&)>;
+
 ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                         const std::vector<std::string>& sources,
                         const std::vector<clang::tooling::ArgumentsAdjuster>& adjusters,
                         const pipeline::TranspileOptions& options,
                         const frontend::TranspileActionFactory::DisplayName& display_name, int jobs,
-                        bool progress);
+                        bool progress, const KernelObserver& observe = {});
 
 } // namespace s2p::driver

@@ -1,5 +1,7 @@
 #include "driver/tool_paths.h"
 
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -59,6 +61,23 @@ ToolPaths find_tool_paths(const char* argv0) {
     }
   }
   return paths;
+}
+
+std::vector<std::string> compile_flags(const ToolPaths& paths) {
+  return {"-I" + paths.include_dir, "-pthread"};
+}
+
+std::vector<std::string> link_flags(const ToolPaths& paths) {
+  std::vector<std::string> flags = {"-L" + paths.library_dir, "-lseq2par_runtime", "-lseq2par_sim_tile",
+                                    "-lseq2par_sim"};
+  // What the runtime's mpi backend needs at link time (empty without MPI).
+  const llvm::StringRef runtime_needs = SEQ2PAR_RUNTIME_LINK_LIBRARIES;
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  runtime_needs.split(parts, ' ', -1, /*KeepEmpty=*/false);
+  for (const llvm::StringRef part : parts)
+    flags.push_back(part.str());
+  flags.emplace_back("-pthread");
+  return flags;
 }
 
 } // namespace s2p::driver

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace s2p::driver {
 
@@ -16,5 +17,10 @@ struct ToolPaths {
 
 // `argv0` locates the executable (the installed layout is relative to it).
 ToolPaths find_tool_paths(const char* argv0);
+
+// What a compiler needs to build generated code against these headers and libraries
+// (`seq2par --cxxflags` / `--ldflags`, and `seq2par tune`'s builds).
+std::vector<std::string> compile_flags(const ToolPaths& paths);
+std::vector<std::string> link_flags(const ToolPaths& paths);
 
 } // namespace s2p::driver

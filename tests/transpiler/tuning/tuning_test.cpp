@@ -110,7 +110,7 @@ TEST(Tuning, ExplainNamesPredicateValuesChangeAndPrediction) {
   const std::string text = explain(result.trace);
   EXPECT_EQ(text,
             "pass 1: rule 'rebalance-busy-tiles' (default, priority 50) fired on map 'map'\n"
-            "  when map.tiles > 1 and min(map.busy) > 0 and max(map.busy) / mean(map.busy) > 1.1\n"
+            "  when map.tiles > 1 and min(map.busy) > 0 and max(map.busy) / mean(map.busy) > 1.05\n"
             "    map.tiles = 4\n"
             "    map.busy = [6000, 1000, 1000, 1000]\n"
             "  rebalance: weights [6, 1, 1, 1] -> [1, 1, 1, 1]\n"

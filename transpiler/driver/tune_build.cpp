@@ -1,0 +1,309 @@
+#include "driver/tune_build.h"
+
+#include "driver/command_line.h"
+#include "driver/plan_option.h"
+
+#include <clang/Tooling/CompilationDatabase.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+extern char** environ; // NOLINT: POSIX, the environment the runs inherit
+
+namespace s2p::driver {
+
+namespace {
+
+constexpr unsigned kRunSeconds = 600; // a run that takes longer is reported, not waited on
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+std::string join(const std::string& dir, const std::string& name) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, name);
+  return std::string(path);
+}
+
+std::vector<std::string> split_flags(const std::string& text) {
+  std::istringstream in(text);
+  return {std::istream_iterator<std::string>(in), {}};
+}
+
+bool has_std_flag(const std::vector<std::string>& flags) {
+  for (const auto& flag : flags)
+    if (flag.rfind("-std=", 0) == 0)
+      return true;
+  return false;
+}
+
+// The inherited environment with the simulator's settings replaced.
+std::vector<std::string> run_environment(const std::vector<std::string>& settings) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry(*e);
+    const bool replaced = entry.rfind("S2P_BACKEND=", 0) == 0 ||
+                          entry.rfind("S2P_REPORT=", 0) == 0 ||
+                          entry.rfind("S2P_FABRIC=", 0) == 0 || entry.rfind("S2P_TRACE=", 0) == 0;
+    if (!replaced)
+      env.push_back(entry);
+  }
+  env.insert(env.end(), settings.begin(), settings.end());
+  return env;
+}
+
+std::string stem_of(const std::string& display_name) {
+  return llvm::sys::path::stem(display_name).str();
+}
+
+// The first line where two outputs differ, for the message.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (a[i] != b[i])
+      return "line " + std::to_string(line);
+    line += a[i] == '\n' ? 1 : 0;
+  }
+  return a.size() < b.size() ? "the end of the tuned output (it is shorter)"
+                             : "the end of the sequential output (it is shorter)";
+}
+
+} // namespace
+
+std::string default_tune_compiler() {
+  if (const char* env = std::getenv("S2P_CXX"); env && *env)
+    return env;
+  const std::string configured = SEQ2PAR_TUNE_CXX;
+  if (!configured.empty() && llvm::sys::fs::can_execute(configured))
+    return configured;
+  return "c++";
+}
+
+TuneBuilder::TuneBuilder(TuneBuildSettings settings) : settings_(std::move(settings)) {
+  if (settings_.cxx.empty())
+    settings_.cxx = default_tune_compiler();
+}
+
+TuneBuilder::~TuneBuilder() {
+  if (!work_.empty())
+    llvm::sys::fs::remove_directories(work_);
+}
+
+bool TuneBuilder::fail(int exit_code, const std::string& message) {
+  llvm::errs() << "seq2par tune: error: " << message << "\n";
+  exit_code_ = exit_code;
+  return false;
+}
+
+std::string TuneBuilder::plan_file_name() const {
+  return stem_of(settings_.display_name) + "." + settings_.kernel + ".plan.json";
+}
+
+bool TuneBuilder::start() {
+  llvm::SmallString<256> dir;
+  if (const std::error_code ec = llvm::sys::fs::createUniqueDirectory("seq2par-tune", dir))
+    return fail(kExitUsageError, "cannot create a work directory: " + ec.message());
+  work_ = std::string(dir);
+  if (!llvm::sys::path::is_absolute(settings_.cxx)) {
+    const auto found = llvm::sys::findProgramByName(settings_.cxx);
+    if (!found)
+      return fail(kExitUsageError, "cannot find the C++ compiler '" + settings_.cxx +
+                                       "' (give --cxx or set S2P_CXX)");
+    settings_.cxx = *found;
+  }
+  return true;
+}
+
+std::optional<TranspiledFile> TuneBuilder::transpile(const pipeline::TranspileOptions& options,
+                                                     const KernelObserver& observe) {
+  const clang::tooling::FixedCompilationDatabase database(absolute("."), settings_.flags);
+  auto result = run_tools(
+      database, {settings_.source}, argument_adjusters(settings_.paths), options,
+      [&](const std::string&) { return settings_.display_name; }, 1, false, observe);
+  if (result.tool_failed || result.files.empty() || !result.files.front().ok) {
+    fail(kExitInputError, settings_.display_name + " has errors; nothing was written");
+    return std::nullopt;
+  }
+  return std::move(result.files.front());
+}
+
+std::optional<tuning::KernelPlan> TuneBuilder::plan_as_written() {
+  std::optional<tuning::KernelPlan> plan;
+  std::vector<std::string> kernels;
+  const auto file = transpile(settings_.options, [&](const ir::Kernel& kernel) {
+    kernels.push_back(kernel.name);
+    if (kernel.name == settings_.kernel && kernel.multi_tile)
+      plan = tuning::plan_from_kernel(kernel);
+  });
+  if (!file)
+    return std::nullopt;
+  if (plan)
+    return plan;
+  const bool present = std::find(kernels.begin(), kernels.end(), settings_.kernel) != kernels.end();
+  std::string names;
+  for (const auto& name : kernels)
+    names += (names.empty() ? "" : ", ") + name;
+  fail(kExitUsageError,
+       present ? "kernel '" + settings_.kernel +
+                     "' is a warp kernel: tune adjusts the plans of "
+                     "multi-tile (S2P_TILES) kernels"
+               : settings_.display_name + " has no kernel '" + settings_.kernel + "'" +
+                     (names.empty() ? " (it has no kernels)" : " (it has " + names + ")"));
+  return std::nullopt;
+}
+
+bool TuneBuilder::compile(const std::string& source, const std::string& binary,
+                          const std::string& log) {
+  std::vector<std::string> args = {settings_.cxx};
+  if (!has_std_flag(settings_.flags))
+    args.emplace_back("-std=c++20");
+  for (const auto& flag : compile_flags(settings_.paths))
+    args.push_back(flag);
+  args.push_back("-iquote");
+  args.push_back(llvm::sys::path::parent_path(settings_.source).str());
+  args.insert(args.end(), settings_.flags.begin(), settings_.flags.end());
+  for (const auto& flag : split_flags(SEQ2PAR_TUNE_CXX_FLAGS)) // the runtime's sanitizer, if any
+    args.push_back(flag);
+  args.insert(args.end(), {source, "-o", binary});
+  for (const auto& flag : link_flags(settings_.paths))
+    args.push_back(flag);
+  const std::vector<llvm::StringRef> refs(args.begin(), args.end());
+  const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
+                                                      llvm::StringRef(log)};
+  std::string error;
+  const int status =
+      llvm::sys::ExecuteAndWait(settings_.cxx, refs, std::nullopt, redirects, 0, 0, &error);
+  if (status == 0)
+    return true;
+  llvm::errs() << read_text(log);
+  return fail(kExitInputError, "building " + llvm::sys::path::filename(source).str() + " with " +
+                                   settings_.cxx + " failed" + (error.empty() ? "" : ": " + error) +
+                                   " (its output is above)");
+}
+
+// Runs `binary` on the simulator in `dir`: stdout to dir/stdout.txt, the report to dir/report.json.
+bool TuneBuilder::run(const std::string& binary, const std::string& dir, int& exit_status) {
+  std::vector<std::string> settings = {"S2P_BACKEND=sim", "S2P_REPORT=" + join(dir, "report.json")};
+  if (!settings_.fabric_file.empty())
+    settings.push_back("S2P_FABRIC=" + settings_.fabric_file);
+  const std::vector<std::string> env = run_environment(settings);
+  const std::vector<llvm::StringRef> env_refs(env.begin(), env.end());
+  const std::string out = join(dir, "stdout.txt"), err = join(dir, "stderr.txt");
+  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef("/dev/null"),
+                                                      llvm::StringRef(out), llvm::StringRef(err)};
+  std::string error;
+  bool failed_to_run = false;
+  exit_status = llvm::sys::ExecuteAndWait(binary, {binary}, env_refs, redirects, kRunSeconds, 0,
+                                          &error, &failed_to_run);
+  if (failed_to_run || exit_status < 0)
+    return fail(kExitInputError, "running " + binary +
+                                     " failed: " + (error.empty() ? "killed or timed out" : error) +
+                                     "\n" + read_text(err));
+  return true;
+}
+
+bool TuneBuilder::build_oracle() {
+  const std::string dir = join(work_, "sequential");
+  llvm::sys::fs::create_directories(dir);
+  const std::string binary = join(dir, "program");
+  if (!compile(settings_.source, binary, join(dir, "build.log")) ||
+      !run(binary, dir, oracle_status_))
+    return false;
+  oracle_output_ = read_text(join(dir, "stdout.txt"));
+  return true;
+}
+
+// The transpile options of a round: the plan written where the round is built and read back
+// as --plan reads it. `notes` gets the plan's decisions --plan does not apply, naming the plan
+// file by its name (not the work path).
+std::optional<pipeline::TranspileOptions>
+TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::string& dir,
+                         std::vector<std::string>& notes) {
+  const std::string plan_path = join(dir, plan_file_name());
+  const auto named = [&](const std::string& message) {
+    return message.rfind(plan_path, 0) == 0 ? plan_file_name() + message.substr(plan_path.size())
+                                            : message;
+  };
+  if (!write_text(plan_path, tuning::to_json(plan).dump(2) + "\n")) {
+    fail(kExitUsageError, "cannot write " + plan_path);
+    return std::nullopt;
+  }
+  const auto plans = read_plan_files({plan_path});
+  if (const auto* error = std::get_if<std::string>(&plans)) {
+    fail(kExitUsageError,
+         "round " + std::to_string(round) + ": the rules' plan cannot be built: " + named(*error));
+    return std::nullopt;
+  }
+  for (const std::string& warning : std::get<PlanFiles>(plans).warnings)
+    notes.push_back(named(warning));
+  pipeline::TranspileOptions options = settings_.options;
+  options.plan_overrides = std::get<PlanFiles>(plans).overrides;
+  return options;
+}
+
+// The tuned program must exit as the sequential one did and print exactly what it printed.
+bool TuneBuilder::matches_oracle(const std::string& dir, int round, int status) {
+  const std::string output = read_text(join(dir, "stdout.txt"));
+  if (status == oracle_status_ && output == oracle_output_)
+    return true;
+  return fail(kExitInputError,
+              "round " + std::to_string(round) + ": the tuned program " +
+                  (status != oracle_status_
+                       ? "exits with " + std::to_string(status) + ", the sequential one with " +
+                             std::to_string(oracle_status_)
+                       : "prints something else than the sequential program (from " +
+                             first_difference(output, oracle_output_) + ")") +
+                  "\n" + read_text(join(dir, "stderr.txt")));
+}
+
+std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string dir = join(work_, "round" + std::to_string(round));
+  llvm::sys::fs::create_directories(dir);
+  std::vector<std::string> notes;
+  const auto options = options_for(plan, round, dir, notes);
+  const auto file = options ? transpile(*options, {}) : std::nullopt;
+  if (!file)
+    return std::nullopt;
+  RoundFiles& files = files_[round];
+  files.generated = file->output;
+  for (const auto& kernel : file->kernels)
+    files.kernel_files.insert(files.kernel_files.end(), kernel.files.begin(), kernel.files.end());
+  const std::string generated = join(dir, stem_of(settings_.display_name) + ".par.cpp");
+  const std::string binary = join(dir, "program");
+  int status = 0;
+  if (!write_text(generated, file->output) || !compile(generated, binary, join(dir, "build.log")) ||
+      !run(binary, dir, status) || !matches_oracle(dir, round, status))
+    return std::nullopt;
+  ir::Diagnostics diagnostics;
+  auto feedback = tuning::feedback_from_text(
+      read_text(join(dir, "report.json")), settings_.kernel,
+      "the simulator's report of round " + std::to_string(round), diagnostics);
+  if (!feedback) {
+    fail(kExitUsageError, diagnostics.items().front().message);
+    return std::nullopt;
+  }
+  feedback->failed_tiles.insert(feedback->failed_tiles.end(), settings_.failed_tiles.begin(),
+                                settings_.failed_tiles.end());
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+  return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes),
+                             took.count()};
+}
+
+} // namespace s2p::driver
