@@ -70,6 +70,7 @@ struct Simulation::Impl {
     engine_options.max_host_bytes = options.max_host_bytes;
     engine_options.stop_on_deadlock = options.stop_on_deadlock;
     engine_options.threads = options.threads;
+    engine_options.ranks = options.ranks;
     engine = std::make_unique<detail::BspEngine>(schedule, fabric, engine_options, diagnostics,
                                                  report, trace.get());
     if (options.move_data) {
@@ -104,6 +105,10 @@ struct Simulation::Impl {
       throw std::out_of_range("tile " + std::to_string(tile) + " does not hold buffer '" +
                               std::string(name) + "'");
     }
+    if (!engine->memory().owned().contains(tile)) {
+      throw std::out_of_range("tile " + std::to_string(tile) +
+                              "'s memory is on another rank of the distributed run");
+    }
     return engine->memory().bytes(tile, index);
   }
 
@@ -114,7 +119,7 @@ struct Simulation::Impl {
       report.ring_bound = ring_bound(schedule, fabric, report.total_cycles);
       report.hierarchical_bound = hierarchical_bound(schedule, fabric, report.total_cycles);
       if (options.move_data) {
-        report.memory_digest = detail::digest(engine->memory(), schedule);
+        report.memory_digest = detail::digest(engine->memory(), schedule, options.ranks);
       }
     }
   }
@@ -143,6 +148,11 @@ Simulation::Simulation(Simulation&&) noexcept = default;
 Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 
 void Simulation::on_compute(std::string codelet, ComputeFn fn) {
+  if (impl_->options.ranks != nullptr && impl_->options.ranks->size() > 1) {
+    // Compute phases run on every rank for every tile; a callback would see other ranks' tiles.
+    throw std::logic_error("Simulation::on_compute: compute callbacks are not supported in a "
+                           "distributed run");
+  }
   impl_->callbacks[std::move(codelet)] = std::move(fn);
 }
 
@@ -194,13 +204,14 @@ void Simulation::write_trace(std::ostream& out) const {
 }
 
 VerifyResult Simulation::verify() {
-  impl_->report.verify = detail::verify_collective(impl_->engine->memory(), impl_->schedule,
-                                                   impl_->pattern, impl_->options.init_seed);
+  impl_->report.verify =
+      detail::verify_collective(impl_->engine->memory(), impl_->schedule, impl_->pattern,
+                                impl_->options.init_seed, impl_->options.ranks);
   return *impl_->report.verify;
 }
 
 std::string Simulation::memory_digest() const {
-  return detail::digest(impl_->engine->memory(), impl_->schedule);
+  return detail::digest(impl_->engine->memory(), impl_->schedule, impl_->options.ranks);
 }
 
 const Schedule& Simulation::schedule() const {

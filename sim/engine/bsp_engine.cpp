@@ -1,7 +1,9 @@
 #include "engine/bsp_engine.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include "exchange/combine.h"
 #include "exchange/on_chip.h"
@@ -24,14 +26,32 @@ std::vector<TileStats>& fresh_tile_stats(RunReport& report, std::uint32_t tiles)
   return report.tiles_stats;
 }
 
+std::vector<TileRange> shares_of(const Schedule& schedule, const Ranks* ranks) {
+  std::vector<TileRange> shares;
+  if (ranks != nullptr && ranks->size() > 1) {
+    for (unsigned r = 0; r < ranks->size(); ++r) {
+      shares.push_back(
+          rank_tiles(schedule.tiles, schedule.chips, schedule.tiles_per_chip, ranks->size(), r));
+    }
+  }
+  return shares;
+}
+
+/// Below this many of a superstep's tiles per rank, every rank resolves the whole superstep
+/// itself: cheaper than gathering the parts.
+constexpr std::size_t kMinTilesPerRank = 64;
+
 } // namespace
 
 BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const EngineOptions& options,
                      Diagnostics& diagnostics, RunReport& report, TraceRecorder* trace)
     : schedule_(schedule), fabric_(fabric), options_(options), diagnostics_(diagnostics),
-      report_(report), trace_(trace), resolver_(schedule, diagnostics),
+      report_(report), trace_(trace), shares_(shares_of(schedule, options.ranks)),
+      owners_(shares_.empty() ? RankOwners() : RankOwners(schedule, options.ranks->size())),
+      resolver_(schedule, diagnostics),
       memory_(resolver_, fabric, options.move_data, options.max_host_bytes, diagnostics,
-              fresh_tile_stats(report, schedule.tiles)),
+              fresh_tile_stats(report, schedule.tiles), shares_,
+              shares_.empty() ? 0 : options.ranks->rank()),
       pool_(options.threads == 0 ? default_thread_count() : options.threads),
       ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),
       exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0),
@@ -40,6 +60,10 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
   if (fabric.chips > 1 || schedule.chips > 1) {
     external_ = std::make_unique<ExternalExchange>(fabric, schedule, options.seed, report.links,
                                                    report.xbs, trace);
+  }
+  if (distributed()) {
+    const std::vector<std::uint64_t> threads = gather_words(*options.ranks, pool_.size());
+    rank_threads_ = static_cast<unsigned>(*std::min_element(threads.begin(), threads.end()));
   }
   report_.routing = RoutingTable(fabric).to_json();
   report_.supersteps_planned = resolver_.superstep_count();
@@ -82,23 +106,28 @@ bool BspEngine::step(const ComputeHook& hook) {
   return !done_;
 }
 
-unsigned BspEngine::parts_for(std::size_t tiles) const {
+unsigned BspEngine::parts_for(std::size_t tiles, unsigned threads) {
   // Below this many tiles a part's work takes about as long as handing it to a thread.
   constexpr std::size_t kMinTilesPerPart = 32;
   // A few parts per thread, so that the others finish the work of one that the machine's
   // scheduler has set aside.
   constexpr std::size_t kPartsPerThread = 4;
-  if (pool_.size() == 1) {
+  if (threads == 1) {
     return 1;
   }
   const std::size_t parts =
-      std::min<std::size_t>(pool_.size() * kPartsPerThread, tiles / kMinTilesPerPart);
+      std::min<std::size_t>(threads * kPartsPerThread, tiles / kMinTilesPerPart);
   return parts == 0 ? 1 : static_cast<unsigned>(parts);
 }
 
 void BspEngine::resolve(std::size_t k) {
   const int group = resolver_.schedule().supersteps[resolver_.program()[k].superstep].group;
-  const unsigned parts = parts_for(resolver_.group_tiles(group).size());
+  const std::size_t tiles = resolver_.group_tiles(group).size();
+  if (distributed() && tiles >= kMinTilesPerRank * shares_.size()) {
+    resolve_across_ranks(k, tiles);
+    return;
+  }
+  const unsigned parts = parts_for(tiles);
   if (parts == 1) {
     resolver_.resolve(k, step_, diagnostics_);
     return;
@@ -109,6 +138,52 @@ void BspEngine::resolve(std::size_t k) {
   pool_.run(parts, [&](unsigned part) {
     resolver_.resolve_part(k, part, parts, parts_[part], diagnostics_.max_kept());
   });
+  Resolver::merge_parts(std::span<const ResolvedPart>(parts_.data(), parts), step_, diagnostics_);
+}
+
+void BspEngine::resolve_across_ranks(std::size_t k, std::size_t tiles) {
+  Ranks& ranks = *options_.ranks;
+  const unsigned me = ranks.rank();
+  const unsigned local = parts_for(tiles / ranks.size(), rank_threads_);
+  const unsigned parts = local * ranks.size();
+  if (parts_.size() < parts) {
+    parts_.resize(parts);
+  }
+  pool_.run(local, [&](unsigned p) {
+    resolver_.resolve_part(k, me * local + p, parts, parts_[me * local + p],
+                           diagnostics_.max_kept());
+  });
+  // This rank's parts, each with its length in front.
+  std::vector<std::byte> mine;
+  for (unsigned p = 0; p < local; ++p) {
+    const std::vector<std::byte> packed = pack_part(parts_[me * local + p]);
+    const std::uint64_t size = packed.size();
+    const auto* size_bytes = reinterpret_cast<const std::byte*>(&size);
+    mine.insert(mine.end(), size_bytes, size_bytes + sizeof size);
+    mine.insert(mine.end(), packed.begin(), packed.end());
+  }
+  const std::vector<std::vector<std::byte>> all = ranks.all_gather(mine);
+  for (unsigned r = 0; r < ranks.size(); ++r) {
+    if (r == me) {
+      continue;
+    }
+    std::span<const std::byte> rest(all[r]);
+    for (unsigned p = 0; p < local; ++p) {
+      std::uint64_t size = 0;
+      if (rest.size() < sizeof size) {
+        throw std::logic_error("distributed engine: rank " + std::to_string(r) +
+                               " sent too few resolved parts");
+      }
+      std::memcpy(&size, rest.data(), sizeof size);
+      rest = rest.subspan(sizeof size);
+      if (rest.size() < size) {
+        throw std::logic_error("distributed engine: a resolved part from rank " +
+                               std::to_string(r) + " is truncated");
+      }
+      unpack_part(rest.first(size), resolver_, k, diagnostics_.max_kept(), parts_[r * local + p]);
+      rest = rest.subspan(size);
+    }
+  }
   Resolver::merge_parts(std::span<const ResolvedPart>(parts_.data(), parts), step_, diagnostics_);
 }
 
@@ -250,6 +325,7 @@ bool BspEngine::run_transfers(std::size_t k) {
   side_by_side(transfers_.size(), check_data, time_ports);
   replay(timing_diagnostics_, diagnostics_);
 
+  moves_.clear();
   // External transfers start once the sender's on-chip sends are out of its port.
   bool any_external = false;
   for (const TileId t : resolver_.group_tiles(tpl.group)) {
@@ -270,7 +346,13 @@ bool BspEngine::run_transfers(std::size_t k) {
     try {
       external_->run_phase(transfers_, port_free_, xreq_time_,
                            [this](std::uint32_t i, std::uint64_t offset, std::uint64_t bytes) {
-                             apply(transfers_[i], offset, bytes);
+                             if (distributed()) {
+                               if (memory_.has_data()) { // applied with the on-chip moves
+                                 moves_.push_back({i, offset, bytes});
+                               }
+                             } else {
+                               apply(transfers_[i], offset, bytes);
+                             }
                            });
     } catch (const std::logic_error& error) {
       diagnostics_.add(resolver_.diagnostic("internal-error", k, std::nullopt, "", error.what()));
@@ -376,6 +458,15 @@ void BspEngine::move_on_chip_data(bool sources_written) {
         return x.arrival_start != y.arrival_start ? x.arrival_start < y.arrival_start : a < b;
       },
       schedule_.tiles, scratch_.counts, scratch_.spare_order);
+  if (distributed()) {
+    for (const std::uint32_t i : order) {
+      moves_.push_back({i, 0, transfers_[i].bytes});
+    }
+    std::erase_if(moves_, [](const DataMove& move) { return move.bytes == 0; });
+    move_across_ranks(moves_, transfers_, step_, memory_, owners_, *options_.ranks,
+                      sources_written);
+    return;
+  }
   // Each part takes the transfers into a contiguous range of destination tiles: it alone
   // writes those tiles' memory, in the same order as one thread would. The bytes it reads are
   // written by nobody in this phase unless check_hazards found a read-write hazard (then the

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/distributed.h"
 #include "engine/tile_memory.h"
 #include "exchange/transfers.h"
 #include "external/external_exchange.h"
@@ -32,6 +33,8 @@ struct EngineOptions {
   /// Host threads sharing each superstep's per-tile work (0: the machine's cores). Results do
   /// not depend on it.
   unsigned threads = 1;
+  /// A distributed run's ranks (null or one rank: a single process). See engine/distributed.h.
+  Ranks* ranks = nullptr;
 };
 
 /// Called for each compute entry on each tile (in tile order) when data is moved; returns the
@@ -58,7 +61,9 @@ public:
   [[nodiscard]] WorkerPool& pool() { return pool_; }
   /// Parts to split work over `tiles` tiles into: one per thread, but never so small that
   /// handing them out costs more than the work.
-  [[nodiscard]] unsigned parts_for(std::size_t tiles) const;
+  [[nodiscard]] unsigned parts_for(std::size_t tiles) const { return parts_for(tiles, pool_.size()); }
+  /// The tiles each rank owns (empty: a single process).
+  [[nodiscard]] std::span<const TileRange> rank_shares() const { return shares_; }
 
 private:
   /// Runs two independent jobs on two threads when `work` items make it worth it, else one
@@ -72,8 +77,13 @@ private:
     }
     pool_.run(2, [&](unsigned part) { part == 0 ? first() : second(); });
   }
+  [[nodiscard]] static unsigned parts_for(std::size_t tiles, unsigned threads);
+  [[nodiscard]] bool distributed() const { return !shares_.empty(); }
   /// Resolves superstep k into step_, in parts over the group's tiles when there are threads.
   void resolve(std::size_t k);
+  /// Each rank resolves its share of the group's tiles (in parts over its threads); the parts
+  /// are gathered and merged in part order on every rank.
+  void resolve_across_ranks(std::size_t k, std::size_t tiles);
   /// Costs of the compute entries (callbacks run here) and bytes they produce.
   void compute_phase(std::size_t k, const ComputeHook& hook);
   /// Times superstep k: compute, barriers, exchange; records its statistics.
@@ -99,6 +109,9 @@ private:
   Diagnostics& diagnostics_;
   RunReport& report_;
   TraceRecorder* trace_;
+  std::vector<TileRange> shares_; ///< every rank's tiles; empty in a single process
+  RankOwners owners_;
+  unsigned rank_threads_ = 1; ///< the fewest threads any rank has: every rank parts alike
   Resolver resolver_;
   TileMemory memory_;
   std::unique_ptr<ExternalExchange> external_;
@@ -125,6 +138,7 @@ private:
   std::vector<std::uint32_t> unmatched_;
   std::vector<Cycles> port_free_;
   std::vector<Cycles> xreq_time_;
+  std::vector<DataMove> moves_; ///< a distributed phase's data moves, in single-process order
 };
 
 } // namespace s2p::sim::detail

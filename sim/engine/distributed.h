@@ -1,0 +1,61 @@
+// The distributed engine's share of the work (sim/README.md, "Distributed engine"): which rank
+// owns which tiles, resolved lists packed for the wire, and the data moves of a phase when the
+// tiles at either end of a transfer live on different ranks.
+//
+// Everything here keeps a distributed run byte-identical to a single-process one: packed parts
+// are merged in part order exactly as the threads' parts are, and data moves happen in the
+// order one process applies them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/tile_memory.h"
+#include "exchange/transfers.h"
+#include "seq2par/sim/ranks.h"
+#include "seq2par/sim/resolve.h"
+
+namespace s2p::sim::detail {
+
+/// The tile ranges of every rank (contiguous, ascending: rank r's tiles come before rank r+1's).
+class RankOwners {
+public:
+  RankOwners() = default;
+  RankOwners(const Schedule& schedule, unsigned ranks);
+  [[nodiscard]] unsigned owner(TileId tile) const;
+  [[nodiscard]] TileRange range(unsigned rank) const { return {begin_[rank], begin_[rank + 1]}; }
+  [[nodiscard]] unsigned ranks() const { return static_cast<unsigned>(begin_.size()) - 1; }
+
+private:
+  std::vector<TileId> begin_{0, 0}; ///< ranks + 1 bounds
+};
+
+/// A resolved part as bytes, and back (`expanded`/`step` re-pointed at the receiver's own
+/// program, superstep k). Diagnostics keep their order, their kept items and their counts.
+[[nodiscard]] std::vector<std::byte> pack_part(const ResolvedPart& part);
+void unpack_part(std::span<const std::byte> bytes, const Resolver& resolver, std::size_t k,
+                 std::size_t max_kept, ResolvedPart& out);
+
+/// A 64-bit word each rank contributes, gathered in rank order.
+[[nodiscard]] std::vector<std::uint64_t> gather_words(Ranks& ranks, std::uint64_t mine);
+
+/// One application of (part of) a transfer's bytes at its receiver, in the order a single
+/// process applies them: external deliveries as the links deliver them, then on-chip transfers
+/// by destination tile and arrival.
+struct DataMove {
+  std::uint32_t transfer = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// Applies `moves` to the receivers this rank owns, fetching source bytes from the ranks that
+/// own them. Without a read-write hazard no source byte changes during the phase, so every rank
+/// ships what others need in one exchange; with one (`sources_written`), the moves run one by
+/// one in the global order, each crossing rank boundaries as a message, so every read sees what
+/// it sees in a single process.
+void move_across_ranks(std::span<const DataMove> moves, const std::vector<Transfer>& transfers,
+                       const ResolvedSuperstep& step, TileMemory& memory,
+                       const RankOwners& owners, Ranks& ranks, bool sources_written);
+
+} // namespace s2p::sim::detail
