@@ -64,19 +64,8 @@ struct Simulation::Impl {
       trace = std::make_unique<detail::TraceRecorder>(schedule, options.trace_tiles,
                                                       options.trace_max_events);
     }
-    detail::EngineOptions engine_options;
-    engine_options.seed = options.seed;
-    engine_options.move_data = options.move_data;
-    engine_options.max_host_bytes = options.max_host_bytes;
-    engine_options.stop_on_deadlock = options.stop_on_deadlock;
-    engine_options.threads = options.threads;
-    engine_options.ranks = options.ranks;
-    engine = std::make_unique<detail::BspEngine>(schedule, fabric, engine_options, diagnostics,
-                                                 report, trace.get());
-    if (options.move_data) {
-      detail::fill_buffers(engine->memory(), engine->resolver(), pattern, options.init_seed,
-                           engine->pool());
-    }
+    header = report;
+    start_engine(/*alone_supersteps=*/true);
     hook = [this](const ResolvedCompute& compute, std::size_t superstep) -> std::optional<Cycles> {
       const ComputeEntry& entry =
           schedule.supersteps[engine->resolver().program()[superstep].superstep]
@@ -94,6 +83,34 @@ struct Simulation::Impl {
       context.owner_ = this;
       return it->second(context);
     };
+  }
+
+  /// A fresh engine (and initial data); `alone_supersteps`: see EngineOptions.
+  void start_engine(bool alone_supersteps) {
+    engine.reset();
+    detail::EngineOptions engine_options;
+    engine_options.seed = options.seed;
+    engine_options.move_data = options.move_data;
+    engine_options.max_host_bytes = options.max_host_bytes;
+    engine_options.stop_on_deadlock = options.stop_on_deadlock;
+    engine_options.threads = options.threads;
+    engine_options.ranks = options.ranks;
+    engine_options.alone_supersteps = alone_supersteps;
+    engine = std::make_unique<detail::BspEngine>(schedule, fabric, engine_options, diagnostics,
+                                                 report, trace.get());
+    if (options.move_data) {
+      detail::fill_buffers(engine->memory(), engine->resolver(), pattern, options.init_seed,
+                           engine->pool());
+    }
+  }
+
+  /// A superstep one rank ran alone ended the run: every rank runs everything again, with every
+  /// superstep on every rank (the ranks agree on it, so all of them come here together).
+  void restart_on_every_rank() {
+    report = header;
+    diagnostics = Diagnostics();
+    finished = false;
+    start_engine(/*alone_supersteps=*/false);
   }
 
   std::span<std::byte> buffer(TileId tile, std::string_view name) {
@@ -130,6 +147,7 @@ struct Simulation::Impl {
   InitPattern pattern;
   Diagnostics diagnostics;
   RunReport report;
+  RunReport header; ///< the report before the engine wrote to it
   std::unique_ptr<detail::TraceRecorder> trace;
   std::unique_ptr<detail::BspEngine> engine;
   std::map<std::string, ComputeFn, std::less<>> callbacks;
@@ -165,12 +183,17 @@ std::span<const std::byte> Simulation::buffer(TileId tile, std::string_view name
 }
 
 bool Simulation::step() {
-  const bool more =
-      impl_->engine->step(impl_->callbacks.empty() ? detail::ComputeHook() : impl_->hook);
-  if (!more) {
-    impl_->finish();
+  try {
+    const bool more =
+        impl_->engine->step(impl_->callbacks.empty() ? detail::ComputeHook() : impl_->hook);
+    if (!more) {
+      impl_->finish();
+    }
+    return more;
+  } catch (const detail::RestartEverySuperstepOnEveryRank&) {
+    impl_->restart_on_every_rank();
+    return true;
   }
-  return more;
 }
 
 void Simulation::run() {

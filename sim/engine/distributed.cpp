@@ -28,63 +28,6 @@ namespace detail {
 
 namespace {
 
-/// Bytes on the wire: plain values copied as they are (both ends are the same program).
-class ByteWriter {
-public:
-  template <class T> void value(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::byte*>(&v);
-    out_.insert(out_.end(), p, p + sizeof v);
-  }
-  template <class T> void values(const std::vector<T>& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    value<std::uint64_t>(v.size());
-    const auto* p = reinterpret_cast<const std::byte*>(v.data());
-    out_.insert(out_.end(), p, p + v.size() * sizeof(T));
-  }
-  void text(const std::string& s) {
-    value<std::uint64_t>(s.size());
-    const auto* p = reinterpret_cast<const std::byte*>(s.data());
-    out_.insert(out_.end(), p, p + s.size());
-  }
-  std::vector<std::byte> take() { return std::move(out_); }
-
-private:
-  std::vector<std::byte> out_;
-};
-
-class ByteReader {
-public:
-  explicit ByteReader(std::span<const std::byte> in) : in_(in) {}
-  template <class T> T value() {
-    T v;
-    std::memcpy(&v, take(sizeof v), sizeof v);
-    return v;
-  }
-  template <class T> void values(std::vector<T>& v) {
-    v.resize(value<std::uint64_t>());
-    if (!v.empty()) {
-      std::memcpy(v.data(), take(v.size() * sizeof(T)), v.size() * sizeof(T));
-    }
-  }
-  std::string text() {
-    const auto n = value<std::uint64_t>();
-    return {reinterpret_cast<const char*>(take(n)), n};
-  }
-
-private:
-  const std::byte* take(std::size_t n) {
-    if (n > in_.size() - at_) {
-      throw std::logic_error("distributed engine: a message from another rank is truncated");
-    }
-    const std::byte* p = in_.data() + at_;
-    at_ += n;
-    return p;
-  }
-  std::span<const std::byte> in_;
-  std::size_t at_ = 0;
-};
-
 void write_diagnostic(ByteWriter& out, const Diagnostic& d) {
   out.value(d.severity);
   out.text(d.kind);
@@ -109,6 +52,85 @@ Diagnostic read_diagnostic(ByteReader& in) {
 
 } // namespace
 
+void pack_diagnostics(ByteWriter& out, const Diagnostics& diagnostics) {
+  out.value<std::uint64_t>(diagnostics.error_count());
+  out.value<std::uint64_t>(diagnostics.warning_count());
+  out.value<std::uint64_t>(diagnostics.items().size());
+  for (const Diagnostic& d : diagnostics.items()) {
+    write_diagnostic(out, d);
+  }
+}
+
+void unpack_diagnostics(ByteReader& in, Diagnostics& out) {
+  const auto errors = in.value<std::uint64_t>();
+  const auto warnings = in.value<std::uint64_t>();
+  const auto kept = in.value<std::uint64_t>();
+  out = Diagnostics(out.max_kept());
+  for (std::uint64_t i = 0; i < kept; ++i) {
+    out.add(read_diagnostic(in));
+  }
+  // Counted but not kept by the sender: counted again here (the kept list is already full).
+  for (std::uint64_t e = out.error_count(); e < errors; ++e) {
+    out.add({Severity::kError, {}, {}, {}, {}, {}, {}});
+  }
+  for (std::uint64_t w = out.warning_count(); w < warnings; ++w) {
+    out.add({Severity::kWarning, {}, {}, {}, {}, {}, {}});
+  }
+}
+
+void pack_stats(ByteWriter& out, const SuperstepStats& stats) {
+  out.value(stats.index);
+  out.text(stats.name);
+  out.text(stats.group);
+  out.value(stats.barrier);
+  for (const std::uint64_t v : {stats.start, stats.compute_cycles, stats.sync_cycles,
+                                stats.exchange_cycles, stats.end, stats.transfers,
+                                stats.external_transfers, stats.bytes}) {
+    out.value(v);
+  }
+}
+
+SuperstepStats unpack_stats(ByteReader& in) {
+  SuperstepStats stats;
+  stats.index = in.value<std::uint32_t>();
+  stats.name = in.text();
+  stats.group = in.text();
+  stats.barrier = in.value<BarrierVariant>();
+  for (std::uint64_t* v : {&stats.start, &stats.compute_cycles, &stats.sync_cycles,
+                           &stats.exchange_cycles, &stats.end, &stats.transfers,
+                           &stats.external_transfers, &stats.bytes}) {
+    *v = in.value<std::uint64_t>();
+  }
+  return stats;
+}
+
+void pack_produced(ByteWriter& out, const TileMemory& memory, TileRange tiles,
+                   std::size_t buffers) {
+  for (TileId t = tiles.begin; t < tiles.end; ++t) {
+    for (std::size_t b = 0; b < buffers; ++b) {
+      const auto& ranges = memory.produced_set(t, static_cast<int>(b)).ranges();
+      out.value<std::uint64_t>(ranges.size());
+      for (const auto& [lo, hi] : ranges) {
+        out.value(lo);
+        out.value(hi);
+      }
+    }
+  }
+}
+
+void unpack_produced(ByteReader& in, TileMemory& memory, TileRange tiles, std::size_t buffers) {
+  for (TileId t = tiles.begin; t < tiles.end; ++t) {
+    for (std::size_t b = 0; b < buffers; ++b) {
+      auto& ranges = memory.produced_set(t, static_cast<int>(b)).ranges();
+      ranges.resize(in.value<std::uint64_t>());
+      for (auto& [lo, hi] : ranges) {
+        lo = in.value<std::uint64_t>();
+        hi = in.value<std::uint64_t>();
+      }
+    }
+  }
+}
+
 RankOwners::RankOwners(const Schedule& schedule, unsigned ranks) {
   begin_.clear();
   for (unsigned r = 0; r < ranks; ++r) {
@@ -131,12 +153,7 @@ std::vector<std::byte> pack_part(const ResolvedPart& part) {
   out.values(part.step.destinations);
   out.values(part.step.receives);
   out.values(part.ends);
-  out.value<std::uint64_t>(part.diagnostics.error_count());
-  out.value<std::uint64_t>(part.diagnostics.warning_count());
-  out.value<std::uint64_t>(part.diagnostics.items().size());
-  for (const Diagnostic& d : part.diagnostics.items()) {
-    write_diagnostic(out, d);
-  }
+  pack_diagnostics(out, part.diagnostics);
   return out.take();
 }
 
@@ -153,20 +170,8 @@ void unpack_part(std::span<const std::byte> bytes, const Resolver& resolver, std
   in.values(out.step.destinations);
   in.values(out.step.receives);
   in.values(out.ends);
-  const auto errors = in.value<std::uint64_t>();
-  const auto warnings = in.value<std::uint64_t>();
-  const auto kept = in.value<std::uint64_t>();
   out.diagnostics = Diagnostics(max_kept);
-  for (std::uint64_t i = 0; i < kept; ++i) {
-    out.diagnostics.add(read_diagnostic(in));
-  }
-  // Counted but not kept by the part: counted again here (the kept list is already full).
-  for (std::uint64_t e = out.diagnostics.error_count(); e < errors; ++e) {
-    out.diagnostics.add({Severity::kError, {}, {}, {}, {}, {}, {}});
-  }
-  for (std::uint64_t w = out.diagnostics.warning_count(); w < warnings; ++w) {
-    out.diagnostics.add({Severity::kWarning, {}, {}, {}, {}, {}, {}});
-  }
+  unpack_diagnostics(in, out.diagnostics);
 }
 
 std::vector<std::uint64_t> gather_words(Ranks& ranks, std::uint64_t mine) {

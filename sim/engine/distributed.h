@@ -8,7 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine/tile_memory.h"
@@ -17,6 +21,83 @@
 #include "seq2par/sim/resolve.h"
 
 namespace s2p::sim::detail {
+
+/// Bytes on the wire: plain values copied as they are (every rank runs the same program).
+class ByteWriter {
+public:
+  template <class T> void value(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::byte*>(&v);
+    out_.insert(out_.end(), p, p + sizeof v);
+  }
+  template <class T> void values(std::span<const T> v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    value<std::uint64_t>(v.size());
+    const auto* p = reinterpret_cast<const std::byte*>(v.data());
+    out_.insert(out_.end(), p, p + v.size_bytes());
+  }
+  template <class T> void values(const std::vector<T>& v) { values(std::span<const T>(v)); }
+  void text(const std::string& s) {
+    value<std::uint64_t>(s.size());
+    const auto* p = reinterpret_cast<const std::byte*>(s.data());
+    out_.insert(out_.end(), p, p + s.size());
+  }
+  [[nodiscard]] std::vector<std::byte> take() { return std::move(out_); }
+
+private:
+  std::vector<std::byte> out_;
+};
+
+class ByteReader {
+public:
+  explicit ByteReader(std::span<const std::byte> in) : in_(in) {}
+  template <class T> T value() {
+    T v;
+    std::memcpy(&v, take(sizeof v), sizeof v);
+    return v;
+  }
+  template <class T> void values(std::vector<T>& v) {
+    v.resize(value<std::uint64_t>());
+    if (!v.empty()) {
+      std::memcpy(v.data(), take(v.size() * sizeof(T)), v.size() * sizeof(T));
+    }
+  }
+  /// Into an existing span (its size must be the sender's).
+  template <class T> void values_into(std::span<T> v) {
+    if (value<std::uint64_t>() != v.size()) {
+      throw std::logic_error("distributed engine: a message from another rank has a wrong size");
+    }
+    if (!v.empty()) {
+      std::memcpy(v.data(), take(v.size_bytes()), v.size_bytes());
+    }
+  }
+  std::string text() {
+    const auto n = value<std::uint64_t>();
+    return {reinterpret_cast<const char*>(take(n)), n};
+  }
+
+private:
+  const std::byte* take(std::size_t n) {
+    if (n > in_.size() - at_) {
+      throw std::logic_error("distributed engine: a message from another rank is truncated");
+    }
+    const std::byte* p = in_.data() + at_;
+    at_ += n;
+    return p;
+  }
+  std::span<const std::byte> in_;
+  std::size_t at_ = 0;
+};
+
+/// Diagnostics (kept items and counts), a superstep's statistics and the produced bytes of a
+/// range of tiles, for the synchronisation of supersteps that ranks ran alone.
+void pack_diagnostics(ByteWriter& out, const Diagnostics& diagnostics);
+void unpack_diagnostics(ByteReader& in, Diagnostics& out); ///< keeps out's max_kept
+void pack_stats(ByteWriter& out, const SuperstepStats& stats);
+[[nodiscard]] SuperstepStats unpack_stats(ByteReader& in);
+void pack_produced(ByteWriter& out, const TileMemory& memory, TileRange tiles,
+                   std::size_t buffers);
+void unpack_produced(ByteReader& in, TileMemory& memory, TileRange tiles, std::size_t buffers);
 
 /// The tile ranges of every rank (contiguous, ascending: rank r's tiles come before rank r+1's).
 class RankOwners {

@@ -22,6 +22,11 @@ public:
   [[nodiscard]] bool contains(std::uint64_t lo, std::uint64_t hi) const;
   void add(std::uint64_t lo, std::uint64_t hi);
   void add_all(std::uint64_t size) { add(0, size); }
+  /// The ranges themselves (the distributed engine ships them between ranks).
+  [[nodiscard]] const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges() const {
+    return ranges_;
+  }
+  [[nodiscard]] std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges() { return ranges_; }
 
 private:
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
@@ -54,6 +59,12 @@ public:
   }
   void mark_produced(TileId tile, int buffer, std::uint64_t lo, std::uint64_t hi) {
     produced_[index(tile, buffer)].add(lo, hi);
+  }
+  [[nodiscard]] const IntervalSet& produced_set(TileId tile, int buffer) const {
+    return produced_[index(tile, buffer)];
+  }
+  [[nodiscard]] IntervalSet& produced_set(TileId tile, int buffer) {
+    return produced_[index(tile, buffer)];
   }
 
 private:

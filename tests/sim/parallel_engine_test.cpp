@@ -36,14 +36,18 @@ std::vector<sim::TileId> traced_tiles() {
   return tiles;
 }
 
+/// `traced`: with a trace (a distributed run then runs every superstep on every rank).
 Outputs run(const Json& schedule, const sim::Fabric& fabric, unsigned threads, bool verify,
-            bool stop_on_deadlock = true, sim::Ranks* ranks = nullptr, bool move_data = true) {
+            bool stop_on_deadlock = true, sim::Ranks* ranks = nullptr, bool move_data = true,
+            bool traced = true) {
   sim::SimulationOptions options;
   options.threads = threads;
   options.ranks = ranks;
   options.move_data = move_data;
   options.seed = 7;
-  options.trace_tiles = traced_tiles();
+  if (traced) {
+    options.trace_tiles = traced_tiles();
+  }
   options.stop_on_deadlock = stop_on_deadlock;
   sim::Simulation s(sim::parse_schedule(schedule, "parallel.json"), fabric, options);
   s.run();
@@ -61,11 +65,13 @@ Outputs run(const Json& schedule, const sim::Fabric& fabric, unsigned threads, b
   return {s.report_json().dump(1), trace.str(), diagnostics};
 }
 
-/// The schedule as 2 and 3 ranks (with `threads` host threads each) against one process.
+/// The schedule as 2 and 3 ranks (with `threads` host threads each) against one process, with
+/// and without a trace (without one, supersteps of a chip's sync group run on its rank alone).
 void expect_same_for_every_rank_count(const Json& schedule, const sim::Fabric& fabric, bool verify,
                                       bool stop_on_deadlock = true, bool move_data = true,
                                       std::initializer_list<unsigned> thread_counts = {1}) {
-  const Outputs one = run(schedule, fabric, 1, verify, stop_on_deadlock, nullptr, move_data);
+  for (const bool traced : {true, false}) {
+  const Outputs one = run(schedule, fabric, 1, verify, stop_on_deadlock, nullptr, move_data, traced);
   for (const unsigned ranks : {2U, 3U}) {
     for (const unsigned threads : thread_counts) {
       ThreadHub hub(ranks);
@@ -76,7 +82,8 @@ void expect_same_for_every_rank_count(const Json& schedule, const sim::Fabric& f
         rank_threads.emplace_back([&, r] {
           try {
             ThreadRanks mine(hub, r);
-            outputs[r] = run(schedule, fabric, threads, verify, stop_on_deadlock, &mine, move_data);
+            outputs[r] =
+                run(schedule, fabric, threads, verify, stop_on_deadlock, &mine, move_data, traced);
           } catch (...) {
             errors[r] = std::current_exception();
           }
@@ -90,12 +97,14 @@ void expect_same_for_every_rank_count(const Json& schedule, const sim::Fabric& f
           std::rethrow_exception(errors[r]);
         }
         const std::string where = "rank " + std::to_string(r) + " of " + std::to_string(ranks) +
-                                  ", " + std::to_string(threads) + " thread(s)";
+                                  ", " + std::to_string(threads) + " thread(s)" +
+                                  (traced ? ", traced" : "");
         EXPECT_TRUE(outputs[r].report == one.report) << where << ": the report differs";
         EXPECT_TRUE(outputs[r].trace == one.trace) << where << ": the trace differs";
         EXPECT_EQ(outputs[r].diagnostics, one.diagnostics) << where;
       }
     }
+  }
   }
 }
 
@@ -304,6 +313,59 @@ TEST(DistributedEngine, DiagnosticsBeyondTheKeptLimitIdenticalForEveryRankCount)
             {"count", 60},
             {"body", Json::array({{{"name", "s{s}"}, {"exchange", Json::array({lonely})}}})}}}));
   expect_same_for_every_rank_count(schedule, small_fabric(kTiles), false);
+}
+
+/// Two chips of 128 tiles, a sync group per chip: supersteps on one chip run on its rank alone
+/// (2 ranks: a chip each), the other rank going on to its own. Each chip's steps break rules
+/// (sends nobody receives, on both chips in turn, so that the diagnostics of the two ranks must
+/// be interleaved in program order), a superstep over all tiles makes the ranks catch up, and
+/// with `deadlock` a chip-1 superstep never completes while chip 0 has steps after it: the run
+/// must stop there as one process stops, although rank 0 ran ahead.
+Json per_chip_schedule(bool deadlock) {
+  const Json shift = {{"kind", "send"}, {"name", "shift"}, {"buffer", "x"}, {"offset", 0},
+                      {"bytes", 64},    {"to", "chip * tiles_per_chip + (chip_tile + 1) % tiles_per_chip"}};
+  const Json shifted = {{"kind", "recv"}, {"name", "shifted"}, {"buffer", "x"}, {"offset", 256},
+                        {"bytes", 64},    {"op", "sum"},
+                        {"from", "chip * tiles_per_chip + (chip_tile - 1) % tiles_per_chip"}};
+  const Json lonely = {{"kind", "send"}, {"name", "lonely"}, {"tiles", {{"where", "tile % 9 == 0"}}},
+                       {"buffer", "x"}, {"offset", 128}, {"bytes", 16},
+                       {"to", "chip * tiles_per_chip + (chip_tile + 5) % tiles_per_chip"},
+                       {"cycle", 40}};
+  const Json work = {{"name", "work"}, {"codelet", "c"}, {"cycles", "50 + tile % 13"}};
+  Json body = Json::array();
+  for (const char* chip : {"chip0", "chip1"}) {
+    body.push_back({{"name", std::string(chip) + " step {s}"}, {"sync", chip},
+                    {"compute", Json::array({work})},
+                    {"exchange", Json::array({shift, shifted, lonely})}});
+  }
+  Json supersteps = Json::array({{{"repeat", "s"}, {"count", 3}, {"body", body}}});
+  supersteps.push_back({{"name", "everyone"}, {"exchange", Json::array({shift, shifted})}});
+  if (deadlock) {
+    supersteps.push_back({{"name", "chip1 stuck"}, {"sync", "chip1"},
+                          {"exchange", Json::array({shifted})}});
+  }
+  supersteps.push_back({{"repeat", "s"}, {"count", 2}, {"body", body}});
+  Json schedule = schedule_json(
+      kTiles, Json::array({{{"name", "x"}, {"type", "i32"}, {"bytes", 512}, {"init", "input"}}}),
+      supersteps);
+  schedule["fabric"] = {{"chips", 2}, {"tiles_per_chip", kTiles / 2}};
+  schedule["groups"] = {{"chip0", {{"first", 0}, {"count", kTiles / 2}}},
+                        {"chip1", {{"first", kTiles / 2}, {"count", kTiles / 2}}}};
+  return schedule;
+}
+
+TEST(DistributedEngine, SuperstepsOfOneChipRunOnItsRankAlone) {
+  const sim::Fabric fabric = small_fabric(kTiles / 2, 2);
+  const Outputs one = run(per_chip_schedule(false), fabric, 1, false);
+  EXPECT_NE(one.diagnostics.find("unmatched-send"), std::string::npos) << one.diagnostics;
+  expect_same_for_every_rank_count(per_chip_schedule(false), fabric, false);
+}
+
+TEST(DistributedEngine, DeadlockInASuperstepRunAloneStopsWhereOneProcessStops) {
+  const sim::Fabric fabric = small_fabric(kTiles / 2, 2);
+  const Outputs one = run(per_chip_schedule(true), fabric, 1, false);
+  EXPECT_NE(one.diagnostics.find("deadlock"), std::string::npos) << one.diagnostics;
+  expect_same_for_every_rank_count(per_chip_schedule(true), fabric, false);
 }
 
 TEST(DistributedEngine, TilesDealtAsWholeChipsWhenThereAreEnough) {
