@@ -6,6 +6,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "engine/distributed.h"
 #include "exchange/combine.h"
 #include "seq2par/sim/collectives.h"
 #include "support/random.h"
@@ -243,8 +244,34 @@ void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern patt
   });
 }
 
+namespace {
+
+/// Every rank's counts summed, the lowest rank's first mismatch.
+void gather_verdicts(VerifyResult& result, Ranks& ranks) {
+  std::vector<std::byte> mine(2 * sizeof(std::uint64_t));
+  std::memcpy(mine.data(), &result.checked_elements, sizeof(std::uint64_t));
+  std::memcpy(mine.data() + sizeof(std::uint64_t), &result.mismatches, sizeof(std::uint64_t));
+  const auto* text = reinterpret_cast<const std::byte*>(result.detail.data());
+  mine.insert(mine.end(), text, text + result.detail.size());
+  result = VerifyResult{};
+  for (const std::vector<std::byte>& theirs : ranks.all_gather(mine)) {
+    std::uint64_t checked = 0;
+    std::uint64_t mismatches = 0;
+    std::memcpy(&checked, theirs.data(), sizeof checked);
+    std::memcpy(&mismatches, theirs.data() + sizeof checked, sizeof mismatches);
+    if (result.mismatches == 0 && mismatches > 0) {
+      result.detail.assign(reinterpret_cast<const char*>(theirs.data()) + 2 * sizeof checked,
+                           theirs.size() - 2 * sizeof checked);
+    }
+    result.checked_elements += checked;
+    result.mismatches += mismatches;
+  }
+}
+
+} // namespace
+
 VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedule,
-                               InitPattern pattern, std::uint64_t init_seed) {
+                               InitPattern pattern, std::uint64_t init_seed, Ranks* ranks) {
   VerifyResult result;
   if (!schedule.collective) {
     result.detail = "not a collective schedule: nothing to verify";
@@ -290,7 +317,7 @@ VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedul
     }
   }
 
-  for (TileId t = 0; t < n; ++t) {
+  for (TileId t = memory.owned().begin; t < memory.owned().end; ++t) {
     const auto actual = memory.bytes(t, buffer);
     for (std::uint64_t k = 0; k < n; ++k) {
       if (info.kind == "reduce-scatter" && owner(k) != t) {
@@ -315,6 +342,9 @@ VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedul
       }
     }
   }
+  if (ranks != nullptr && ranks->size() > 1) {
+    gather_verdicts(result, *ranks);
+  }
   result.ok = result.mismatches == 0;
   if (result.ok) {
     result.detail =
@@ -325,13 +355,18 @@ VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedul
   return result;
 }
 
-std::string digest(const TileMemory& memory, const Schedule& schedule) {
+std::string digest(const TileMemory& memory, const Schedule& schedule, Ranks* ranks) {
   std::uint64_t h = 0x243f6a8885a308d3ULL;
+  const bool distributed = ranks != nullptr && ranks->size() > 1;
+  if (distributed && ranks->rank() > 0) { // the state after the tiles before this rank's
+    const std::vector<std::byte> state = ranks->receive(ranks->rank() - 1);
+    std::memcpy(&h, state.data(), std::min(state.size(), sizeof h));
+  }
   const auto mix = [&h](std::uint64_t word) {
     h ^= word * 0x9e3779b97f4a7c15ULL;
     h = ((h << 31) | (h >> 33)) * 0xbf58476d1ce4e5b9ULL;
   };
-  for (TileId t = 0; t < schedule.tiles; ++t) {
+  for (TileId t = memory.owned().begin; t < memory.owned().end; ++t) {
     for (std::size_t b = 0; b < schedule.buffers.size(); ++b) {
       const auto bytes = memory.bytes(t, static_cast<int>(b));
       mix((static_cast<std::uint64_t>(t) << 32) ^ b);
@@ -348,6 +383,13 @@ std::string digest(const TileMemory& memory, const Schedule& schedule) {
         mix(tail);
       }
     }
+  }
+  if (distributed) {
+    const auto* state = reinterpret_cast<const std::byte*>(&h);
+    if (ranks->rank() + 1 < ranks->size()) {
+      ranks->send(ranks->rank() + 1, std::span(state, sizeof h));
+    }
+    h = gather_words(*ranks, h).back(); // the last rank's state covers every tile
   }
   std::ostringstream out;
   out << std::hex << std::setw(16) << std::setfill('0') << splitmix64(h);

@@ -15,10 +15,16 @@ namespace s2p::sim::detail {
 void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern pattern,
                   std::uint64_t init_seed, WorkerPool& pool);
 
-/// Checks a collective's result against inputs regenerated from the pattern and seed.
+/// Checks a collective's result against inputs regenerated from the pattern and seed. In a
+/// distributed run (`ranks`) each rank checks its own tiles and every rank gets the whole
+/// result: the counts summed, the first mismatch of the lowest tile.
 [[nodiscard]] VerifyResult verify_collective(const TileMemory& memory, const Schedule& schedule,
-                                             InitPattern pattern, std::uint64_t init_seed);
+                                             InitPattern pattern, std::uint64_t init_seed,
+                                             Ranks* ranks = nullptr);
 
-[[nodiscard]] std::string digest(const TileMemory& memory, const Schedule& schedule);
+/// One hash over every tile's buffers in tile order; in a distributed run the hash state goes
+/// from rank to rank in tile order, so the digest is the single process's.
+[[nodiscard]] std::string digest(const TileMemory& memory, const Schedule& schedule,
+                                 Ranks* ranks = nullptr);
 
 } // namespace s2p::sim::detail

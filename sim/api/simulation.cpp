@@ -64,18 +64,8 @@ struct Simulation::Impl {
       trace = std::make_unique<detail::TraceRecorder>(schedule, options.trace_tiles,
                                                       options.trace_max_events);
     }
-    detail::EngineOptions engine_options;
-    engine_options.seed = options.seed;
-    engine_options.move_data = options.move_data;
-    engine_options.max_host_bytes = options.max_host_bytes;
-    engine_options.stop_on_deadlock = options.stop_on_deadlock;
-    engine_options.threads = options.threads;
-    engine = std::make_unique<detail::BspEngine>(schedule, fabric, engine_options, diagnostics,
-                                                 report, trace.get());
-    if (options.move_data) {
-      detail::fill_buffers(engine->memory(), engine->resolver(), pattern, options.init_seed,
-                           engine->pool());
-    }
+    header = report;
+    start_engine(/*alone_supersteps=*/true);
     hook = [this](const ResolvedCompute& compute, std::size_t superstep) -> std::optional<Cycles> {
       const ComputeEntry& entry =
           schedule.supersteps[engine->resolver().program()[superstep].superstep]
@@ -95,6 +85,34 @@ struct Simulation::Impl {
     };
   }
 
+  /// A fresh engine (and initial data); `alone_supersteps`: see EngineOptions.
+  void start_engine(bool alone_supersteps) {
+    engine.reset();
+    detail::EngineOptions engine_options;
+    engine_options.seed = options.seed;
+    engine_options.move_data = options.move_data;
+    engine_options.max_host_bytes = options.max_host_bytes;
+    engine_options.stop_on_deadlock = options.stop_on_deadlock;
+    engine_options.threads = options.threads;
+    engine_options.ranks = options.ranks;
+    engine_options.alone_supersteps = alone_supersteps;
+    engine = std::make_unique<detail::BspEngine>(schedule, fabric, engine_options, diagnostics,
+                                                 report, trace.get());
+    if (options.move_data) {
+      detail::fill_buffers(engine->memory(), engine->resolver(), pattern, options.init_seed,
+                           engine->pool());
+    }
+  }
+
+  /// A superstep one rank ran alone ended the run: every rank runs everything again, with every
+  /// superstep on every rank (the ranks agree on it, so all of them come here together).
+  void restart_on_every_rank() {
+    report = header;
+    diagnostics = Diagnostics();
+    finished = false;
+    start_engine(/*alone_supersteps=*/false);
+  }
+
   std::span<std::byte> buffer(TileId tile, std::string_view name) {
     const int index = schedule.find_buffer(name);
     if (index < 0) {
@@ -103,6 +121,10 @@ struct Simulation::Impl {
     if (tile >= schedule.tiles || !engine->resolver().buffer(tile, index).held) {
       throw std::out_of_range("tile " + std::to_string(tile) + " does not hold buffer '" +
                               std::string(name) + "'");
+    }
+    if (!engine->memory().owned().contains(tile)) {
+      throw std::out_of_range("tile " + std::to_string(tile) +
+                              "'s memory is on another rank of the distributed run");
     }
     return engine->memory().bytes(tile, index);
   }
@@ -114,7 +136,7 @@ struct Simulation::Impl {
       report.ring_bound = ring_bound(schedule, fabric, report.total_cycles);
       report.hierarchical_bound = hierarchical_bound(schedule, fabric, report.total_cycles);
       if (options.move_data) {
-        report.memory_digest = detail::digest(engine->memory(), schedule);
+        report.memory_digest = detail::digest(engine->memory(), schedule, options.ranks);
       }
     }
   }
@@ -125,6 +147,7 @@ struct Simulation::Impl {
   InitPattern pattern;
   Diagnostics diagnostics;
   RunReport report;
+  RunReport header; ///< the report before the engine wrote to it
   std::unique_ptr<detail::TraceRecorder> trace;
   std::unique_ptr<detail::BspEngine> engine;
   std::map<std::string, ComputeFn, std::less<>> callbacks;
@@ -143,6 +166,11 @@ Simulation::Simulation(Simulation&&) noexcept = default;
 Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 
 void Simulation::on_compute(std::string codelet, ComputeFn fn) {
+  if (impl_->options.ranks != nullptr && impl_->options.ranks->size() > 1) {
+    // Compute phases run on every rank for every tile; a callback would see other ranks' tiles.
+    throw std::logic_error("Simulation::on_compute: compute callbacks are not supported in a "
+                           "distributed run");
+  }
   impl_->callbacks[std::move(codelet)] = std::move(fn);
 }
 
@@ -155,12 +183,17 @@ std::span<const std::byte> Simulation::buffer(TileId tile, std::string_view name
 }
 
 bool Simulation::step() {
-  const bool more =
-      impl_->engine->step(impl_->callbacks.empty() ? detail::ComputeHook() : impl_->hook);
-  if (!more) {
-    impl_->finish();
+  try {
+    const bool more =
+        impl_->engine->step(impl_->callbacks.empty() ? detail::ComputeHook() : impl_->hook);
+    if (!more) {
+      impl_->finish();
+    }
+    return more;
+  } catch (const detail::RestartEverySuperstepOnEveryRank&) {
+    impl_->restart_on_every_rank();
+    return true;
   }
-  return more;
 }
 
 void Simulation::run() {
@@ -194,13 +227,14 @@ void Simulation::write_trace(std::ostream& out) const {
 }
 
 VerifyResult Simulation::verify() {
-  impl_->report.verify = detail::verify_collective(impl_->engine->memory(), impl_->schedule,
-                                                   impl_->pattern, impl_->options.init_seed);
+  impl_->report.verify =
+      detail::verify_collective(impl_->engine->memory(), impl_->schedule, impl_->pattern,
+                                impl_->options.init_seed, impl_->options.ranks);
   return *impl_->report.verify;
 }
 
 std::string Simulation::memory_digest() const {
-  return detail::digest(impl_->engine->memory(), impl_->schedule);
+  return detail::digest(impl_->engine->memory(), impl_->schedule, impl_->options.ranks);
 }
 
 const Schedule& Simulation::schedule() const {

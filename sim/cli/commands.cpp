@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/args.h"
+#include "cli/launch.h"
 #include "seq2par/sim/collectives.h"
 #include "seq2par/sim/resolve.h"
 #include "seq2par/sim/simulation.h"
@@ -57,7 +58,10 @@ const char* const kRunUsage =
     "  --host-stats prints host seconds, peak memory and events (transfers and superstep-tile\n"
     "  steps) per second to stderr (never into the report). --threads: host threads sharing\n"
     "  each superstep's tiles (default: the machine's cores); results never depend on it.\n"
-    "  --html writes the report as a page: timeline, tile map, memory, links.\n";
+    "  --html writes the report as a page: timeline, tile map, memory, links.\n"
+    "  Under `mpirun -n R` (an s2p-sim built with MPI) the run is split over R ranks, whole\n"
+    "  chips per rank where there are enough; every output is the single process's, written by\n"
+    "  rank 0 (--threads then defaults to the cores shared among the ranks on the machine).\n";
 const char* const kHtmlUsage =
     "s2p-sim html report.json -o report.html\n"
     "  Draws a saved report as one self-contained HTML page with inline SVG: summary,\n"
@@ -416,6 +420,10 @@ int run_resolve(const std::vector<std::string>& argv) {
   return diagnostics.has_errors() ? 1 : 0;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 /// Events per host second (per thread, at most one thread per core): the engine's throughput
 /// measure, comparable with parallel discrete-event simulators' "events per second per core".
 void print_event_rate(const RunReport& r, double seconds, unsigned threads) {
@@ -434,7 +442,31 @@ void print_event_rate(const RunReport& r, double seconds, unsigned threads) {
                rate / 1e6 / cores, threads, cores);
 }
 
-int run_run(const std::vector<std::string>& argv) {
+namespace {
+
+/// Host time and peak memory (of this rank, in a distributed run: each prints its own).
+void print_host_stats(const RunReport& r, double seconds, unsigned threads, const Ranks* ranks) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const std::string who = ranks == nullptr ? std::string()
+                                           : "rank " + std::to_string(ranks->rank()) + " of " +
+                                                 std::to_string(ranks->size()) + ": ";
+  std::fprintf(stderr, "%shost: %.3f s, peak RSS %s\n", who.c_str(), seconds,
+               human_bytes(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024).c_str());
+  if (ranks == nullptr || ranks->rank() == 0) {
+    print_event_rate(r, seconds, threads);
+  }
+}
+
+/// --threads' default: the machine's cores, shared among the ranks the launcher put on it.
+unsigned default_threads(const Ranks* ranks) {
+  const unsigned cores = detail::default_thread_count();
+  return ranks == nullptr ? cores : std::max(1U, cores / std::max(1U, ranks_on_this_host()));
+}
+
+} // namespace
+
+int run_run(const std::vector<std::string>& argv, Ranks* ranks) {
   const auto host_start = std::chrono::steady_clock::now();
   const Args args(argv, {{"--fabric", true},
                          {"--seed", true},
@@ -451,8 +483,12 @@ int run_run(const std::vector<std::string>& argv) {
                          {"--threads", true},
                          {"--quiet", false}});
   const std::string path = single_schedule(args, "run");
-  const auto threads = static_cast<unsigned>(
-      args.number("--threads", detail::default_thread_count(), 1, kMaxThreads));
+  if (ranks != nullptr && ranks->size() == 1) {
+    ranks = nullptr; // a job of one rank is a single process
+  }
+  const bool speaks = ranks == nullptr || ranks->rank() == 0; // prints and writes files
+  const auto threads =
+      static_cast<unsigned>(args.number("--threads", default_threads(ranks), 1, kMaxThreads));
   if (args.has("--verify") && args.has("--timing-only")) {
     throw UsageError("--verify needs the data that --timing-only does not move");
   }
@@ -470,6 +506,7 @@ int run_run(const std::vector<std::string>& argv) {
   options.max_host_bytes = args.number("--max-host-memory", options.max_host_bytes, 0, UINT64_MAX);
   options.fabric_source = fabric_label(schedule, fabric_path);
   options.threads = threads;
+  options.ranks = ranks;
   if (args.has("--trace")) {
     options.trace_tiles = parse_trace_tiles(args.value("--trace-tiles"), schedule.tiles);
   }
@@ -484,6 +521,14 @@ int run_run(const std::vector<std::string>& argv) {
     verified = simulation.verify();
   }
 
+  const bool failed = simulation.diagnostics().has_errors() || simulation.report().deadlock ||
+                      (verified && !verified->ok) || !simulation.report().completed;
+  if (!speaks) { // every rank holds the same report; rank 0 tells
+    if (args.has("--host-stats")) {
+      print_host_stats(simulation.report(), seconds_since(host_start), threads, ranks);
+    }
+    return failed ? 1 : 0;
+  }
   if (const auto report = args.value("--report")) {
     detail::write_file_atomically(*report, simulation.report_json().dump(1) + "\n");
   }
@@ -547,16 +592,8 @@ int run_run(const std::vector<std::string>& argv) {
     }
   }
   if (args.has("--host-stats")) {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
-    std::fprintf(stderr, "host: %.3f s, peak RSS %s\n", seconds,
-                 human_bytes(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024).c_str());
-    print_event_rate(r, seconds, threads);
+    print_host_stats(r, seconds_since(host_start), threads, ranks);
   }
-  const bool failed = simulation.diagnostics().has_errors() || r.deadlock ||
-                      (verified && !verified->ok) || !r.completed;
   return failed ? 1 : 0;
 }
 

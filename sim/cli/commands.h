@@ -5,12 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "seq2par/sim/ranks.h"
+
 namespace s2p::sim::cli {
 
 int run_gen(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_resolve(const std::vector<std::string>& args);
-int run_run(const std::vector<std::string>& args);
+/// `ranks`: this process's job when mpirun started it (null: a single process). Every rank
+/// simulates; rank 0 alone prints and writes files.
+int run_run(const std::vector<std::string>& args, Ranks* ranks = nullptr);
 int run_html(const std::vector<std::string>& args);
 
 /// The full usage text, or one command's.

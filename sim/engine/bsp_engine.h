@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/distributed.h"
 #include "engine/tile_memory.h"
 #include "exchange/transfers.h"
 #include "external/external_exchange.h"
@@ -32,6 +33,24 @@ struct EngineOptions {
   /// Host threads sharing each superstep's per-tile work (0: the machine's cores). Results do
   /// not depend on it.
   unsigned threads = 1;
+  /// A distributed run's ranks (null or one rank: a single process). See engine/distributed.h.
+  Ranks* ranks = nullptr;
+  /// In a distributed run, supersteps whose sync group lies on one chip of one rank run on that
+  /// rank alone, the others going on to their own; the ranks catch up with each other before a
+  /// superstep they all run, and at the end. Needs no trace (its events would have to be
+  /// interleaved) and stop_on_deadlock.
+  bool alone_supersteps = true;
+};
+
+/// Thrown on every rank at a catching-up point when a superstep that one rank ran alone ended
+/// the run (a deadlock) or failed there: the other ranks have run ahead of it, so the run starts
+/// again with every superstep on every rank (Simulation does it), where the same happens in
+/// program order.
+class RestartEverySuperstepOnEveryRank : public std::exception {
+public:
+  [[nodiscard]] const char* what() const noexcept override {
+    return "a superstep one rank ran alone ended the run: running again on every rank";
+  }
 };
 
 /// Called for each compute entry on each tile (in tile order) when data is moved; returns the
@@ -58,7 +77,9 @@ public:
   [[nodiscard]] WorkerPool& pool() { return pool_; }
   /// Parts to split work over `tiles` tiles into: one per thread, but never so small that
   /// handing them out costs more than the work.
-  [[nodiscard]] unsigned parts_for(std::size_t tiles) const;
+  [[nodiscard]] unsigned parts_for(std::size_t tiles) const { return parts_for(tiles, pool_.size()); }
+  /// The tiles each rank owns (empty: a single process).
+  [[nodiscard]] std::span<const TileRange> rank_shares() const { return shares_; }
 
 private:
   /// Runs two independent jobs on two threads when `work` items make it worth it, else one
@@ -72,8 +93,23 @@ private:
     }
     pool_.run(2, [&](unsigned part) { part == 0 ? first() : second(); });
   }
+  [[nodiscard]] static unsigned parts_for(std::size_t tiles, unsigned threads);
+  /// For each sync group (all first): the rank that runs its supersteps alone, or -1.
+  void find_alone_groups();
+  /// Superstep k on this rank alone: its diagnostics and statistics are kept for the others.
+  void run_alone(std::size_t k, const ComputeHook& hook);
+  /// Superstep k that another rank runs alone: a place for its statistics.
+  void skip(std::size_t k);
+  /// Every rank tells the others its own tiles' clocks and produced bytes and the supersteps it
+  /// ran alone; all replay those supersteps' diagnostics and statistics in program order. With
+  /// `final`, also the per-tile statistics.
+  void catch_up(bool final);
+  [[nodiscard]] bool distributed() const { return !shares_.empty(); }
   /// Resolves superstep k into step_, in parts over the group's tiles when there are threads.
   void resolve(std::size_t k);
+  /// Each rank resolves its share of the group's tiles (in parts over its threads); the parts
+  /// are gathered and merged in part order on every rank.
+  void resolve_across_ranks(std::size_t k, std::size_t tiles);
   /// Costs of the compute entries (callbacks run here) and bytes they produce.
   void compute_phase(std::size_t k, const ComputeHook& hook);
   /// Times superstep k: compute, barriers, exchange; records its statistics.
@@ -96,9 +132,21 @@ private:
   const Schedule& schedule_;
   const Fabric& fabric_;
   EngineOptions options_;
-  Diagnostics& diagnostics_;
+  Diagnostics* diagnostics_; ///< the run's, or the one of a superstep run alone
   RunReport& report_;
   TraceRecorder* trace_;
+  std::vector<TileRange> shares_; ///< every rank's tiles; empty in a single process
+  RankOwners owners_;
+  unsigned rank_threads_ = 1; ///< the fewest threads any rank has: every rank parts alike
+  std::vector<int> alone_rank_; ///< per sync group (all first); empty: every rank runs all
+  bool alone_ = false;          ///< running a superstep this rank runs alone
+  bool restart_ = false;        ///< a superstep run alone ended the run or failed
+  bool ran_alone_ = false;      ///< some rank ran a superstep alone since the last catching-up
+  struct AloneStep {
+    SuperstepStats stats;
+    Diagnostics diagnostics;
+  };
+  std::vector<AloneStep> alone_steps_; ///< since the last catching-up
   Resolver resolver_;
   TileMemory memory_;
   std::unique_ptr<ExternalExchange> external_;
@@ -125,6 +173,7 @@ private:
   std::vector<std::uint32_t> unmatched_;
   std::vector<Cycles> port_free_;
   std::vector<Cycles> xreq_time_;
+  std::vector<DataMove> moves_; ///< a distributed phase's data moves, in single-process order
 };
 
 } // namespace s2p::sim::detail

@@ -48,9 +48,11 @@ std::string kib(std::uint64_t bytes) {
 
 TileMemory::TileMemory(const Resolver& resolver, const Fabric& fabric, bool with_data,
                        std::uint64_t max_host_bytes, Diagnostics& diagnostics,
-                       std::vector<TileStats>& tile_stats)
+                       std::vector<TileStats>& tile_stats, std::span<const TileRange> shares,
+                       unsigned rank)
     : resolver_(resolver), buffer_count_(resolver.schedule().buffers.size()),
-      with_data_(with_data) {
+      with_data_(with_data),
+      owned_(shares.empty() ? TileRange{0, resolver.schedule().tiles} : shares[rank]) {
   const Schedule& schedule = resolver.schedule();
   produced_.resize(static_cast<std::size_t>(schedule.tiles) * buffer_count_);
   for (TileId t = 0; t < schedule.tiles; ++t) {
@@ -63,7 +65,7 @@ TileMemory::TileMemory(const Resolver& resolver, const Fabric& fabric, bool with
     check_fit(t, fabric, diagnostics, tile_stats[t]);
   }
   if (with_data_) {
-    allocate(max_host_bytes);
+    allocate(max_host_bytes, shares, rank);
   }
 }
 
@@ -189,25 +191,36 @@ void TileMemory::Release::operator()(std::byte* bytes) const {
   std::free(bytes); // NOLINT(cppcoreguidelines-no-malloc): from std::aligned_alloc
 }
 
-void TileMemory::allocate(std::uint64_t max_host_bytes) {
+void TileMemory::allocate(std::uint64_t max_host_bytes, std::span<const TileRange> shares,
+                          unsigned rank) {
   const Schedule& schedule = resolver_.schedule();
   offset_.assign(static_cast<std::size_t>(schedule.tiles) * buffer_count_, 0);
+  // Every rank checks every rank's share, so that all of them refuse together (or none does).
+  const TileRange whole{0, schedule.tiles};
+  const std::span<const TileRange> ranges = shares.empty() ? std::span(&whole, 1) : shares;
   std::uint64_t total = 0;
-  for (TileId t = 0; t < schedule.tiles; ++t) {
-    for (std::size_t b = 0; b < buffer_count_; ++b) {
-      const TileBuffer& held = resolver_.buffer(t, static_cast<int>(b));
-      if (!held.held || schedule.buffers[b].category == MemoryCategory::kCode) {
-        continue;
-      }
-      offset_[index(t, static_cast<int>(b))] = total;
-      total += (held.bytes + 63) / 64 * 64; // keep every buffer cache-line aligned
-      if (total > max_host_bytes) {
-        throw InputError(schedule.source + ": moving real data needs more than " +
-                         std::to_string(max_host_bytes) +
-                         " bytes of host memory for buffer contents; run timing-only "
-                         "(--timing-only) or raise --max-host-memory");
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    std::uint64_t share = 0;
+    const bool mine = shares.empty() || r == rank;
+    for (TileId t = ranges[r].begin; t < ranges[r].end; ++t) {
+      for (std::size_t b = 0; b < buffer_count_; ++b) {
+        const TileBuffer& held = resolver_.buffer(t, static_cast<int>(b));
+        if (!held.held || schedule.buffers[b].category == MemoryCategory::kCode) {
+          continue;
+        }
+        if (mine) {
+          offset_[index(t, static_cast<int>(b))] = share;
+        }
+        share += (held.bytes + 63) / 64 * 64; // keep every buffer cache-line aligned
+        if (share > max_host_bytes) {
+          throw InputError(schedule.source + ": moving real data needs more than " +
+                           std::to_string(max_host_bytes) + " bytes of host memory for buffer contents" +
+                           (ranges.size() > 1 ? " on rank " + std::to_string(r) : std::string()) +
+                           "; run timing-only (--timing-only) or raise --max-host-memory");
+        }
       }
     }
+    total = mine ? share : total;
   }
   constexpr std::uint64_t kAlignment = 4096;
   const std::uint64_t size = (total + kAlignment - 1) / kAlignment * kAlignment;
@@ -225,7 +238,8 @@ std::span<std::byte> TileMemory::bytes(TileId tile, int buffer) {
     return {};
   }
   const TileBuffer& held = resolver_.buffer(tile, buffer);
-  if (!held.held || resolver_.schedule().buffers[buffer].category == MemoryCategory::kCode) {
+  if (!held.held || resolver_.schedule().buffers[buffer].category == MemoryCategory::kCode ||
+      !owned_.contains(tile)) {
     return {};
   }
   return {storage_.get() + offset_[index(tile, buffer)], held.bytes};

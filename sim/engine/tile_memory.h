@@ -10,6 +10,7 @@
 
 #include "seq2par/sim/diagnostics.h"
 #include "seq2par/sim/fabric.h"
+#include "seq2par/sim/ranks.h"
 #include "seq2par/sim/report.h"
 #include "seq2par/sim/resolve.h"
 
@@ -21,6 +22,11 @@ public:
   [[nodiscard]] bool contains(std::uint64_t lo, std::uint64_t hi) const;
   void add(std::uint64_t lo, std::uint64_t hi);
   void add_all(std::uint64_t size) { add(0, size); }
+  /// The ranges themselves (the distributed engine ships them between ranks).
+  [[nodiscard]] const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges() const {
+    return ranges_;
+  }
+  [[nodiscard]] std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges() { return ranges_; }
 
 private:
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
@@ -30,23 +36,35 @@ class TileMemory {
 public:
   /// Checks that every tile's buffers fit its SRAM (peak of live buffers; explicit addresses
   /// inside SRAM and not overlapping while live; banks when the fabric asks) and records the
-  /// peaks in `tile_stats`. Allocates host storage when `with_data`; throws InputError when
-  /// that would exceed `max_host_bytes`.
+  /// peaks in `tile_stats`. Allocates host storage when `with_data`, for the tiles of
+  /// `owned` only (a distributed run: the other ranks hold the rest; `shares` are every rank's
+  /// tiles); throws InputError when any rank's share would exceed `max_host_bytes`, on every
+  /// rank alike.
   TileMemory(const Resolver& resolver, const Fabric& fabric, bool with_data,
              std::uint64_t max_host_bytes, Diagnostics& diagnostics,
-             std::vector<TileStats>& tile_stats);
+             std::vector<TileStats>& tile_stats, std::span<const TileRange> shares = {},
+             unsigned rank = 0);
 
   [[nodiscard]] bool has_data() const { return with_data_; }
-  /// The bytes of a buffer on a tile; empty in timing-only mode or when the tile does not hold
-  /// it (and for code buffers, which have no contents).
+  /// The bytes of a buffer on a tile; empty in timing-only mode, when the tile does not hold
+  /// it (and for code buffers, which have no contents) or when another rank owns the tile.
   [[nodiscard]] std::span<std::byte> bytes(TileId tile, int buffer);
   [[nodiscard]] std::span<const std::byte> bytes(TileId tile, int buffer) const;
+
+  /// The tiles whose contents this process holds (all of them unless distributed).
+  [[nodiscard]] TileRange owned() const { return owned_; }
 
   [[nodiscard]] bool produced(TileId tile, int buffer, std::uint64_t lo, std::uint64_t hi) const {
     return produced_[index(tile, buffer)].contains(lo, hi);
   }
   void mark_produced(TileId tile, int buffer, std::uint64_t lo, std::uint64_t hi) {
     produced_[index(tile, buffer)].add(lo, hi);
+  }
+  [[nodiscard]] const IntervalSet& produced_set(TileId tile, int buffer) const {
+    return produced_[index(tile, buffer)];
+  }
+  [[nodiscard]] IntervalSet& produced_set(TileId tile, int buffer) {
+    return produced_[index(tile, buffer)];
   }
 
 private:
@@ -55,11 +73,12 @@ private:
   }
   void check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagnostics,
                  TileStats& stats) const;
-  void allocate(std::uint64_t max_host_bytes);
+  void allocate(std::uint64_t max_host_bytes, std::span<const TileRange> shares, unsigned rank);
 
   const Resolver& resolver_;
   std::size_t buffer_count_;
   bool with_data_;
+  TileRange owned_;
   std::vector<IntervalSet> produced_;
   struct Release {
     void operator()(std::byte* bytes) const;

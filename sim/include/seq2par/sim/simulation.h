@@ -38,6 +38,7 @@
 
 #include "seq2par/sim/diagnostics.h"
 #include "seq2par/sim/fabric.h"
+#include "seq2par/sim/ranks.h"
 #include "seq2par/sim/report.h"
 #include "seq2par/sim/schedule.h"
 
@@ -72,6 +73,12 @@ struct SimulationOptions {
   /// report, trace and memory do not depend on it; compute callbacks still run on the calling
   /// thread, one tile at a time in tile order.
   unsigned threads = 0;
+  /// A distributed run (`mpirun -n R s2p-sim run`): this process is one of `ranks` (null or one
+  /// rank: a single process). Every rank builds the same Simulation and runs it in step; each
+  /// holds the memory of its own tiles (buffer() throws for another rank's), and every rank's
+  /// report, trace and diagnostics are the single process's. Compute callbacks are refused.
+  /// Not owned: it must outlive the simulation.
+  Ranks* ranks = nullptr;
 };
 
 /// What a compute callback sees: its tile, and that tile's memory.
