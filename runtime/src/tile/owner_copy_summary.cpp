@@ -32,4 +32,21 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
   return summary;
 }
 
+nlohmann::ordered_json shared_structures_summary(const tile_program& program) {
+  nlohmann::ordered_json structures = nlohmann::ordered_json::array();
+  for (const auto& s : program.shared) {
+    nlohmann::ordered_json entry{{"name", s.name},
+                                 {"bytes", s.bytes},
+                                 {"decision", s.shared ? "shared" : "replicated"},
+                                 {"read_here", s.read_here},
+                                 {"reason", s.reason}};
+    if (s.shared)
+      entry["master"] = s.master;
+    structures.push_back(std::move(entry));
+  }
+  return {{"structures", structures},
+          {"planned_peak_bytes", program.shared_peak_bytes},
+          {"replicated_peak_bytes", program.replicated_peak_bytes}};
+}
+
 } // namespace s2p::rt
