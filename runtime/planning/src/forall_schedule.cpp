@@ -265,10 +265,12 @@ nlohmann::ordered_json compute_entries(const tile_program& program) {
 
 // A shared read-only structure's multicast: the master's moves of that field (one per
 // receiver) as one send to every receiver and one receive on each, into the same offset of the
-// structure's buffer (its compute-time address on every receiver). Sends are dynamic: two
-// structures from one master, or two masters into one receiver, queue at the ports.
+// structure's buffer (its compute-time address on every receiver). Multicasts go one after
+// another: the next starts once the previous one has left its master's port and reached its
+// farthest receiver, so no port ever carries two streams.
 nlohmann::ordered_json multicast_entries(const std::vector<tile_move>& moves,
-                                         const tile_program& program) {
+                                         const tile_program& program, const sim::Fabric& fabric,
+                                         std::uint32_t tiles_per_chip) {
   std::map<std::pair<int, int>, std::vector<int>> receivers; // (field, master) -> tiles
   std::map<std::pair<int, int>, std::int64_t> bytes;
   for (const auto& m : moves) {
@@ -276,9 +278,19 @@ nlohmann::ordered_json multicast_entries(const std::vector<tile_move>& moves,
     bytes[{m.field, m.from_tile}] = m.bytes;
   }
   nlohmann::ordered_json exchange = nlohmann::ordered_json::array();
+  const std::int64_t rate = fabric.exchange.send_bytes_per_cycle;
+  std::int64_t cycle = 0;
   for (const auto& [key, to] : receivers) {
     const std::string& buffer = program.fields[static_cast<std::size_t>(key.first)].name;
     const std::string name = "multicast " + buffer;
+    const std::int64_t start = cycle;
+    std::int64_t farthest = 0;
+    for (const int r : to)
+      farthest = std::max<std::int64_t>(
+          farthest, static_cast<std::int64_t>(fabric.on_chip_latency(
+                        static_cast<std::uint32_t>(key.second) % tiles_per_chip,
+                        static_cast<std::uint32_t>(r) % tiles_per_chip)));
+    cycle += (bytes[key] + rate - 1) / rate + farthest;
     exchange.push_back({{"kind", "send"},
                         {"name", name},
                         {"tiles", {key.second}},
@@ -286,8 +298,7 @@ nlohmann::ordered_json multicast_entries(const std::vector<tile_move>& moves,
                         {"offset", 0},
                         {"bytes", bytes[key]},
                         {"to", to},
-                        {"cycle", 0},
-                        {"timing", "dynamic"},
+                        {"cycle", start},
                         {"tag", name}});
     exchange.push_back({{"kind", "recv"},
                         {"name", name},
@@ -350,7 +361,8 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
   if (!multicasts.empty())
     supersteps.push_back({{"name", "shared structures (multicast from masters)"},
                           {"sync", "all"},
-                          {"exchange", multicast_entries(multicasts, program)}});
+                          {"exchange", multicast_entries(multicasts, program, fabric,
+                                                         tiles_per_chip)}});
   if (!exchange.empty())
     supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
   supersteps.push_back({{"name", "forall"}, {"compute", compute_entries(program)}});

@@ -8,7 +8,11 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
                                           const tile_program& program) {
   std::vector<std::int64_t> bytes_in(static_cast<std::size_t>(info.tiles), 0),
       bytes_out(static_cast<std::size_t>(info.tiles), 0);
+  std::size_t moves = 0;
   for (const auto& m : program.moves) {
+    if (program.fields[static_cast<std::size_t>(m.field)].shared)
+      continue; // a shared structure's multicast, reported with the shared structures
+    ++moves;
     bytes_in[static_cast<std::size_t>(m.to_tile)] += m.bytes;
     bytes_out[static_cast<std::size_t>(m.from_tile)] += m.bytes;
   }
@@ -17,7 +21,7 @@ nlohmann::ordered_json owner_copy_summary(const tile_kernel_info& info,
     tiles.push_back({{"tile", t},
                      {"bytes_in", bytes_in[static_cast<std::size_t>(t)]},
                      {"bytes_out", bytes_out[static_cast<std::size_t>(t)]}});
-  nlohmann::ordered_json summary{{"moves", program.moves.size()},
+  nlohmann::ordered_json summary{{"moves", moves},
                                  {"planned_bytes", program.planned_bytes}};
   if (program.minimum_bytes >= 0) {
     summary["minimum_bytes"] = program.minimum_bytes;
