@@ -176,8 +176,10 @@ TEST(SharedStructures, RandomKernelsNeverPeakAboveReplication) {
     expect_valid(r);
     EXPECT_LE(r.peak_bytes, r.replicated_peak_bytes) << "trial " << trial;
     EXPECT_LT(r.masters.size() * 3, std::max<std::size_t>(tiles, 1)) << "trial " << trial;
-    for (const auto& s : r.structures)
-      if (s.decision == rt::share_decision::shared)
+    for (const auto& s : r.structures) {
+      if (s.decision == rt::share_decision::shared) {
         EXPECT_LT(r.peak_bytes, r.replicated_peak_bytes) << "trial " << trial;
+      }
+    }
   }
 }
