@@ -98,6 +98,22 @@ TEST(SharedForall, ThreeLookupPhasesMatchTheSequentialForallsOnThreads) {
   EXPECT_EQ(expected, actual);
 }
 
+// The sequential forall would read table elements it has already written; each tile's copy
+// is taken before the forall: refused before any tile runs.
+TEST(SharedForall, AnOutputSharingMemoryWithATableItReadsIsRefused) {
+  const Env backend("S2P_BACKEND", "threads");
+  std::vector<float> data(400, 1.0f);
+  const auto map = s2p::resource_map<1>::block({200}, 4);
+  const auto Od = s2p::agile(s2p::field<1, float>(data.data(), {200}), map);
+  const s2p::field<1, const float> table(data.data() + 100, {300});
+  static const s2p::rt::tile_kernel_info info{"aliased", "shared_forall_test.cpp", 4};
+  const s2p::rt::shared_structures shared(info, 1, {s2p::rt::shared_param(table, "table", {0})});
+  EXPECT_THROW(s2p::rt::forall(info, 4, Od, "Od",
+                               s2p::rt::shared_phase(shared, 0, s2p::rt::shared_read(table, 0)),
+                               [](s2p::index<1> i, auto& Od, auto& table) { Od[i] = table[i]; }),
+               std::invalid_argument);
+}
+
 TEST(SharedForall, TablesAreMulticastFromMastersOnTheSimulatorWithALowerPeak) {
   if (!s2p::rt::has_fabric_simulator())
     GTEST_SKIP() << "built without the fabric simulator";

@@ -685,6 +685,26 @@ template <int N, class Out, class... In> struct planned_forall {
 
 // The plan (plan_forall) with each field's data bound to its tile buffers: the program's
 // moves, load and store; the caller adds the compute.
+// Each tile reads its copy of a shared structure as it was when the forall started, where the
+// sequential loop would read elements it has already written: the output may not share memory
+// with a structure the forall reads (compared by their byte spans).
+template <int N, class Out, class... Views>
+void refuse_shared_alias(const agile_field<N, Out>& out, const char* out_name,
+                         const std::tuple<Views...>& views) {
+  const byte_span o = field_span(out.data());
+  std::apply(
+      [&](const auto&... v) {
+        const std::array<byte_span, sizeof...(Views)> spans{field_span(v.host)...};
+        for (const byte_span& s : spans)
+          if (o.lo < s.hi && s.lo < o.hi)
+            throw std::invalid_argument(std::string("seq2par: a forall reads an S2P_SHARED "
+                                                    "structure that shares memory with '") +
+                                        out_name + "', the field it writes; write the result "
+                                                   "to a separate buffer");
+      },
+      views);
+}
+
 template <int N, class Out, class... In, std::size_t... I>
 planned_forall<N, Out, In...>
 plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, const char* out_name,
@@ -728,6 +748,7 @@ template <int N, class Out, class Body, class... Shared, class... In, std::size_
 void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
                 const char* out_name, Body body, const shared_reads<Shared...>& shared,
                 std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
+  refuse_shared_alias(out, out_name, shared.views);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);
