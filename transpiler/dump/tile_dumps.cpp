@@ -1,5 +1,6 @@
 #include "dump/tile_dumps.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -67,6 +68,7 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
     }
     out["reads"] = std::move(reads);
     out["moved_at_start"] = step.moved_at_start;
+    out["shared_reads"] = step.shared_reads;
   } else {
     out["rows"] = step.field;
     out["rows_parameter"] = step.rows_parameter;
@@ -94,6 +96,18 @@ json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedu
   json templates = json::array();
   for (const auto& [suffix, content] : schedules.files)
     templates.push_back(suffix);
+  // S2P_SHARED structures and the steps that read them (master tiles multicast each one
+  // before those steps, or it is replicated: decided when the kernel runs).
+  json shared = json::array();
+  for (const auto& s : multi.shared) {
+    json read_by = json::array();
+    for (std::size_t k = 0; k < multi.steps.size(); ++k) {
+      const auto& reads = multi.steps[k].shared_reads;
+      if (std::find(reads.begin(), reads.end(), s.name) != reads.end())
+        read_by.push_back(k + 1);
+    }
+    shared.push_back({{"parameter", s.name}, {"line", s.loc.line}, {"read_by_steps", read_by}});
+  }
   return json{{"format", "seq2par.tile-steps/1"},
               {"kernel", kernel.name},
               {"tiles", multi.tiles},
@@ -103,6 +117,7 @@ json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedu
               {"parameter_extents", multi.parameter_extents},
               {"extents_from", multi.extents_from},
               {"no_extents_reason", multi.no_extents_reason},
+              {"shared_structures", std::move(shared)},
               {"schedule_templates", std::move(templates)}};
 }
 

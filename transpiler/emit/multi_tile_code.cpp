@@ -14,6 +14,53 @@ std::string launch_info(const MultiTile& multi, std::size_t step) {
   return multi.steps.size() > 1 ? "s2p_step_" + std::to_string(step + 1) : "s2p_kernel";
 }
 
+// The compute phase of each forall step (its place among the kernel's foralls), -1 otherwise.
+std::vector<int> forall_phases(const MultiTile& multi) {
+  std::vector<int> phase;
+  int next = 0;
+  for (const auto& step : multi.steps)
+    phase.push_back(step.kind == TileStep::Kind::Forall ? next++ : -1);
+  return phase;
+}
+
+// The kernel's S2P_SHARED structures, planned once per call: which phases read each one.
+void emit_shared_plan(std::ostringstream& out, const MultiTile& multi) {
+  const std::vector<int> phases = forall_phases(multi);
+  const int count = *std::max_element(phases.begin(), phases.end()) + 1;
+  out << "// S2P_SHARED: master tiles hold these structures and multicast them before the foralls "
+         "that read them,\n// or every tile holds a copy (decided when the kernel runs, by the "
+         "peak tile memory).\n";
+  out << "const s2p::rt::shared_structures s2p_shared(" << launch_info(multi, 0) << ", " << count
+      << ", {";
+  for (std::size_t s = 0; s < multi.shared.size(); ++s) {
+    const std::string& name = multi.shared[s].name;
+    out << (s ? ",\n" : "") << "s2p::rt::shared_param(" << name << ", \"" << name << "\", {";
+    bool first = true;
+    for (std::size_t k = 0; k < multi.steps.size(); ++k) {
+      const auto& reads = multi.steps[k].shared_reads;
+      if (std::find(reads.begin(), reads.end(), name) == reads.end())
+        continue;
+      out << (first ? "" : ", ") << phases[k];
+      first = false;
+    }
+    out << "})";
+  }
+  out << "});\n";
+}
+
+// `s2p::rt::shared_phase(s2p_shared, p, reads...),` before a forall's body.
+void emit_shared_phase(std::ostringstream& out, const MultiTile& multi, const TileStep& step,
+                       int phase) {
+  out << "s2p::rt::shared_phase(s2p_shared, " << phase;
+  for (const auto& name : step.shared_reads) {
+    std::size_t index = 0;
+    while (multi.shared[index].name != name)
+      ++index;
+    out << ", s2p::rt::shared_read(" << name << ", " << index << ")";
+  }
+  out << "),\n";
+}
+
 } // namespace
 
 std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options,
@@ -36,6 +83,9 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
       out << ", \"" << kernel.name << "." << k + 1 << "\"";
     out << "};\n";
   }
+  if (!multi.shared.empty())
+    emit_shared_plan(out, multi);
+  const std::vector<int> phases = forall_phases(multi);
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     const TileStep& step = multi.steps[k];
     const std::string note = k < schedules.notes.size() ? schedules.notes[k] : std::string();
@@ -49,6 +99,8 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
       for (const auto& field : step.moved_at_start)
         out << "// S2P_MOVE_MEMORY: the blocks of " << field
             << " these tasks read move once, before they start\n";
+      if (!multi.shared.empty())
+        emit_shared_phase(out, multi, step, phases[k]);
       out << step.body;
       for (const auto& read : step.reads) {
         out << ",\ns2p::rt::" << (step.local_global ? "tile_reads(" : "reads(") << read.field

@@ -340,6 +340,64 @@ void KernelExtractor::Impl::apply_move_memory(const clang::FunctionDecl& kernel,
     }
 }
 
+namespace {
+
+// const s2p::field<N, T>& or s2p::field<N, const T> (by value or reference): a field whose
+// elements the kernel cannot write.
+bool read_only_field(clang::QualType type) {
+  const clang::QualType value = type.getNonReferenceType();
+  if (s2p_template_name(value) != "field")
+    return false;
+  if (type->isReferenceType() && value.isConstQualified())
+    return true;
+  const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      value.getCanonicalType()->getAsCXXRecordDecl());
+  if (!spec)
+    return false;
+  for (const auto& arg : spec->getTemplateArgs().asArray())
+    if (arg.getKind() == clang::TemplateArgument::Type)
+      return arg.getAsType().isConstQualified();
+  return false;
+}
+
+} // namespace
+
+// S2P_SHARED parameters: read-only fields, recorded in declaration order.
+void KernelExtractor::Impl::note_shared_parameters(const clang::FunctionDecl& kernel,
+                                                   ir::MultiTile& multi) {
+  for (const clang::ParmVarDecl* param : kernel.parameters()) {
+    if (!has_annotation(param, "s2p.shared"))
+      continue;
+    if (!read_only_field(param->getType())) {
+      error(param->getLocation(),
+            "S2P_SHARED applies to a read-only s2p::field parameter (const s2p::field<N, T>& or "
+            "s2p::field<N, const T>): a structure every tile reads and nothing writes; '" +
+                param->getNameAsString() + "' is " + param->getType().getAsString());
+      continue;
+    }
+    shared_params_.insert(param);
+    multi.shared.push_back({param->getNameAsString(), loc(param->getLocation())});
+  }
+}
+
+// Every S2P_SHARED parameter is read by some forall (else the annotation would do nothing).
+void KernelExtractor::Impl::check_shared_uses(const clang::FunctionDecl& kernel,
+                                              const ir::MultiTile& multi) {
+  for (const clang::ParmVarDecl* param : kernel.parameters()) {
+    if (!shared_params_.count(param))
+      continue;
+    const std::string name = param->getNameAsString();
+    const bool read = std::any_of(multi.steps.begin(), multi.steps.end(), [&](const auto& step) {
+      return std::find(step.shared_reads.begin(), step.shared_reads.end(), name) !=
+             step.shared_reads.end();
+    });
+    if (!read)
+      error(param->getLocation(), "S2P_SHARED parameter '" + name +
+                                      "' is read by no forall of the kernel; only what a forall "
+                                      "body reads is shared between tiles");
+  }
+}
+
 std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::FunctionDecl& kernel,
                                                                 const clang::CompoundStmt& body) {
   ir::MultiTile multi;
@@ -356,6 +414,7 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
     return std::nullopt;
   }
   multi.tiles = static_cast<int>(value.Val.getInt().getSExtValue());
+  note_shared_parameters(kernel, multi);
   for (const clang::Stmt* stmt : body.body()) {
     if (llvm::isa<clang::NullStmt>(stmt))
       continue;
@@ -392,6 +451,8 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
   }
   if (multi.steps.empty() && !failed_)
     error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");
+  if (!failed_)
+    check_shared_uses(kernel, multi);
   if (!failed_)
     apply_move_memory(kernel, multi);
   if (!failed_)

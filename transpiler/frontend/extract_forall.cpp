@@ -116,6 +116,7 @@ KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
   finder.TraverseStmt(lambda.getBody());
   if (!finder.ok || !record_global_reads(step, accesses, call))
     return std::nullopt;
+  step.shared_reads = body_shared_reads_;
   step.set_body(text(i->getSourceRange()), text(lambda.getBody()->getSourceRange()));
   return step;
 }
@@ -218,12 +219,19 @@ class ForallBodyRules : public WriteVisitor<ForallBodyRules> {
 public:
   using Fail = std::function<void(clang::SourceLocation, const std::string&)>;
   ForallBodyRules(const clang::LambdaExpr& lambda, std::function<bool(const clang::ValueDecl*)> distributed,
-                  bool local_global, Fail fail)
+                  std::function<bool(const clang::ValueDecl*)> shared, bool local_global, Fail fail)
       : op_(*lambda.getCallOperator()), distributed_(std::move(distributed)),
-        local_global_(local_global), fail_(std::move(fail)) {}
+        shared_(std::move(shared)), local_global_(local_global), fail_(std::move(fail)) {}
+
+  // The S2P_SHARED parameters the body reads, in order of first use.
+  const std::vector<std::string>& shared_reads() const { return shared_reads_; }
 
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
     const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var && shared_(var)) {
+      note_shared_read(*var, ref->getBeginLoc());
+      return true;
+    }
     if (!captured(var) || distributed_(var) || s2p_template_name(var->getType()) != "field")
       return true;
     if (local_global_ && llvm::isa<clang::ParmVarDecl>(var))
@@ -283,6 +291,13 @@ public:
   void check_write(const clang::Expr* target, clang::SourceLocation where) {
     const auto* root = llvm::dyn_cast<clang::DeclRefExpr>(access_root(target));
     const auto* var = root ? llvm::dyn_cast<clang::VarDecl>(root->getDecl()) : nullptr;
+    if (var && shared_(var)) {
+      fail_(where, "the forall body writes '" + var->getNameAsString() +
+                       "', which is S2P_SHARED: a shared structure is read-only for the whole "
+                       "kernel (every tile reads its own copy of it); write results to an agile "
+                       "field, or drop S2P_SHARED");
+      return;
+    }
     if (!captured(var) || distributed_(var))
       return;
     fail_(where, "the forall body writes '" + var->getNameAsString() +
@@ -292,6 +307,17 @@ public:
   }
 
 private:
+  void note_shared_read(const clang::VarDecl& var, clang::SourceLocation where) {
+    if (local_global_) {
+      fail_(where, '\'' + var.getNameAsString() +
+                       "' is S2P_SHARED; shared structures are read in foralls over the full "
+                       "global view (s2p::forall(Xd.extent(), ...)) only, not yet block by block");
+      return;
+    }
+    const std::string name = var.getNameAsString();
+    if (std::find(shared_reads_.begin(), shared_reads_.end(), name) == shared_reads_.end())
+      shared_reads_.push_back(name);
+  }
   // A call whose body seq2par cannot follow from here: through a function pointer, or of a
   // callable object (a lambda or functor the kernel made, which may write what it captured).
   bool callable_object_call(const clang::CallExpr& call) {
@@ -333,8 +359,10 @@ private:
   }
   const clang::CXXMethodDecl& op_;
   std::function<bool(const clang::ValueDecl*)> distributed_;
+  std::function<bool(const clang::ValueDecl*)> shared_;
   bool local_global_;
   Fail fail_;
+  std::vector<std::string> shared_reads_;
 };
 
 } // namespace
@@ -349,8 +377,10 @@ bool KernelExtractor::Impl::check_forall_body(const clang::LambdaExpr& lambda, b
   ForallBodyRules rules(
       lambda,
       [this](const clang::ValueDecl* d) { return agile_fields_.count(d) || tile_blocks_.count(d); },
-      local_global, fail);
+      [this](const clang::ValueDecl* d) { return shared_params_.count(d) > 0; }, local_global,
+      fail);
   rules.TraverseStmt(lambda.getBody());
+  body_shared_reads_ = rules.shared_reads();
   for (const HiddenState& state : find_hidden_state(*lambda.getBody())) {
     fail(state.where, "the forall body " + state.what +
                           (state.variable ? "; every tile runs the body at once, so they would "

@@ -64,6 +64,10 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
                                 "whose foralls move blocks between tiles");
     return std::nullopt;
   }
+  for (const clang::ParmVarDecl* param : kernel.parameters())
+    if (has_annotation(param, "s2p.shared"))
+      error(param->getLocation(), "S2P_SHARED applies to parameters of multi-tile kernels "
+                                  "(S2P_TILES(n)), whose tiles each read the structure");
   check_body_rules(*body);
 
   scopes_.emplace_back();

@@ -114,6 +114,12 @@ private:
   // The extents every call of `kernel` in the translation unit passes (see MultiTile).
   void find_call_extents(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   std::map<std::string, int> map_tiles_; // resource maps with a constant tile count
+  // S2P_SHARED parameters of a multi-tile kernel, and those the forall body being checked
+  // reads (check_forall_body sets it; the step takes it).
+  std::set<const clang::ValueDecl*> shared_params_;
+  std::vector<std::string> body_shared_reads_;
+  void note_shared_parameters(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
+  void check_shared_uses(const clang::FunctionDecl& kernel, const ir::MultiTile& multi);
   std::size_t next_step_ = 1;            // the number of the step being extracted
   std::string task_output_;              // a task split into warps: its output's tile view
   void apply_move_memory(const clang::FunctionDecl& kernel, ir::MultiTile& multi);

@@ -100,6 +100,8 @@ void TileStep::set_body(const std::string& index_parameter, const std::string& s
   std::string params = index_parameter + ", auto& " + output;
   for (const auto& r : reads)
     params += ", auto& " + r.field;
+  for (const auto& s : shared_reads)
+    params += ", auto& " + s;
   body_head = "[&](" + params + ") ";
   body = body_head + statements;
 }

@@ -181,6 +181,9 @@ struct TileStep {
   std::vector<Read> reads;
   std::string body; // "[&](s2p::index<2> i, auto& Cd, auto& Ad) { ... }"
   std::string body_head; // the lambda's head alone: "[&](s2p::index<2> i, auto& Cd, auto& Ad) "
+  // S2P_SHARED kernel parameters the body reads (the body takes each tile's copy of them,
+  // after the fields' views), in order of first use.
+  std::vector<std::string> shared_reads;
   // A task body split into cooperative warps (it declares a pool or calls intrinsics): the
   // body as a warp-split kernel of its own, which every task runs on its tile.
   std::shared_ptr<const Kernel> task;
@@ -225,6 +228,13 @@ struct DistributedField {
 struct MultiTile {
   int tiles = 0;
   std::vector<TileStep> steps;
+  // S2P_SHARED parameters, in declaration order: read-only structures the foralls read,
+  // held on master tiles and multicast before the foralls that read them.
+  struct Shared {
+    std::string name;
+    SourceLocation loc;
+  };
+  std::vector<Shared> shared;
 
   // What a forall's schedule template needs (the template is written beside the
   // code). Maps appear only if all their sizes are constants.

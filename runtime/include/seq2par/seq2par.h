@@ -40,6 +40,11 @@
 // scheduling jitter) whose order between warps and tiles changes no result, so seq2par
 // does not look inside it for global or static variables. The user vouches for it.
 #define S2P_HARMLESS_STATE [[clang::annotate("s2p.harmless_state")]]
+// On a read-only s2p::field parameter of a multi-tile kernel (a lookup table, filter
+// weights): every tile's compute reads it and nothing writes it for the whole kernel, so a few
+// master tiles may hold it and multicast it to the others before each forall that reads it,
+// instead of a copy on every tile for the whole kernel. No effect on the sequential program.
+#define S2P_SHARED [[clang::annotate("s2p.shared")]]
 #else
 #define S2P_KERNEL
 #define S2P_INTRINSIC
@@ -47,6 +52,7 @@
 #define S2P_TILES(n)
 #define S2P_MOVE_MEMORY(...)
 #define S2P_HARMLESS_STATE
+#define S2P_SHARED
 #endif
 
 // Macro form of `#pragma s2p warp(N)`: applies to the next statement.

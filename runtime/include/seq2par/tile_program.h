@@ -45,8 +45,20 @@ using tile_memory = std::function<tile_bytes(int field)>;
 struct tile_field {
   std::string name;
   std::string element_type; // "f32", "f64", ...
-  std::vector<std::int64_t> bytes_per_tile;
+  std::vector<std::int64_t> bytes_per_tile; // 0 on tiles that do not hold it
   std::vector<std::int64_t> extent; // the whole field's, for the schedule's description
+  // A copy of a shared read-only structure (S2P_SHARED): its moves are the master's multicast.
+  bool shared = false;
+};
+
+// What the launch did with one shared read-only structure of its kernel.
+struct tile_shared_note {
+  std::string name;
+  std::int64_t bytes = 0;
+  bool shared = false; // else replicated
+  int master = -1;
+  bool read_here = false; // this launch's compute reads it
+  std::string reason;
 };
 
 struct tile_move {
@@ -73,6 +85,11 @@ struct tile_program {
   // Per tile, the compute model's cycles for its tasks without owner lookups (known only
   // while the body runs): what a schedule says the forall costs before it has run.
   std::vector<std::int64_t> compute_estimate;
+  // The kernel's shared read-only structures as this launch holds them, and the kernel-level
+  // plan's peak live bytes per tile with them shared as decided and all replicated.
+  std::vector<tile_shared_note> shared;
+  std::int64_t shared_peak_bytes = 0;
+  std::int64_t replicated_peak_bytes = 0;
 };
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program);
@@ -401,9 +418,104 @@ private:
   mutable relaxed_counter elements_;
 };
 
-// --- forall ---------------------------------------------------------------------------------
+// --- shared read-only structures (S2P_SHARED) ------------------------------------------------
 
 template <class T> constexpr const char* element_type_name();
+
+// One S2P_SHARED kernel parameter: its bytes, the kernel's compute phases (its foralls, in
+// program order) that read it, and how to copy its elements (row-major) into a tile's buffer.
+struct shared_structure_entry {
+  std::string name;
+  std::string element_type;
+  std::int64_t bytes = 0;
+  std::vector<std::uint32_t> phases;
+  std::function<void(std::byte*)> copy_in;
+};
+
+// The kernel-level plan: which structures sit on a master tile and are multicast before the
+// phases that read them, which are replicated on every tile (<seq2par/planning/
+// shared_structures.h> decides, by the chip's peak live memory). Made once per kernel call by
+// the generated code; S2P_SHARED_STRUCTURES=replicate replicates every structure (the
+// comparison `scripts/bench memory` makes).
+class shared_structures {
+public:
+  struct decision {
+    bool shared = false;
+    int master = -1;
+    std::string reason;
+  };
+  shared_structures(const tile_kernel_info& info, std::uint32_t phases,
+                    std::vector<shared_structure_entry> entries);
+  const std::vector<shared_structure_entry>& entries() const { return entries_; }
+  const decision& decided(std::size_t k) const { return decisions_[k]; }
+  int tiles() const { return tiles_; }
+  std::int64_t peak_bytes() const { return peak_bytes_; }
+  std::int64_t replicated_peak_bytes() const { return replicated_peak_bytes_; }
+
+private:
+  int tiles_;
+  std::vector<shared_structure_entry> entries_;
+  std::vector<decision> decisions_;
+  std::int64_t peak_bytes_ = 0, replicated_peak_bytes_ = 0;
+};
+
+template <int N, class T>
+shared_structure_entry shared_param(const field<N, T>& f, const char* name,
+                                        std::vector<std::uint32_t> phases) {
+  using element = std::remove_const_t<T>;
+  const field<N, const T> source(f);
+  return {name, element_type_name<element>(),
+          static_cast<std::int64_t>(f.size()) * static_cast<std::int64_t>(sizeof(element)),
+          std::move(phases), [source](std::byte* tile) {
+            element* out = reinterpret_cast<element*>(tile);
+            for (std::int64_t k = 0; k < source.size(); ++k)
+              out[k] = source[delinearize(k, source.extent())];
+          }};
+}
+
+// A shared structure a forall body reads: the kernel's field (its type and extent) and which
+// of the kernel's structures it is.
+template <int N, class T> struct shared_view {
+  field<N, T> host;
+  std::size_t structure;
+};
+template <int N, class T> shared_view<N, T> shared_read(const field<N, T>& f, std::size_t k) {
+  return {f, k};
+}
+
+// The shared structures one forall (compute phase `phase` of its kernel) reads, in the order
+// its body takes them after the fields' views. Empty for foralls of kernels without any.
+template <class... Views> struct shared_reads {
+  const shared_structures* kernel = nullptr;
+  std::uint32_t phase = 0;
+  std::tuple<Views...> views;
+};
+template <class... Views>
+shared_reads<Views...> shared_phase(const shared_structures& kernel, std::uint32_t phase,
+                                    Views... views) {
+  return {&kernel, phase, std::tuple<Views...>(std::move(views)...)};
+}
+
+// Adds the kernel's shared structures to a launch's program as fields `first`, `first + 1`,
+// ...: on its master (or every tile, replicated) for the whole kernel, and on every other tile
+// while this phase reads it, multicast from the master in the exchange before the compute.
+void add_shared_structures(tile_program& program, const shared_structures& kernel,
+                           std::uint32_t phase, int first_field);
+
+template <class... Views>
+void add_shared(tile_program& program, const shared_reads<Views...>& shared, int first_field) {
+  if (shared.kernel)
+    add_shared_structures(program, *shared.kernel, shared.phase, first_field);
+}
+
+// The tile's copy of a shared structure, as a field of the kernel's extent.
+template <int N, class T>
+field<N, T> shared_copy(const shared_view<N, T>& view, const tile_memory& memory, int first) {
+  return field<N, T>(reinterpret_cast<T*>(memory(first + static_cast<int>(view.structure)).data),
+                     view.host.extent());
+}
+
+// --- forall ---------------------------------------------------------------------------------
 
 // An agile field a forall reads, with the index maps it is read through: element maps in
 // the global view, block maps in the local-global view.
@@ -573,6 +685,26 @@ template <int N, class Out, class... In> struct planned_forall {
 
 // The plan (plan_forall) with each field's data bound to its tile buffers: the program's
 // moves, load and store; the caller adds the compute.
+// Each tile reads its copy of a shared structure as it was when the forall started, where the
+// sequential loop would read elements it has already written: the output may not share memory
+// with a structure the forall reads (compared by their byte spans).
+template <int N, class Out, class... Views>
+void refuse_shared_alias(const agile_field<N, Out>& out, const char* out_name,
+                         const std::tuple<Views...>& views) {
+  const byte_span o = field_span(out.data());
+  std::apply(
+      [&](const auto&... v) {
+        const std::array<byte_span, sizeof...(Views)> spans{field_span(v.host)...};
+        for (const byte_span& s : spans)
+          if (o.lo < s.hi && s.lo < o.hi)
+            throw std::invalid_argument(std::string("seq2par: a forall reads an S2P_SHARED "
+                                                    "structure that shares memory with '") +
+                                        out_name + "', the field it writes; write the result "
+                                                   "to a separate buffer");
+      },
+      views);
+}
+
 template <int N, class Out, class... In, std::size_t... I>
 planned_forall<N, Out, In...>
 plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, const char* out_name,
@@ -612,25 +744,37 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
   return result;
 }
 
-template <int N, class Out, class Body, class... In, std::size_t... I>
+template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
 void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
-                const char* out_name, Body body, std::index_sequence<I...> seq,
-                const forall_input<N, In>&... inputs) {
+                const char* out_name, Body body, const shared_reads<Shared...>& shared,
+                std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
+  refuse_shared_alias(out, out_name, shared.views);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
+  constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
+  add_shared(planned.program, shared, first_shared);
   const extent<N> parent = out.map().parent(), algorithmic = out.map().algorithmic_block();
   planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, parent,
-                             algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
+                             algorithmic, shared_views = shared.views](
+                                int tile, const tile_memory& memory) -> std::int64_t {
     const tile_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
                                    std::get<0>(*bindings).layout, tile);
     const std::tuple<tile_view<N, In>...> views{
         tile_view<N, In>(reinterpret_cast<In*>(memory(static_cast<int>(I + 1)).data),
                          std::get<I + 1>(*bindings).layout, tile)...};
+    // The tile's copies of the shared structures the body reads (after the fields' views).
+    const auto copies = std::apply(
+        [&](const auto&... v) { return std::make_tuple(shared_copy(v, memory, first_shared)...); },
+        shared_views);
     std::int64_t elements = 0;
     for (const forall_task& task : (*runs)[static_cast<std::size_t>(tile)]) {
       const grid<N> g = resource_map<N>::block_grid(parent, algorithmic,
                                                     owner_copy_detail::to_index<N>(task.block));
       for (std::int64_t k = 0; k < g.total_extent(); ++k)
-        body(g.offset + delinearize(k, g.size), output, std::get<I>(views)...);
+        std::apply(
+            [&](const auto&... c) {
+              body(g.offset + delinearize(k, g.size), output, std::get<I>(views)..., c...);
+            },
+            copies);
       elements += g.total_extent();
     }
     // A cycle per element touched, and the owner lookups when an index leaves the current block.
@@ -640,24 +784,34 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
   run_tile_program(info, planned.program);
 }
 
-template <int N, class Out, class Body, class... In, std::size_t... I>
+template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
 void run_local_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
-                      const char* out_name, Body body, std::index_sequence<I...> seq,
-                      const forall_input<N, In>&... inputs) {
+                      const char* out_name, Body body, const shared_reads<Shared...>& shared,
+                      std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
+  constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
+  add_shared(planned.program, shared, first_shared);
   const std::array<extent<N>, sizeof...(In)> algorithmic{
       inputs.field->map().algorithmic_block()...};
   const extent<N> out_algorithmic = out.map().algorithmic_block();
   planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, algorithmic,
-                             out_algorithmic](int tile, const tile_memory& memory) -> std::int64_t {
+                             out_algorithmic, shared_views = shared.views](
+                                int tile, const tile_memory& memory) -> std::int64_t {
     const tile_blocks_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
                                           std::get<0>(*bindings).layout, tile, out_algorithmic);
     const std::tuple<tile_blocks_view<N, const In>...> views{tile_blocks_view<N, const In>(
         reinterpret_cast<const In*>(memory(static_cast<int>(I + 1)).data),
         std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
+    const auto copies = std::apply(
+        [&](const auto&... v) { return std::make_tuple(shared_copy(v, memory, first_shared)...); },
+        shared_views);
     const task_warp_cycles warps;
     for (const forall_task& task : (*runs)[static_cast<std::size_t>(tile)])
-      body(owner_copy_detail::to_index<N>(task.block), output, std::get<I>(views)...);
+      std::apply(
+          [&](const auto&... c) {
+            body(owner_copy_detail::to_index<N>(task.block), output, std::get<I>(views)..., c...);
+          },
+          copies);
     // Tasks split into warps cost their pipelines' simulated time (their intrinsics' costs
     // count the blocks they touch). Otherwise a cycle per element of every block the tasks
     // accessed, and a lookup per tile access.
@@ -678,7 +832,17 @@ void run_local_global(const tile_kernel_info& info, int tiles, const agile_field
 template <int N, class Out, class Body, class... In>
 void forall(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
             const char* out_name, Body body, const forall_input<N, In>&... inputs) {
-  forall_detail::run_global(info, tiles, out, out_name, std::move(body),
+  forall_detail::run_global(info, tiles, out, out_name, std::move(body), shared_reads<>{},
+                            std::index_sequence_for<In...>{}, inputs...);
+}
+
+// The same with shared read-only structures: `body(i, out_view, in_views..., shared...)`, each
+// shared structure the tile's copy (its master's, or received before the compute).
+template <int N, class Out, class... Shared, class Body, class... In>
+void forall(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
+            const char* out_name, const shared_reads<Shared...>& shared, Body body,
+            const forall_input<N, In>&... inputs) {
+  forall_detail::run_global(info, tiles, out, out_name, std::move(body), shared,
                             std::index_sequence_for<In...>{}, inputs...);
 }
 
@@ -689,6 +853,14 @@ template <int N, class Out, class Body, class... In>
 void forall_tiles(const tile_kernel_info& info, int tiles, const tile_blocks<N, Out>& out,
                   const char* out_name, Body body, const forall_input<N, In>&... inputs) {
   forall_detail::run_local_global(info, tiles, out.agile(), out_name, std::move(body),
+                                  shared_reads<>{}, std::index_sequence_for<In...>{}, inputs...);
+}
+
+template <int N, class Out, class... Shared, class Body, class... In>
+void forall_tiles(const tile_kernel_info& info, int tiles, const tile_blocks<N, Out>& out,
+                  const char* out_name, const shared_reads<Shared...>& shared, Body body,
+                  const forall_input<N, In>&... inputs) {
+  forall_detail::run_local_global(info, tiles, out.agile(), out_name, std::move(body), shared,
                                   std::index_sequence_for<In...>{}, inputs...);
 }
 

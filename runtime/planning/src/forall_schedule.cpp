@@ -263,6 +263,72 @@ nlohmann::ordered_json compute_entries(const tile_program& program) {
   return entries;
 }
 
+// A shared read-only structure's multicast: the master's moves of that field (one per
+// receiver) as one send to every receiver and one receive on each, into the same offset of the
+// structure's buffer (its compute-time address on every receiver). Multicasts go one after
+// another: the next starts once the previous one has left its master's port and reached its
+// farthest receiver, so no port ever carries two streams.
+nlohmann::ordered_json multicast_entries(const std::vector<tile_move>& moves,
+                                         const tile_program& program, const sim::Fabric& fabric,
+                                         std::uint32_t tiles_per_chip) {
+  std::map<std::pair<int, int>, std::vector<int>> receivers; // (field, master) -> tiles
+  std::map<std::pair<int, int>, std::int64_t> bytes;
+  for (const auto& m : moves) {
+    receivers[{m.field, m.from_tile}].push_back(m.to_tile);
+    bytes[{m.field, m.from_tile}] = m.bytes;
+  }
+  nlohmann::ordered_json exchange = nlohmann::ordered_json::array();
+  const std::int64_t rate = fabric.exchange.send_bytes_per_cycle;
+  std::int64_t cycle = 0;
+  for (const auto& [key, to] : receivers) {
+    const std::string& buffer = program.fields[static_cast<std::size_t>(key.first)].name;
+    const std::string name = "multicast " + buffer;
+    const std::int64_t start = cycle;
+    std::int64_t farthest = 0;
+    for (const int r : to)
+      farthest = std::max<std::int64_t>(
+          farthest, static_cast<std::int64_t>(fabric.on_chip_latency(
+                        static_cast<std::uint32_t>(key.second) % tiles_per_chip,
+                        static_cast<std::uint32_t>(r) % tiles_per_chip)));
+    cycle += (bytes[key] + rate - 1) / rate + farthest;
+    exchange.push_back({{"kind", "send"},
+                        {"name", name},
+                        {"tiles", {key.second}},
+                        {"buffer", buffer},
+                        {"offset", 0},
+                        {"bytes", bytes[key]},
+                        {"to", to},
+                        {"cycle", start},
+                        {"tag", name}});
+    exchange.push_back({{"kind", "recv"},
+                        {"name", name},
+                        {"tiles", to},
+                        {"from", key.second},
+                        {"buffer", buffer},
+                        {"offset", 0},
+                        {"bytes", bytes[key]},
+                        {"tag", name}});
+  }
+  return exchange;
+}
+
+nlohmann::ordered_json buffer_entry(const tile_field& f) {
+  const std::int64_t most =
+      std::max<std::int64_t>(1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
+  nlohmann::ordered_json buffer{{"name", f.name},
+                                {"type", f.element_type},
+                                {"bytes", most},
+                                {"init", "zero"},
+                                {"category", f.shared ? "shared" : "data"}};
+  std::vector<int> holders;
+  for (std::size_t t = 0; t < f.bytes_per_tile.size(); ++t)
+    if (f.bytes_per_tile[t] > 0)
+      holders.push_back(static_cast<int>(t));
+  if (f.shared && holders.size() < f.bytes_per_tile.size()) // a master's copy, not received here
+    buffer["tiles"] = holders;
+  return buffer;
+}
+
 } // namespace
 
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count,
@@ -272,17 +338,13 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
   const std::uint32_t chips = chips_for(fabric, tiles, false);
   const std::uint32_t tiles_per_chip = tiles_per_chip_for(fabric, tiles);
   nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
-  for (const auto& f : program.fields) {
-    const std::int64_t most = std::max<std::int64_t>(
-        1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
-    buffers.push_back({{"name", f.name},
-                       {"type", f.element_type},
-                       {"bytes", most},
-                       {"init", "zero"},
-                       {"category", "data"}});
-  }
+  for (const auto& f : program.fields)
+    buffers.push_back(buffer_entry(f));
+  std::vector<tile_move> moves, multicasts;
+  for (const auto& m : program.moves)
+    (program.fields[static_cast<std::size_t>(m.field)].shared ? multicasts : moves).push_back(m);
   const nlohmann::ordered_json exchange =
-      exchange_entries(program.moves, program, fabric, tiles_per_chip, "move");
+      exchange_entries(moves, program, fabric, tiles_per_chip, "move");
   const nlohmann::ordered_json returns =
       exchange_entries(program.returns, program, fabric, tiles_per_chip, "stolen result");
   // Like `s2p-sim gen`: when the fields do not fit a default tile, the schedule says how much
@@ -296,6 +358,11 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
     fabric_summary["tile_sram_bytes"] = (per_tile + bank - 1) / bank * bank;
   }
   nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
+  if (!multicasts.empty())
+    supersteps.push_back({{"name", "shared structures (multicast from masters)"},
+                          {"sync", "all"},
+                          {"exchange", multicast_entries(multicasts, program, fabric,
+                                                         tiles_per_chip)}});
   if (!exchange.empty())
     supersteps.push_back({{"name", "owner-copy moves"}, {"sync", "all"}, {"exchange", exchange}});
   supersteps.push_back({{"name", "forall"}, {"compute", compute_entries(program)}});

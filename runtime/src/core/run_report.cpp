@@ -78,7 +78,7 @@ public:
                                   {"start_cycle", elapsed_}};
     // "tiles" (per-tile busy/idle cycles and memory) is what feedback-driven tuning reads.
     for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "ring_bound",
-                            "owner_copy", "tiles", "links", "status"})
+                            "owner_copy", "shared_structures", "tiles", "links", "status"})
       if (report.contains(key))
         launch[key] = report[key];
     place_task_launches(launch, elapsed_ + compute_phase_start(report));
@@ -361,6 +361,8 @@ private:
     }
     if (last.contains("task_warps"))
       print_task_warps(last["task_warps"]);
+    if (last.contains("shared_structures"))
+      print_shared_structures(last);
   }
 
   // "  tasks split into warps: ..." and each warp's utilization over the tiles (min / mean /
@@ -391,6 +393,28 @@ private:
       const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
       std::fprintf(stderr, "    warp %d: busy %.1f%% (min), %.1f%% (mean), %.1f%% (max) of its tile's tasks\n",
                    warp, 100.0 * *lo, 100.0 * sum / static_cast<double>(values.size()), 100.0 * *hi);
+    }
+  }
+
+  // "  shared structures: peak tile memory 1234 bytes (simulated), 2345 with every structure
+  // replicated (the plan's estimates)" and a line per structure.
+  static void print_shared_structures(const nlohmann::ordered_json& last) {
+    const auto& shared = last["shared_structures"];
+    long long peak = -1;
+    if (last.contains("tiles") && last["tiles"].contains("memory"))
+      peak = last["tiles"]["memory"].value("max_peak_bytes", -1LL);
+    std::fprintf(stderr,
+                 "  shared structures: peak tile memory %lld bytes in this launch; the kernel's "
+                 "plan: %lld bytes peak live, %lld with every structure replicated\n",
+                 peak, shared.value("planned_peak_bytes", 0LL),
+                 shared.value("replicated_peak_bytes", 0LL));
+    for (const auto& s : shared["structures"]) {
+      const std::string master =
+          s.contains("master") ? " on master tile " + std::to_string(s["master"].get<int>()) : "";
+      std::fprintf(stderr, "    %s: %lld bytes, %s%s (%s)\n",
+                   s["name"].get<std::string>().c_str(), s["bytes"].get<long long>(),
+                   s["decision"].get<std::string>().c_str(), master.c_str(),
+                   s["reason"].get<std::string>().c_str());
     }
   }
 

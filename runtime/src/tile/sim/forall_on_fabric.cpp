@@ -61,6 +61,8 @@ void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& prog
     program.store(t, memory_of(t));
   auto report = simulation.report_json();
   report["owner_copy"] = owner_copy_summary(info, program);
+  if (!program.shared.empty())
+    report["shared_structures"] = shared_structures_summary(program);
   record_fabric_launch(info.name, info.source, report, info.schedule);
 }
 
