@@ -103,7 +103,9 @@ int KernelExtractor::Impl::tile_block_tensor(const clang::Expr* e) const {
     e = strip(op->getArg(0));
   const clang::ValueDecl* decl = referenced_decl(e);
   const Binding* binding = decl ? lookup(decl) : nullptr;
-  if (!binding || binding->kind != Binding::Kind::Tensor ||
+  // Tile blocks are the task's first tensors; a helper's tensor may not be in the table yet.
+  if (!binding || binding->kind != Binding::Kind::Tensor || binding->index < 0 ||
+      static_cast<std::size_t>(binding->index) >= kernel_.tensors.size() ||
       !kernel_.tensors[static_cast<std::size_t>(binding->index)].tile_block)
     return -1;
   return binding->index;
