@@ -27,24 +27,30 @@ class ByteWriter {
 public:
   template <class T> void value(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::byte*>(&v);
-    out_.insert(out_.end(), p, p + sizeof v);
+    append(&v, sizeof v);
   }
   template <class T> void values(std::span<const T> v) {
     static_assert(std::is_trivially_copyable_v<T>);
     value<std::uint64_t>(v.size());
-    const auto* p = reinterpret_cast<const std::byte*>(v.data());
-    out_.insert(out_.end(), p, p + v.size_bytes());
+    append(v.data(), v.size_bytes());
   }
   template <class T> void values(const std::vector<T>& v) { values(std::span<const T>(v)); }
   void text(const std::string& s) {
     value<std::uint64_t>(s.size());
-    const auto* p = reinterpret_cast<const std::byte*>(s.data());
-    out_.insert(out_.end(), p, p + s.size());
+    append(s.data(), s.size());
   }
   [[nodiscard]] std::vector<std::byte> take() { return std::move(out_); }
 
 private:
+  // resize + memcpy rather than vector::insert of a byte range: GCC 12 reports a false
+  // -Wstringop-overflow for the inlined insert.
+  void append(const void* p, std::size_t bytes) {
+    if (bytes == 0)
+      return;
+    const std::size_t at = out_.size();
+    out_.resize(at + bytes);
+    std::memcpy(out_.data() + at, p, bytes);
+  }
   std::vector<std::byte> out_;
 };
 

@@ -60,8 +60,9 @@ void expect_tasks_inside_their_launch(const std::string& program, int tiles, int
     const auto makespan = launch["makespan"].get<long long>();
     EXPECT_GE(start, begin) << "task on tile " << tile;
     EXPECT_LE(start + makespan, end) << "task on tile " << tile;
-    if (next_start.count(tile))
+    if (next_start.count(tile)) { // braces: EXPECT_* expands to an if-else
       EXPECT_EQ(start, next_start[tile]) << "task on tile " << tile;
+    }
     next_start[tile] = start + makespan;
     task_cycles[tile] += makespan;
   }

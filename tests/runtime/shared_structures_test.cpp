@@ -166,7 +166,7 @@ TEST(SharedStructures, RandomKernelsNeverPeakAboveReplication) {
         bytes = random() % 60000;
     const int structures = static_cast<int>(random() % 5);
     for (int s = 0; s < structures; ++s) {
-      rt::shared_structure_use use{"s" + std::to_string(s), random() % 30000 + 1, {}};
+      rt::shared_structure_use use{'s' + std::to_string(s), random() % 30000 + 1, {}};
       for (std::uint32_t ph = 0; ph < phases; ++ph)
         if (random() % 2 || use.phases.empty())
           use.phases.push_back(ph);

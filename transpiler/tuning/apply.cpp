@@ -12,12 +12,6 @@ namespace s2p::tuning {
 
 namespace {
 
-std::string number_text(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
-
 std::string list_text(const std::vector<double>& xs) {
   return to_string(Value::list(xs));
 }
@@ -434,6 +428,12 @@ nlohmann::ordered_json to_json(const Trace& trace) {
     errors.push_back({{"pass", e.pass}, {"rule", e.rule}, {"target", e.target}, {"error", e.error}});
   return {{"fired", fired}, {"errors", errors}, {"passes", trace.passes},
           {"stopped_at_bound", trace.stopped_at_bound}};
+}
+
+std::string number_text(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
 }
 
 } // namespace s2p::tuning

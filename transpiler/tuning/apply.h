@@ -85,6 +85,8 @@ std::vector<std::size_t> evaluation_order(const RuleSet& rules);
 // `--explain`: one paragraph per firing (predicate with the values it read, the change, the
 // predicted effect), then the errors and how the passes ended.
 std::string explain(const Trace& trace);
+// A number as the trace and the tune table print it (%.6g).
+std::string number_text(double v);
 nlohmann::ordered_json to_json(const Trace& trace);
 
 } // namespace s2p::tuning

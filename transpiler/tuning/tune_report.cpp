@@ -10,12 +10,6 @@ namespace s2p::tuning {
 
 namespace {
 
-std::string number_text(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
-
 std::string percent_text(double before, double after) {
   if (before <= 0)
     return "n/a";
