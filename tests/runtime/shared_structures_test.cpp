@@ -109,7 +109,7 @@ TEST(SharedStructures, MastersAreFewerThanAThirdOfTheTiles) {
   EXPECT_EQ(rt::master_limit(1472, 3), 3U);
   auto p = problem(7, 5, 40000);
   for (std::uint32_t k = 0; k < 5; ++k)
-    p.structures.push_back({"t" + std::to_string(k), 20000, {k}});
+    p.structures.push_back({'t' + std::to_string(k), 20000, {k}});
   const auto r = rt::plan_shared_structures(p);
   expect_valid(r);
   EXPECT_LE(r.masters.size(), 2U);
