@@ -265,7 +265,7 @@ TEST(ParallelEngine, DiagnosticsBeyondTheKeptLimitIdenticalForEveryThreadCount) 
 TEST(DistributedEngine, AllReduceIdenticalForEveryRankCount) {
   const sim::Fabric fabric = small_fabric(kTiles);
   // Two threads per rank as well: each rank's share is resolved in parts of its own.
-  expect_same_for_every_rank_count(ring(fabric, 1, 16384, false), fabric, /*verify=*/true,
+  expect_same_for_every_rank_count(ring(fabric, 1, 4096, false), fabric, /*verify=*/true,
                                    true, true, {1, 2});
 }
 
