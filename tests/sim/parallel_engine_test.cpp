@@ -240,16 +240,20 @@ TEST(ParallelEngine, ErrorsAndDeadlockIdenticalForEveryThreadCount) {
                                      /*stop_on_deadlock=*/false);
 }
 
-TEST(ParallelEngine, DiagnosticsBeyondTheKeptLimitIdenticalForEveryThreadCount) {
-  // 256 tiles x 60 supersteps of unmatched sends: more than the 10000 diagnostics kept.
+// 256 tiles x 60 supersteps of unmatched sends: more than the 10000 diagnostics kept.
+Json lonely_sends_schedule() {
   const Json lonely = {{"kind", "send"}, {"name", "lonely"}, {"buffer", "x"},
                        {"offset", 0},    {"bytes", 64},      {"to", "(tile + 1) % tiles"}};
-  const Json schedule = schedule_json(
+  return schedule_json(
       kTiles, Json::array({{{"name", "x"}, {"type", "u8"}, {"bytes", 1024}, {"init", "input"}}}),
       Json::array(
           {{{"repeat", "s"},
             {"count", 60},
             {"body", Json::array({{{"name", "s{s}"}, {"exchange", Json::array({lonely})}}})}}}));
+}
+
+TEST(ParallelEngine, DiagnosticsBeyondTheKeptLimitIdenticalForEveryThreadCount) {
+  const Json schedule = lonely_sends_schedule();
   const Outputs one = run(schedule, small_fabric(kTiles), 1, false);
   EXPECT_NE(one.diagnostics.find("dropped 5360"), std::string::npos);
   expect_same_for_every_thread_count(schedule, small_fabric(kTiles), false);
@@ -304,14 +308,7 @@ TEST(DistributedEngine, ErrorsHazardAndDeadlockIdenticalForEveryRankCount) {
 }
 
 TEST(DistributedEngine, DiagnosticsBeyondTheKeptLimitIdenticalForEveryRankCount) {
-  const Json lonely = {{"kind", "send"}, {"name", "lonely"}, {"buffer", "x"},
-                       {"offset", 0},    {"bytes", 64},      {"to", "(tile + 1) % tiles"}};
-  const Json schedule = schedule_json(
-      kTiles, Json::array({{{"name", "x"}, {"type", "u8"}, {"bytes", 1024}, {"init", "input"}}}),
-      Json::array(
-          {{{"repeat", "s"},
-            {"count", 60},
-            {"body", Json::array({{{"name", "s{s}"}, {"exchange", Json::array({lonely})}}})}}}));
+  const Json schedule = lonely_sends_schedule();
   expect_same_for_every_rank_count(schedule, small_fabric(kTiles), false);
 }
 
