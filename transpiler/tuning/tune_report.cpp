@@ -38,9 +38,10 @@ std::string change_text(const TuneRound& round) {
   return out;
 }
 
+// `text` filled to `width`; a longer text still gets two spaces, so that it does not run into
+// the next column.
 std::string padded(std::string text, std::size_t width) {
-  if (text.size() < width)
-    text.append(width - text.size(), ' ');
+  text.append(text.size() + 2 <= width ? width - text.size() : 2, ' ');
   return text;
 }
 
