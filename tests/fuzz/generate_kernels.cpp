@@ -6,8 +6,9 @@
 // Kernel K of batch S depends only on (S, K), so a failing kernel found in a batch can be
 // regenerated on its own and kept as a regression test. Every kernel has 1-3 stages
 // (straight code, constant loops with nested loops, loops with a run-time trip count),
-// static conditions on the variables of constant loops (`if (i + 2 < 4)`, with or without
-// an else), 2-4 warps, pool tensors that overlap, and several readers per producer. main() runs each
+// conditions (with or without an else) on the variables of constant loops (`if (i + 2 < 4)`,
+// resolved at transpile time), on them and the parameter n, and on the variable of a loop
+// over n (`if (k + 2 < n)`, `if (k == n - 1)`; both predicated), 2-4 warps, pool tensors that overlap, and several readers per producer. main() runs each
 // kernel for several trip counts and prints checksums of everything it wrote.
 #include <cstdint>
 #include <cstdio>
@@ -122,14 +123,18 @@ private:
     return std::to_string(rng_.below(8));
   }
 
-  // A call, in a loop with a constant trip count sometimes under a static condition on the
-  // loop's variable (resolved per iteration at transpile time), with or without an else.
+  // A call, in a loop sometimes under a condition, with or without an else: in a loop with a
+  // constant trip count on the loop's variable (resolved per iteration at transpile time) or
+  // on it and `n` (predicated); in a loop over n on its variable (predicated).
   void write_statement(std::ostringstream& out, const std::string& indent) {
-    if (symbolic_ || loop_vars_.empty() || !rng_.chance(25)) {
+    if (loop_vars_.empty() || !rng_.chance(25)) {
       write_call(out, indent);
       return;
     }
-    out << indent << "if (" << static_condition() << ") {\n";
+    const std::string condition = symbolic_         ? run_time_condition()
+                                  : rng_.chance(20) ? mixed_condition()
+                                                    : static_condition();
+    out << indent << "if (" << condition << ") {\n";
     write_call(out, indent + "  ");
     if (rng_.chance(40)) {
       out << indent << "} else {\n";
@@ -155,6 +160,32 @@ private:
     default:
       return "2 * " + v + " >= " + std::to_string(trip);
     }
+  }
+
+  // On the variable of the loop over n (and an inner loop's): a prefetch guard, the first
+  // or last iteration, every other one. Only the running program decides these.
+  std::string run_time_condition() {
+    const std::string& k = loop_vars_.front();
+    switch (rng_.below(6)) {
+    case 0:
+      return k + " + " + std::to_string(rng_.between(1, 2)) + " < n";
+    case 1:
+      return k + " == 0";
+    case 2:
+      return k + " == n - 1";
+    case 3:
+      return k + " > 0";
+    case 4:
+      return k + " % 2 == " + std::to_string(rng_.below(2));
+    default:
+      return loop_vars_.back() + " + " + (loop_vars_.size() > 1 ? k + " + " : "") + "1 < n";
+    }
+  }
+
+  // A constant loop's variable together with the parameter n.
+  std::string mixed_condition() {
+    const std::string& v = loop_vars_.back();
+    return rng_.chance(50) ? v + " < n" : v + " + n > " + std::to_string(rng_.between(2, 4));
   }
 
   void write_call(std::ostringstream& out, const std::string& indent) {

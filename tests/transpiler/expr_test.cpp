@@ -158,5 +158,55 @@ TEST(TypedExpr, OnlyArithmeticThatCannotWrapIsExact) {
                   .is_exact_arithmetic());
 }
 
+// Guards of predicated calls: bound variables folded, what stays printed for the generated
+// program.
+Condition compare(Condition::Op op, Expr lhs, Expr rhs) {
+  Condition c;
+  c.op = op;
+  c.lhs = std::move(lhs);
+  c.rhs = std::move(rhs);
+  return c;
+}
+
+TEST(Condition, SubstituteFoldsWhatTheBindingsDecide) {
+  const Condition ahead = compare(Condition::Op::Less,
+                                  Expr::binary(Expr::Op::Add, Expr::variable("k"), Expr::constant(2)),
+                                  Expr::variable("K"));
+  const Condition first = compare(Condition::Op::Equal, Expr::variable("j"), Expr::constant(0));
+  Bindings j0, j1;
+  j0.bind("j", 0);
+  j1.bind("j", 1);
+  const Condition both = Condition::conjunction(first, ahead);
+  EXPECT_EQ(both.to_cpp(), "((j == 0) && (k + 2 < K))");
+  EXPECT_EQ(both.substitute(j0).to_cpp(), "(k + 2 < K)");
+  EXPECT_EQ(both.substitute(j1).to_cpp(), "false");
+  EXPECT_EQ(Condition::conjunction(ahead, first).substitute(j1).to_cpp(), "false");
+  EXPECT_EQ(Condition::negation(ahead).to_cpp(), "!((k + 2 < K))");
+  EXPECT_EQ(Condition::negation(first.substitute(j0)).to_cpp(), "false");
+  Condition either = both;
+  either.op = Condition::Op::Or;
+  EXPECT_EQ(either.substitute(j0).to_cpp(), "true");
+  EXPECT_EQ(either.substitute(j1).to_cpp(), "(k + 2 < K)");
+}
+
+TEST(Condition, OneVariableAgainstConstantsIsDecidedByCases) {
+  const Expr n = Expr::variable("n");
+  const Condition above = compare(Condition::Op::Less, Expr::constant(3), n);
+  const Condition below = compare(Condition::Op::Less, n, Expr::constant(3));
+  EXPECT_EQ(Condition::conjunction(above, below).decided_by_cases().to_cpp(), "false");
+  Condition either = Condition::conjunction(above, below);
+  either.op = Condition::Op::Or;
+  EXPECT_EQ(either.decided_by_cases().to_cpp(), "((3 < n) || (n < 3))"); // n == 3 is false
+  const Condition at_most = compare(Condition::Op::LessEqual, n, Expr::constant(3));
+  Condition always = Condition::conjunction(above, at_most);
+  always.op = Condition::Op::Or;
+  EXPECT_EQ(always.decided_by_cases().to_cpp(), "true");
+  EXPECT_EQ(Condition::conjunction(above, at_most).decided_by_cases().to_cpp(), "false");
+  // Two variables, or a comparison of two variables: left as written.
+  const Condition k = compare(Condition::Op::Less, Expr::variable("k"), Expr::constant(3));
+  EXPECT_EQ(Condition::conjunction(above, k).decided_by_cases().to_cpp(), "((3 < n) && (k < 3))");
+}
+
 } // namespace
 } // namespace s2p::ir
+

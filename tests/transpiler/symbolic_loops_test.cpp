@@ -159,6 +159,67 @@ TEST(SymbolicLoop, ConstantIndexAccumulationIsADistanceOneDependency) {
   EXPECT_TRUE(reuse); // make[i] must wait until add[i - 1] has read tmp
 }
 
+// `if (i + 2 < n) fill(t[(i + 2) % 3])` in a loop over n: the call is predicated. Its
+// guard keeps `i` a variable, and the loop is planned exactly as if the call always ran
+// (the skipped call still waits and signals), so every instance stays race-free.
+ir::Kernel prefetch_kernel(bool guarded) {
+  KernelBuilder b("prefetch");
+  b.symbol("n");
+  const int pool = b.pool("smem", 30);
+  const int t = b.tensor("t", pool, 0, 3, 10);
+  const auto ahead = bin(Expr::Op::Rem, bin(Expr::Op::Add, var("i"), lit(2)), lit(3));
+  ir::ScheduleNode fill = b.call("fill", 0, {{t, ahead, ir::AccessMode::Write}});
+  ir::ScheduleNode body = fill;
+  if (guarded) {
+    ir::Condition c;
+    c.op = ir::Condition::Op::Less;
+    c.lhs = bin(Expr::Op::Add, var("i"), lit(2));
+    c.rhs = var("n");
+    c.text = "i + 2 < n";
+    body = ir::ScheduleNode{};
+    body.kind = ir::ScheduleNode::Kind::If;
+    body.condition = c;
+    ir::ScheduleNode then;
+    then.kind = ir::ScheduleNode::Kind::Block;
+    then.children.push_back(fill);
+    body.children.push_back(then);
+  }
+  b.add(KernelBuilder::loop(
+      "i", lit(0), var("n"),
+      {b.call("use", 1, {{t, bin(Expr::Op::Rem, var("i"), lit(3)), ir::AccessMode::Read}}),
+       body}));
+  return b.kernel();
+}
+
+TEST(SymbolicLoop, PredicatedCallIsPlannedAsIfItAlwaysRan) {
+  ir::Diagnostics plain_diags, guarded_diags;
+  const ir::Kernel plain_kernel = prefetch_kernel(false);
+  const ir::Kernel guarded_kernel = prefetch_kernel(true);
+  const auto plain = passes::plan_kernel(plain_kernel, {}, plain_diags);
+  const auto guarded = passes::plan_kernel(guarded_kernel, {}, guarded_diags);
+  ASSERT_FALSE(guarded_diags.has_errors())
+      << (guarded_diags.items().empty() ? "" : guarded_diags.items()[0].message);
+  ASSERT_FALSE(plain_diags.has_errors());
+  ASSERT_EQ(guarded.regions.size(), 1u);
+  const auto& region = guarded.regions[0];
+  ASSERT_EQ(region.kind, ir::Region::Kind::SymbolicLoop);
+  EXPECT_EQ(region.loop.body_size, 2);
+  EXPECT_EQ(region.loop.families.size(), plain.regions[0].loop.families.size());
+  EXPECT_EQ(guarded.channel_count, plain.channel_count);
+  // Every iteration of the window has the guarded call, with `i` left a variable.
+  for (int t = 0; t < region.loop.window; ++t) {
+    const auto& fill = region.graph.nodes[static_cast<std::size_t>(region.loop.node_of(1, t))];
+    ASSERT_TRUE(fill.guard.has_value()) << t;
+    EXPECT_EQ(fill.guard->to_cpp(), "(i + 2 < n)");
+    EXPECT_FALSE(region.graph.nodes[static_cast<std::size_t>(region.loop.node_of(0, t))].guard);
+  }
+  for (std::int64_t trips = 0; trips <= region.loop.window; ++trips) {
+    const auto instance = passes::instantiate_symbolic_loop(region, trips);
+    ASSERT_EQ(passes::verify_sync(instance.graph, instance.warps), std::vector<std::string>{})
+        << trips;
+  }
+}
+
 TEST(SymbolicLoop, NonPeriodicPoolCoordinateIsADiagnostic) {
   KernelBuilder b("aperiodic");
   b.symbol("n");

@@ -62,7 +62,10 @@ std::string output_path(const std::string& base, const std::string& display_name
 // are serialized whole, so a new option cannot be forgotten here.
 std::string options_text(const pipeline::TranspileOptions& options,
                          const ToolPaths& paths, const std::string& root) {
-  std::string text = std::string("seq2par ") + SEQ2PAR_VERSION + "\n" + paths.include_dir + "\n" +
+  // The executable's own bytes, not only its version: a rebuilt seq2par (a developer's, or
+  // a package rebuilt without a version bump) must not reuse what an older one wrote.
+  std::string text = std::string("seq2par ") + SEQ2PAR_VERSION + " " + hash_file("/proc/self/exe") +
+                     "\n" + paths.include_dir + "\n" +
                      paths.clang_resource_dir + "\n" + root + "\n" +
                      pipeline::to_json(options).dump() + "\n";
   // Forall templates are planned on the fabric: its content, not only its name, counts.

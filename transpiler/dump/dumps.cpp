@@ -222,6 +222,8 @@ json nodes_json(const Kernel& kernel, const Graph& graph) {
     if (pool_accesses == 1)
       entry["pool_range"] = range_json(pool_access->range);
     entry["call"] = node.text;
+    if (node.guard) // predicated: runs when this holds (its synchronization runs either way)
+      entry["guard"] = node.guard->to_cpp();
     entry["accesses"] = accesses;
     entry["line"] = node.loc.line;
     nodes.push_back(entry);
@@ -416,7 +418,9 @@ std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind)
     out << "  subgraph cluster_warp" << warp << " {\n    label=\"warp " << warp << "\";\n";
     for (int v : nodes)
       out << "    n" << v << " [label=\"" << escape(graph.nodes[v].id) << "\\n"
-          << escape(graph.nodes[v].text) << "\"];\n";
+          << escape(graph.nodes[v].text)
+          << (graph.nodes[v].guard ? "\\nif " + escape(graph.nodes[v].guard->to_cpp()) : "")
+          << "\"];\n";
     out << "  }\n";
   }
   for (const auto& e : graph.edges) {

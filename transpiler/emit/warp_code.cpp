@@ -3,6 +3,7 @@
 #include "ir/call_text.h"
 #include "passes/loop_period.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -75,6 +76,20 @@ SymbolicCall symbolic_call(const SymbolicLoop& loop, const Node& representative,
                                          loop.period * loop.step);
   out.text = render_call(out.site, Bindings{});
   return out;
+}
+
+// The guard of a symbolic loop's body call in iterations with one residue: `k % 2 == 0`
+// folds to a constant where the residue fixes it.
+std::optional<Condition> symbolic_guard(const SymbolicLoop& loop, const Node& representative,
+                                        int residue) {
+  if (!representative.guard)
+    return std::nullopt;
+  const std::int64_t first = loop.init + residue * loop.step;
+  Condition guard = representative.guard->map_operands([&](const Expr& e) {
+    return passes::fold_residues(e, loop.var, first, loop.period * loop.step);
+  });
+  guard.text = representative.guard->text;
+  return guard;
 }
 
 // The cycles a call costs on the simulator: its S2P_COST expression evaluated on its
@@ -335,11 +350,13 @@ private:
                << describe_edge(graph, graph.edges[op.edge]) << "\n";
           break;
         case WarpOp::Kind::Call:
-          out_ << node.text << "; // " << node.id << ", line " << node.loc.line << "\n";
-          out_ << "s2p_w.step(" << site << ", "
-               << cost_text(kernel_, node, *node.call, Bindings{},
-                            node.cost_arguments.empty() ? nullptr : &node.cost_arguments)
-               << ");\n";
+          write_guarded(node.guard, site, [&] {
+            out_ << node.text << "; // " << node.id << ", line " << node.loc.line << "\n";
+            out_ << "s2p_w.step(" << site << ", "
+                 << cost_text(kernel_, node, *node.call, Bindings{},
+                              node.cost_arguments.empty() ? nullptr : &node.cost_arguments)
+                 << ");\n";
+          });
           break;
         case WarpOp::Kind::Signal:
           out_ << "s2p_w.signal(" << op.channel << "); // "
@@ -380,6 +397,31 @@ private:
                     : " - " + std::to_string(-c));
   }
 
+  // A predicated call (Node::guard): it runs when its guard holds; its waits and signals,
+  // written around it, run either way. When it does not run, `skip` keeps the site's
+  // execution count (which the race checker maps to iterations) in step.
+  template <class WriteCall>
+  void write_guarded(const std::optional<Condition>& guarded_by, int site,
+                     WriteCall&& write_call) {
+    const std::optional<Condition> guard =
+        guarded_by ? std::optional<Condition>(guarded_by->decided_by_cases()) : std::nullopt;
+    if (!guard || (guard->is_constant() && guard->value)) {
+      write_call();
+      return;
+    }
+    std::string as_written = guard->text; // one line: it goes into a // comment
+    std::replace_if(as_written.begin(), as_written.end(), [](char c) { return c == '\n' || c == '\r' || c == '\\'; }, ' ');
+    if (guard->is_constant()) {
+      out_ << "s2p_w.skip(" << site << "); // '" << as_written << "' is false here\n";
+      return;
+    }
+    const std::string test = guard->to_cpp(); // parenthesized unless a negation
+    out_ << "if " << (guard->op == Condition::Op::Not ? "(" + test + ")" : test) << " { // "
+         << as_written << "\n";
+    write_call();
+    out_ << "} else {\ns2p_w.skip(" << site << ");\n}\n";
+  }
+
   void write_symbolic(std::size_t r, const Region& region, int warp) {
     const SymbolicLoop& loop = region.loop;
     const SymbolicLoop::Warp* program = nullptr;
@@ -411,10 +453,12 @@ private:
         const int site = site_of_.at({r, op.body_call});
         if (op.kind == SymbolicOp::Kind::Call) {
           const SymbolicCall call = symbolic_call(loop, representative, s);
-          out_ << call.text << "; // " << template_name(representative) << ", line "
-               << representative.loc.line << "\n";
-          out_ << "s2p_w.step(" << site << ", "
-               << cost_text(kernel_, representative, call.site, Bindings{}, nullptr) << ");\n";
+          write_guarded(symbolic_guard(loop, representative, s), site, [&] {
+            out_ << call.text << "; // " << template_name(representative) << ", line "
+                 << representative.loc.line << "\n";
+            out_ << "s2p_w.step(" << site << ", "
+                 << cost_text(kernel_, representative, call.site, Bindings{}, nullptr) << ");\n";
+          });
           continue;
         }
         const EdgeFamily& family = loop.families[op.family];

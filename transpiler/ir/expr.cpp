@@ -1,5 +1,8 @@
 #include "ir/expr.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace s2p::ir {
 
 std::optional<std::int64_t> Bindings::lookup(std::string_view name) const {
@@ -462,4 +465,147 @@ std::set<std::string> Condition::variables() const {
   return names;
 }
 
+Condition Condition::substitute(const Bindings& env) const {
+  Condition out = *this;
+  switch (op) {
+  case Op::Constant:
+    return out;
+  case Op::Not:
+    return negation(operands[0].substitute(env));
+  case Op::And:
+  case Op::Or: {
+    Condition left = operands[0].substitute(env);
+    Condition right = operands[1].substitute(env);
+    const bool is_or = op == Op::Or;
+    if (left.is_constant())
+      return left.value == is_or ? left : right; // decided by the left, or the right decides
+    // `x && true`, `x || false`: x decides; `x && false`, `x || true`: the right does (x
+    // reads no data, so skipping it changes nothing the program defines).
+    if (right.is_constant())
+      return right.value != is_or ? left : right;
+    out.operands = {std::move(left), std::move(right)};
+    out.text.clear();
+    return out;
+  }
+  default: {
+    out.lhs = lhs.substitute(env);
+    out.rhs = rhs.substitute(env);
+    out.text.clear();
+    if (out.lhs.is_constant() && out.rhs.is_constant()) {
+      if (auto v = out.evaluate(Bindings{})) {
+        Condition constant;
+        constant.value = *v;
+        return constant;
+      }
+    }
+    return out;
+  }
+  }
+}
+
+std::string Condition::to_cpp() const {
+  switch (op) {
+  case Op::Constant:
+    return value ? "true" : "false";
+  case Op::Not:
+    return "!(" + operands[0].to_cpp() + ")";
+  case Op::And:
+  case Op::Or:
+    return "(" + operands[0].to_cpp() + (op == Op::And ? " && " : " || ") + operands[1].to_cpp() +
+           ")";
+  default:
+    return "(" + lhs.to_cpp() + " " + to_string(op) + " " + rhs.to_cpp() + ")";
+  }
+}
+
+Condition Condition::conjunction(Condition a, Condition b) {
+  Condition out;
+  out.op = Op::And;
+  out.operands = {std::move(a), std::move(b)};
+  return out.substitute(Bindings{});
+}
+
+Condition Condition::negation(Condition a) {
+  if (a.is_constant()) {
+    a.value = !a.value;
+    return a;
+  }
+  Condition out;
+  out.op = Op::Not;
+  out.operands = {std::move(a)};
+  return out;
+}
+
+namespace {
+
+// The variable every comparison of `c` compares with a constant, with those constants;
+// false when some comparison is of another shape or another variable.
+bool single_variable_comparisons(const Condition& c, std::string& variable,
+                                 std::vector<std::int64_t>& constants) {
+  switch (c.op) {
+  case Condition::Op::Constant:
+    return true;
+  case Condition::Op::Not:
+  case Condition::Op::And:
+  case Condition::Op::Or:
+    return std::all_of(c.operands.begin(), c.operands.end(), [&](const Condition& operand) {
+      return single_variable_comparisons(operand, variable, constants);
+    });
+  default: {
+    auto strip = [](const Expr& e) { return e.op() == Expr::Op::Cast ? e.operands()[0] : e; };
+    if (!c.lhs.is_exact_arithmetic() || !c.rhs.is_exact_arithmetic())
+      return false; // a wrap-around would add cases between the constants
+    const Expr lhs = strip(c.lhs), rhs = strip(c.rhs);
+    const Expr* var = lhs.op() == Expr::Op::Variable ? &lhs : &rhs;
+    const Expr* constant = var == &lhs ? &rhs : &lhs;
+    if (var->op() != Expr::Op::Variable || !constant->is_constant() ||
+        (!variable.empty() && var->name() != variable))
+      return false;
+    variable = var->name();
+    constants.push_back(constant->value());
+    return true;
+  }
+  }
+}
+
+} // namespace
+
+Condition Condition::decided_by_cases() const {
+  std::string variable;
+  std::vector<std::int64_t> constants;
+  if (is_constant() || !single_variable_comparisons(*this, variable, constants) ||
+      variable.empty())
+    return *this;
+  // Between consecutive constants every comparison keeps its value: the constants, their
+  // neighbours and the extremes cover every case.
+  std::vector<std::int64_t> cases{std::numeric_limits<std::int64_t>::min(),
+                                  std::numeric_limits<std::int64_t>::max()};
+  for (const std::int64_t c : constants) {
+    cases.push_back(c);
+    if (c > std::numeric_limits<std::int64_t>::min())
+      cases.push_back(c - 1);
+    if (c < std::numeric_limits<std::int64_t>::max())
+      cases.push_back(c + 1);
+  }
+  std::optional<bool> common;
+  for (const std::int64_t value : cases) {
+    Bindings at;
+    at.bind(variable, value);
+    std::string error;
+    const auto v = evaluate(at, &error);
+    if (!v || !error.empty())
+      continue; // outside the variable's type (a cast or overflow): not a case that occurs
+    if (common && *common != *v)
+      return *this;
+    common = v;
+  }
+  if (!common)
+    return *this;
+  Condition out;
+  out.value = *common;
+  out.text = text;
+  return out;
+}
+
 } // namespace s2p::ir
+

@@ -112,7 +112,37 @@ struct Condition {
   std::optional<bool> evaluate(const Bindings& env, std::string* error = nullptr) const;
   // Free variables of the comparisons (those short-circuiting may skip included).
   std::set<std::string> variables() const;
+  // Bound variables replaced by their values; comparisons that become constant, and the
+  // && || ! they decide, folded (`x && false` is false: a condition reads no data, so not
+  // evaluating x changes nothing a program defines).
+  Condition substitute(const Bindings& env) const;
+  // The same comparisons with `f` applied to every operand expression, then folded.
+  template <class F> Condition map_operands(F&& f) const;
+  // C++ source text, fully parenthesized: what a generated program evaluates at run time.
+  std::string to_cpp() const;
+  bool is_constant() const { return op == Op::Constant; }
+  // Folded to a constant when it compares one variable with constants only and takes the
+  // same value for every value of that variable (`n > 3 && n < 3`): compilers warn about
+  // such tautologies in generated code, and the call under it is dead or unconditional.
+  Condition decided_by_cases() const;
+  // Both conditions must hold (`a && b`, folded when either is a constant).
+  static Condition conjunction(Condition a, Condition b);
+  static Condition negation(Condition a);
 };
+
+template <class F> Condition Condition::map_operands(F&& f) const {
+  Condition out = *this;
+  if (op == Op::Constant)
+    return out;
+  if (op == Op::And || op == Op::Or || op == Op::Not) {
+    for (auto& operand : out.operands)
+      operand = operand.map_operands(f);
+  } else {
+    out.lhs = f(lhs);
+    out.rhs = f(rhs);
+  }
+  return out.substitute(Bindings{});
+}
 const char* to_string(Condition::Op op); // "<", "&&", "!", ...; "constant" for Constant
 
 } // namespace s2p::ir

@@ -7,6 +7,7 @@
 #include "ir/kernel.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ struct Node {
   int template_index = -1;
   std::int64_t iteration = -1;
   Bindings env;
+  // A call under an `if` that only the running program can decide (on the variable of a
+  // loop with a run-time trip count, or on kernel parameters): the call runs when this
+  // holds. Its waits and signals run either way, so the synchronization planned as if it
+  // always ran stays sound when it does not (predication, as in modulo scheduling).
+  std::optional<Condition> guard;
 };
 
 enum class EdgeKind { Control, Data, Resource };

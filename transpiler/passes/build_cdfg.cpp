@@ -94,41 +94,104 @@ private:
     }
   }
 
-  // A static condition, resolved per instance: only the branch it takes is expanded (the
-  // other one has no nodes in this iteration). Every warp would compute the same value, and
-  // so does the sequential program.
+  // A static condition, resolved per instance where its variables are bound: only the
+  // branch it takes is expanded (the other one has no nodes in this iteration). Every warp
+  // would compute the same value, and so does the sequential program. A condition on the
+  // variable of a loop with a run-time trip count (`if (k + 2 < K)`), or one that mixes
+  // kernel parameters with loop variables (`if (i + n > 3)`), only the running program can
+  // decide: both branches are expanded and their calls predicated (see Node::guard).
   void walk_if(const ScheduleNode& branch, Bindings& env) {
     const Condition& condition = branch.condition;
-    if (in_window_ && condition.variables().count(window_var_)) {
-      fail(branch.loc, "the condition '" + condition.text + "' depends on '" + window_var_ +
-                           "', the variable of a loop whose trip count is only known at run "
-                           "time; such a loop must make the same calls in every iteration: give "
-                           "the loop a constant trip count, or split off the iterations the "
-                           "condition singles out into a loop of their own");
-      return;
-    }
+    const bool on_window_variable = in_window_ && condition.variables().count(window_var_);
     std::string error;
-    const auto taken = condition.evaluate(env, &error);
-    if (!taken) {
-      fail(branch.loc, error.empty() ? unbound_condition_message(condition, env)
-                                     : "the condition '" + condition.text + "' is " + error +
-                                           " here: undefined behaviour in the sequential program");
+    const auto taken = on_window_variable ? std::nullopt : condition.evaluate(env, &error);
+    if (taken) {
+      const std::size_t index = *taken ? 0 : 1;
+      if (index < branch.children.size())
+        walk(branch.children[index], env);
       return;
     }
-    const std::size_t index = *taken ? 0 : 1;
-    if (index < branch.children.size())
+    if (!error.empty()) {
+      fail(branch.loc, "the condition '" + condition.text + "' is " + error +
+                           " here: undefined behaviour in the sequential program");
+      return;
+    }
+    auto guard = run_time_guard(condition, env);
+    if (!guard) {
+      fail(branch.loc, unbound_condition_message(condition, env));
+      return;
+    }
+    for (std::size_t index = 0; index < branch.children.size() && !failed_; ++index) {
+      Condition taken_when = index == 0 ? *guard : Condition::negation(*guard);
+      taken_when.text = index == 0 ? guard->text : "!(" + guard->text + ")";
+      guards_.push_back(std::move(taken_when));
       walk(branch.children[index], env);
+      guards_.pop_back();
+    }
+  }
+
+  // The condition as the running program evaluates it: loop variables bound here replaced by
+  // their values, except the variable of the symbolic loop being expanded (it stays a
+  // variable). Nothing if it still reads a name that is neither that variable nor a kernel
+  // parameter.
+  std::optional<Condition> run_time_guard(const Condition& condition, const Bindings& env) const {
+    Bindings bound;
+    for (const auto& [name, value] : env.entries())
+      if (!in_window_ || name != window_var_)
+        bound.bind(name, value);
+    Condition guard = condition.substitute(bound);
+    for (const auto& v : guard.variables()) {
+      const bool parameter =
+          std::find(kernel_.symbols.begin(), kernel_.symbols.end(), v) != kernel_.symbols.end();
+      if (!parameter && !(in_window_ && v == window_var_))
+        return std::nullopt;
+    }
+    guard.text = condition.text;
+    return guard;
+  }
+
+  // The guards of the `if`s around the current call, as one condition (none: it always runs).
+  std::optional<Condition> current_guard() const {
+    if (guards_.empty())
+      return std::nullopt;
+    Condition all = guards_.front();
+    std::string text = all.text;
+    for (std::size_t g = 1; g < guards_.size(); ++g) {
+      all = Condition::conjunction(std::move(all), guards_[g]);
+      text += " && " + guards_[g].text;
+    }
+    all.text = std::move(text);
+    return all;
+  }
+
+  // For an access error under a run-time guard: why seq2par resolved the access anyway.
+  std::string guard_note() const {
+    const auto guard = current_guard();
+    if (!guard)
+      return "";
+    return "; the call is under '" + guard->text +
+           "', which only the running program decides, so seq2par plans its buffers as if it "
+           "ran in every iteration";
+  }
+
+  // True when the current call's guard is false in the iteration being expanded: a call
+  // the running program skips here, so what its arguments would address does not matter.
+  bool skipped_here(const Bindings& env) const {
+    const auto guard = current_guard();
+    if (!guard)
+      return false;
+    const auto value = guard->evaluate(env);
+    return value && !*value;
   }
 
   std::string unbound_condition_message(const Condition& condition, const Bindings& env) const {
     std::string names;
     for (const auto& v : condition.variables())
-      if (!env.lookup(v))
+      if (!env.lookup(v) && std::find(kernel_.symbols.begin(), kernel_.symbols.end(), v) ==
+                                kernel_.symbols.end())
         names += (names.empty() ? "'" : ", '") + v + "'";
     return "the condition '" + condition.text + "' depends on the run-time value of " + names +
-           "; seq2par resolves conditions at transpile time, per iteration of the loops it "
-           "expands, so a condition on a run-time value (a kernel parameter, or the variable "
-           "of a loop with a run-time trip count) is not supported";
+           "; a condition may read loop variables, constants and kernel parameters";
   }
 
   std::optional<std::int64_t> evaluate(const Expr& e, const Bindings& env,
@@ -297,6 +360,12 @@ private:
   }
 
   void symbolic_loop(const ScheduleNode& loop, std::int64_t init, Bindings& env) {
+    if (!guards_.empty()) {
+      fail(loop.loc, "loop '" + loop.name + "' has a run-time trip count and sits inside an 'if' "
+                                            "that only the running program can decide ('" +
+                         guards_.back().text + "'); move the 'if' into the loop's body");
+      return;
+    }
     if (in_window_) {
       fail(loop.loc, "loop '" + loop.name +
                          "' has a run-time trip count inside another such loop; only the outer "
@@ -352,8 +421,26 @@ private:
       }
     }
     in_window_ = false;
+    if (!failed_)
+      check_guards_repeat(loop);
     current_.loop.steady_start = (info.window / 2) / *period * *period;
     finish_region();
+  }
+
+  // A body call has one guard in every iteration: the emitted loop evaluates it with the
+  // loop variable as a variable.
+  void check_guards_repeat(const ScheduleNode& loop) {
+    const auto& nodes = current_.graph.nodes;
+    const SymbolicLoop& info = current_.loop;
+    auto text = [](const Node& n) { return n.guard ? n.guard->to_cpp() : std::string(); };
+    for (int t = 1; t < info.window; ++t)
+      for (int b = 0; b < info.body_size; ++b)
+        if (text(nodes[info.node_of(b, t)]) != text(nodes[info.node_of(b, 0)])) {
+          fail(nodes[info.node_of(b, t)].loc,
+               "internal error: the condition around this call in loop '" + loop.name +
+                   "' changes between iterations; please report this");
+          return;
+        }
   }
 
   // --- nodes and edges ---
@@ -387,9 +474,13 @@ private:
       } else if (access.whole) {
         out.range = {0, std::numeric_limits<std::int64_t>::max()};
       } else {
+        if (out.coords[0] < 0 && skipped_here(env)) {
+          out.range = {0, 0}; // never touched: the call is skipped in this iteration
+          return out;
+        }
         if (out.coords[0] < 0) {
           fail(access.loc, "index " + std::to_string(out.coords[0]) + " of tensor_ref '" +
-                               tensor.name + "' is negative (in " + render_call(call, env) + ")");
+                               tensor.name + "' is negative (in " + render_call(call, env) + ")" + guard_note());
           return std::nullopt;
         }
         out.range = {out.coords[0], out.coords[0] + 1};
@@ -407,10 +498,14 @@ private:
       return out;
     }
     for (std::size_t d = 0; d < tensor.shape.size(); ++d) {
+      if ((out.coords[d] < 0 || out.coords[d] >= tensor.shape[d]) && skipped_here(env)) {
+        out.range = {*offset, *offset}; // never touched: the call is skipped in this iteration
+        return out;
+      }
       if (out.coords[d] < 0 || out.coords[d] >= tensor.shape[d]) {
         fail(access.loc, "coordinate " + std::to_string(out.coords[d]) + " is out of range [0," +
                              std::to_string(tensor.shape[d]) + ") for tensor '" + tensor.name +
-                             "' in " + render_call(call, env));
+                             "' in " + render_call(call, env) + guard_note());
         return std::nullopt;
       }
       linear = linear * tensor.shape[d] + out.coords[d];
@@ -423,6 +518,8 @@ private:
   // A folded argument that divides by zero or overflows a signed type is undefined
   // behaviour in the sequential program: there is no result to reproduce.
   bool holes_are_defined(const CallSite& call, const Bindings& env) {
+    if (skipped_here(env))
+      return true; // not evaluated in this iteration
     for (const auto& hole : call.holes) {
       if (!hole.value)
         continue;
@@ -461,6 +558,7 @@ private:
     node.call = &call;
     node.loc = call.loc;
     node.text = render_call(call, env);
+    node.guard = current_guard();
     // Arguments as this node passes them: for S2P_COST, and for the default cost of a task's
     // tile blocks (their elements are counted when the task runs).
     const bool tile_blocks = std::any_of(call.accesses.begin(), call.accesses.end(),
@@ -572,6 +670,7 @@ private:
   Region current_;
   std::map<Role, int> role_count_;
   std::int64_t total_nodes_ = 0;
+  std::vector<Condition> guards_; // the run-time conditions around the current call (walk_if)
   bool in_window_ = false;
   std::string window_var_; // the variable of the symbolic loop being expanded (in_window_)
   std::set<int> collapsed_refs_; // tensor_refs treated as one unit in the current symbolic loop

@@ -86,6 +86,9 @@ public:
   virtual void wait(int channel, std::int64_t phase, int site) = 0;
   virtual void signal(int channel) = 0;
   virtual void step(int site, std::int64_t cycles) = 0;
+  // A predicated call that does not run in this iteration: the site's execution count moves
+  // on (the race checker numbers executions per site), nothing is accessed, no time passes.
+  virtual void skip(int site) { (void)site; }
   virtual int id() const = 0;
 };
 

@@ -33,6 +33,11 @@ public:
   void on_wait(int warp, int channel, std::int64_t phase);
   void on_signal(int warp, int channel);
   void on_step(int warp, int site);
+  // A predicated site that does not run this time: its next execution is the one after.
+  void on_skip(int site) {
+    if (site >= 0 && site < static_cast<int>(executions_.size()))
+      ++executions_[static_cast<std::size_t>(site)];
+  }
   // What was checked, for the launch's report: accesses compared, and the most shadow
   // intervals (all spaces) and cumulative clocks (one channel) held at once.
   nlohmann::ordered_json report_json() const;

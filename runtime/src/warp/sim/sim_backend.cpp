@@ -65,6 +65,11 @@ public:
   void wait(int w, int channel, std::int64_t phase, int site);
   void signal(int w, int channel);
   void step(int w, int site, std::int64_t cycles);
+  void skip(int site) {
+    std::lock_guard lock(mutex_);
+    if (races_)
+      races_->on_skip(site);
+  }
 
 private:
   void check_channel(int channel) const {
@@ -105,6 +110,7 @@ public:
   }
   void signal(int channel) override { kernel_.signal(index_, channel); }
   void step(int site, std::int64_t cycles) override { kernel_.step(index_, site, cycles); }
+  void skip(int site) override { kernel_.skip(site); }
   int id() const override { return id_; }
 
 private:
