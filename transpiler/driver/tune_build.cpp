@@ -254,6 +254,7 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
     notes.push_back(named(warning));
   pipeline::TranspileOptions options = settings_.options;
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
+  options.warp_overrides = std::get<PlanFiles>(plans).warps;
   return options;
 }
 

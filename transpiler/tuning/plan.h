@@ -4,10 +4,10 @@
 // transpiles with it (driver/plan_option.h), and the rule evaluator (tuning/apply.h) produces
 // a new one from feedback.
 //
-// What transpiling with a plan applies today: the maps' weights (pipeline/plan_overrides.h).
-// Protocol, block sizes, tile counts, usable/failed tiles, ring depths, warp overrides,
-// fusions, splits and variant choices are recorded decisions that the emitter does not read
-// yet; a rule that makes them changes the plan file only.
+// What transpiling with a plan applies today: the maps' weights and the warp overrides
+// (pipeline/plan_overrides.h). Protocol, block sizes, tile counts, usable/failed tiles, ring
+// depths, fusions, splits and variant choices are recorded decisions that the emitter does
+// not read yet; a rule that makes them changes the plan file only.
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -47,9 +47,9 @@ struct PoolPlan {
   friend bool operator==(const PoolPlan&, const PoolPlan&) = default;
 };
 
-// Moves an operation (by its source line) onto another warp.
+// Moves intrinsic calls onto another warp (applied by --plan: pipeline/plan_overrides.h).
 struct WarpOverride {
-  std::string op; // "file:line" or a statement name
+  std::string op; // a line, "file:line", or an intrinsic (each of its calls)
   int warp = 0;
   friend bool operator==(const WarpOverride&, const WarpOverride&) = default;
 };
