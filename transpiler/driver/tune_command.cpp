@@ -29,10 +29,11 @@ constexpr const char* kUsage = "usage: seq2par tune FILE --kernel NAME --out-dir
                                "[--rounds N] [--failed-tiles T,T,...]\n"
                                "                    [--in-root R] [--cxx COMPILER] [--explain] "
                                "[--quiet] [--feedback REPORT.json]\n"
+                               "                    [--store DIR]\n"
                                "                    [-- compiler flags]\n";
 
 struct TuneOptions {
-  std::string file, kernel, out_dir, in_root = ".", fabric, start_plan, feedback, cxx;
+  std::string file, kernel, out_dir, in_root = ".", fabric, start_plan, feedback, cxx, store;
   std::vector<std::string> rules;
   std::vector<std::string> flags;
   std::vector<int> failed_tiles;
@@ -73,7 +74,8 @@ std::string take_option(const std::string& name, const std::string& value, TuneO
       {"kernel", &options.kernel},     {"out-dir", &options.out_dir},
       {"out-root", &options.out_dir},  {"in-root", &options.in_root},
       {"fabric", &options.fabric},     {"plan", &options.start_plan},
-      {"feedback", &options.feedback}, {"cxx", &options.cxx}};
+      {"feedback", &options.feedback}, {"cxx", &options.cxx},
+      {"store", &options.store}};
   for (const auto& [option, slot] : strings)
     if (name == option) {
       *slot = value;
@@ -217,6 +219,7 @@ std::optional<TuneBuildSettings> build_settings(const TuneOptions& options, cons
   settings.flags = options.flags;
   settings.cxx = options.cxx;
   settings.failed_tiles = options.failed_tiles;
+  settings.store_dir = options.store.empty() ? "" : absolute(options.store);
   settings.paths = find_tool_paths(argv0);
   if (settings.paths.clang_resource_dir.empty()) {
     llvm::errs() << "seq2par tune: error: cannot find Clang's resource headers (stddef.h); set "

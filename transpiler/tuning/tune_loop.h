@@ -43,6 +43,7 @@ struct Measurement {
   Feedback feedback;
   std::vector<std::string> notes; // what the measurer wants in the log (a decision not applied)
   double host_seconds = 0;        // what the measurement took on the host (0: not timed)
+  bool from_store = false;        // its program came from the operation store (not rebuilt)
 };
 
 // Measures a plan in round `round`; nothing when it could not (the measurer reports why).

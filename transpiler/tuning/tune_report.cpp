@@ -27,7 +27,7 @@ std::string fired_text(const TuneRound& round) {
 
 std::string change_text(const TuneRound& round) {
   if (round.round == 0)
-    return "starting plan";
+    return round.measured.from_store ? "starting plan (from the operation store)" : "starting plan";
   std::string out;
   for (const Firing& f : round.trace.fired)
     out += (out.empty() ? "" : "; ") + f.change;
@@ -37,6 +37,8 @@ std::string change_text(const TuneRound& round) {
     out += " (below the minimum gain: its rules blocked on this plan)";
   if (round.reused_from >= 0)
     out += " (plan of round " + std::to_string(round.reused_from) + ", not rebuilt)";
+  else if (round.measured.from_store)
+    out += (out.empty() ? "" : " ") + std::string("(from the operation store)");
   return out;
 }
 
@@ -85,6 +87,8 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
     out["notes"] = round.measured.notes;
   if (round.measured.host_seconds > 0 && round.reused_from < 0)
     out["host_seconds"] = round.measured.host_seconds;
+  if (round.measured.from_store && round.reused_from < 0)
+    out["from_store"] = true;
   return out;
 }
 
