@@ -280,6 +280,10 @@ int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings
     return report_diagnostics(diagnostics);
   feedback->failed_tiles.insert(feedback->failed_tiles.end(), options.failed_tiles.begin(),
                                 options.failed_tiles.end());
+  if (feedback->tiles > 0)
+    for (const std::string& change : tuning::report_changes(plan, feedback->tiles))
+      llvm::errs() << "seq2par tune: warning: " << options.feedback
+                   << ": the report does not match the plan: " << change << "\n";
   const tuning::ApplyResult result = tuning::apply_rules(plan, rules, *feedback);
   if (options.explain)
     llvm::outs() << tuning::explain(result.trace);
@@ -355,6 +359,10 @@ int run_tune_command(int argc, const char** argv) {
     return builder.exit_code();
   if (!start)
     start = as_written;
+  else
+    for (const std::string& change : tuning::plan_changes(*start, *as_written))
+      llvm::errs() << "seq2par tune: warning: " << options.start_plan << ": kernel '"
+                   << options.kernel << "' changed since the plan was made: " << change << "\n";
   if (!options.feedback.empty())
     return apply_feedback(options, *settings, *start, *rules);
   return tune_kernel(options, builder, *settings, *start, *rules);

@@ -108,6 +108,14 @@ const MapPlan* find_map(const KernelPlan& plan, std::string_view name);
 // The fabric tile the map's tile `t` runs on.
 int fabric_tile(const MapPlan& map, int t);
 
+// What changed in the kernel since `recorded` was made from it, against the plan it has now
+// (`now`, plan_from_kernel): maps built or no longer built, a map's protocol, block or tile
+// count, the steps, the pools. Empty when the plan still matches; a plan file that no longer
+// matches its source is a warning naming these, never a silent mis-apply.
+std::vector<std::string> plan_changes(const KernelPlan& recorded, const KernelPlan& now);
+// What in a report (`tiles` fabric tiles) does not fit the plan: a map dealt to more tiles.
+std::vector<std::string> report_changes(const KernelPlan& plan, int tiles);
+
 // `seq2par.plan/1` JSON; to_json then plan_from_json gives the same plan back.
 nlohmann::ordered_json to_json(const KernelPlan& plan);
 // Reads a plan; a bad field is an error at `source` naming the field, and nothing is returned.
