@@ -255,10 +255,12 @@ std::vector<std::string> plan_changes(const KernelPlan& recorded, const KernelPl
       map_changes(map, *current, out);
     else
       out.push_back("map '" + map.name + "' is no longer built (with constant sizes)");
-  for (const MapPlan& map : now.maps)
-    if (!find_map(recorded, map.name))
-      out.push_back("map '" + map.name + "' is new");
-  if (recorded.steps != now.steps)
+  // A partial plan (no maps, no steps: only warp overrides, say) leaves those as written.
+  if (!recorded.maps.empty())
+    for (const MapPlan& map : now.maps)
+      if (!find_map(recorded, map.name))
+        out.push_back("map '" + map.name + "' is new");
+  if (!recorded.steps.empty() && recorded.steps != now.steps)
     out.push_back("steps " + steps_text(recorded) + " -> " + steps_text(now));
   for (const PoolPlan& pool : recorded.pools)
     if (std::none_of(now.pools.begin(), now.pools.end(),

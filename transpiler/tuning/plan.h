@@ -111,7 +111,8 @@ int fabric_tile(const MapPlan& map, int t);
 // What changed in the kernel since `recorded` was made from it, against the plan it has now
 // (`now`, plan_from_kernel): maps built or no longer built, a map's protocol, block or tile
 // count, the steps, the pools. Empty when the plan still matches; a plan file that no longer
-// matches its source is a warning naming these, never a silent mis-apply.
+// matches its source is a warning naming these, never a silent mis-apply. A plan that lists
+// no maps (or no steps) leaves them as written: nothing to compare.
 std::vector<std::string> plan_changes(const KernelPlan& recorded, const KernelPlan& now);
 // What in a report (`tiles` fabric tiles) does not fit the plan: a map dealt to more tiles.
 std::vector<std::string> report_changes(const KernelPlan& plan, int tiles);

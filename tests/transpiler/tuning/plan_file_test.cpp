@@ -112,6 +112,9 @@ TEST(PlanFile, ChangesSinceThePlanWasMadeAreNamed) {
                                       "map 'gone' is no longer built (with constant sizes)", "map 'other' is new",
                                       "steps [forall on 'map'] -> [forall on 'map', all_reduce]",
                                       "pool 'smem' is no longer declared"}));
+  KernelPlan partial; // warp overrides only
+  partial.warps.push_back({"78", 1});
+  EXPECT_TRUE(plan_changes(partial, now).empty());
   EXPECT_TRUE(report_changes(recorded, 4).empty());
   EXPECT_EQ(report_changes(recorded, 2),
             (std::vector<std::string>{"map 'map' runs on tile 2, the report has 2 tiles"}));
