@@ -5,6 +5,7 @@
 #include "driver/output_files.h"
 #include "driver/tune_build.h"
 #include "tuning/apply.h"
+#include "tuning/central_local.h"
 #include "tuning/rules.h"
 #include "tuning/tune_loop.h"
 
@@ -29,7 +30,7 @@ constexpr const char* kUsage = "usage: seq2par tune FILE --kernel NAME --out-dir
                                "[--rounds N] [--failed-tiles T,T,...]\n"
                                "                    [--in-root R] [--cxx COMPILER] [--explain] "
                                "[--quiet] [--feedback REPORT.json]\n"
-                               "                    [--store DIR]\n"
+                               "                    [--store DIR] [--local-chips]\n"
                                "                    [-- compiler flags]\n";
 
 struct TuneOptions {
@@ -38,7 +39,7 @@ struct TuneOptions {
   std::vector<std::string> flags;
   std::vector<int> failed_tiles;
   int rounds = 5;
-  bool default_rules = true, explain = false, quiet = false;
+  bool default_rules = true, explain = false, quiet = false, local_chips = false;
 };
 
 int usage_error(const std::string& message) {
@@ -103,7 +104,8 @@ std::string take_option(const std::string& name, const std::string& value, TuneO
 }
 
 bool is_flag(const std::string& name) {
-  return name == "explain" || name == "quiet" || name == "no-default-rules";
+  return name == "explain" || name == "quiet" || name == "no-default-rules" ||
+         name == "local-chips";
 }
 
 // The command line after `seq2par tune`; an exit code when it is refused or answered.
@@ -131,6 +133,7 @@ std::variant<TuneOptions, int> parse(int argc, const char** argv) {
       options.explain |= name == "explain";
       options.quiet |= name == "quiet";
       options.default_rules &= name != "no-default-rules";
+      options.local_chips |= name == "local-chips";
       continue;
     }
     std::string value;
@@ -266,6 +269,33 @@ int write_outputs(const std::vector<OutputFile>& outputs, bool quiet) {
   return 0;
 }
 
+// --feedback --local-chips: the plan as a central plan split over the report's chips; each
+// chip's part refined by one round of the rules on its own tiles' feedback (central_local.h).
+// Writes each chip's local plan and the merged plan.
+int apply_feedback_locally(const TuneOptions& options, const TuneBuildSettings& settings,
+                           const tuning::KernelPlan& plan, const tuning::RuleSet& rules,
+                           const tuning::Feedback& feedback) {
+  if (feedback.tiles_per_chip <= 0)
+    return usage_error(options.feedback + ": the report names no tiles per chip");
+  const auto result =
+      tuning::refine_locally(plan, feedback, feedback.tiles_per_chip, [&](int) { return rules; });
+  std::vector<OutputFile> outputs;
+  for (const auto& chip : result.chips) {
+    llvm::outs() << "chip " << chip.chip << ":" << (chip.local.trace.fired.empty() ? " no rule fired" : "")
+                 << "\n";
+    for (const auto& firing : chip.local.trace.fired)
+      llvm::outs() << "  " << firing.rule << " on " << firing.target << ": " << firing.change << "\n";
+    if (options.explain)
+      llvm::outs() << tuning::explain(chip.local.trace);
+    outputs.push_back({output_path(options, settings,
+                                   "." + options.kernel + ".chip" + std::to_string(chip.chip) + ".plan.json"),
+                       plan_text(chip.local.plan)});
+  }
+  outputs.push_back({output_path(options, settings, "." + options.kernel + ".plan.json"),
+                     plan_text(result.merged)});
+  return write_outputs(outputs, options.quiet);
+}
+
 // --feedback: one round of the rules on a report produced elsewhere; writes the adjusted plan.
 int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings,
                    const tuning::KernelPlan& plan, const tuning::RuleSet& rules) {
@@ -284,6 +314,8 @@ int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings
     for (const std::string& change : tuning::report_changes(plan, feedback->tiles))
       llvm::errs() << "seq2par tune: warning: " << options.feedback
                    << ": the report does not match the plan: " << change << "\n";
+  if (options.local_chips)
+    return apply_feedback_locally(options, settings, plan, rules, *feedback);
   const tuning::ApplyResult result = tuning::apply_rules(plan, rules, *feedback);
   if (options.explain)
     llvm::outs() << tuning::explain(result.trace);
