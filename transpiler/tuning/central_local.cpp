@@ -1,7 +1,6 @@
 #include "tuning/central_local.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 namespace s2p::tuning {
@@ -31,14 +30,6 @@ std::vector<double> slice(const std::vector<double>& values, int chip, int tiles
   return out;
 }
 
-// Weights scaled so that the smallest is 1, to 3 decimals (as the rebalance action writes them).
-std::vector<double> normalized(std::vector<double> weights) {
-  const double smallest = *std::min_element(weights.begin(), weights.end());
-  for (double& w : weights)
-    w = std::round(w / smallest * 1000.0) / 1000.0;
-  return weights;
-}
-
 // The fabric tiles and weights of one map of the merged plan, chip by chip.
 void merge_map(MapPlan& map, const KernelPlan& central, const std::vector<LocalRound>& chips,
                int tiles_per_chip) {
@@ -63,7 +54,7 @@ void merge_map(MapPlan& map, const KernelPlan& central, const std::vector<LocalR
   if (tiles.empty())
     return; // no chip refined it: as the central plan has it
   map.tiles = static_cast<int>(tiles.size());
-  map.weights = normalized(weights);
+  map.weights = normalized_weights(weights);
   bool identity = true;
   for (std::size_t i = 0; i < tiles.size(); ++i)
     identity = identity && tiles[i] == static_cast<int>(i);
