@@ -434,6 +434,62 @@ TEST_F(Tool, PlanSetsTheWeightsOfAResourceMap) {
       << unknown.output;
 }
 
+// --plan's warp overrides: the calls a plan moves run on the warp it names (by line, file and
+// line, or intrinsic); a move to a warp out of range, of no call, or one that separates calls
+// sharing mutable state is an error at the kernel.
+TEST_F(Tool, PlanMovesCallsOntoOtherWarps) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_INTRINSIC void produce(s2p::out<int> b);
+S2P_INTRINSIC void consume(s2p::in<int> b, s2p::out<int> r);
+S2P_INTRINSIC void count(s2p::out<int> r) { static int n = 0; r[0] = ++n; }
+S2P_KERNEL void k(s2p::tensor_ref<int> r) {
+  s2p::pool<int, 30> smem;
+  auto ring = smem.tensor<3, 10>(0);
+  for (int i = 0; i < 6; ++i) {
+    S2P_WARP(0) produce(ring[i % 3]);
+    S2P_WARP(1) consume(ring[i % 3], r[i]);
+  }
+  S2P_WARP(1) count(r[6]);
+  S2P_WARP(1) count(r[7]);
+}
+)";
+  const auto plan_with = [&](const json& warps) {
+    std::ofstream(dir / "k.k.plan.json")
+        << json{{"format", "seq2par.plan/1"}, {"kernel", "k"}, {"tiles", 1}, {"warps", warps}}.dump(1);
+  };
+  // The warp a call is emitted on: the last "// warp N" before it.
+  const auto warp_of = [](const std::string& code, const std::string& call) {
+    const std::size_t at = code.find(call);
+    const std::size_t lambda = code.rfind("// warp ", at);
+    return at == std::string::npos || lambda == std::string::npos
+               ? std::string("none")
+               : code.substr(lambda + 8, code.find_first_not_of("0123456789", lambda + 8) - lambda - 8);
+  };
+  ASSERT_EQ(run("k.cpp --out-dir plain", dir).status, 0);
+  const std::string plain = read(dir / "plain" / "k.par.cpp");
+  EXPECT_EQ(warp_of(plain, "consume(ring[0]"), "1");
+  for (const std::string op : {"10", "k.cpp:10", "consume"}) {
+    plan_with({{{"op", op}, {"warp", 2}}});
+    const auto moved = run("k.cpp --plan k.k.plan.json --out-dir moved", dir);
+    ASSERT_EQ(moved.status, 0) << moved.output;
+    EXPECT_EQ(moved.output.find("not applied"), std::string::npos) << moved.output;
+    const std::string code = read(dir / "moved" / "k.par.cpp");
+    EXPECT_EQ(warp_of(code, "consume(ring[0]"), "2") << op << "\n" << code;
+    EXPECT_EQ(warp_of(code, "produce(ring[0]"), "0") << op;
+  }
+  const std::pair<json, std::string> refused[] = {
+      {{{{"op", "consume"}, {"warp", 64}}}, "warp override 'consume': warp 64 is out of range"},
+      {{{{"op", "99"}, {"warp", 1}}}, "warp override '99': no intrinsic call of the kernel is on that line"},
+      {{{{"op", "12"}, {"warp", 0}}}, "both reach mutable state 'n"}};
+  for (const auto& [warps, message] : refused) {
+    plan_with(warps);
+    const auto bad = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
+    EXPECT_EQ(bad.status, 1) << bad.output;
+    EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+  }
+}
+
 // A forall's schedule template is planned for the extents the kernel's calls in the file pass
 // (the schedule beside the code); when they are not constants, or calls disagree,
 // the generated code says why there is none.

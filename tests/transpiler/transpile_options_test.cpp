@@ -27,6 +27,7 @@ TEST(TranspileOptions, EveryOptionChangesTheFingerprint) {
       {"fabric file", [](TranspileOptions& o) { o.fabric.file = "f.json"; }},
       {"extents", [](TranspileOptions& o) { o.given_extents["k"]["X"] = {4, 4}; }},
       {"plan weights", [](TranspileOptions& o) { o.plan_overrides["k"].push_back({"map", {2, 1}, "p.json"}); }},
+      {"plan warps", [](TranspileOptions& o) { o.warp_overrides["k"].push_back({"78", 1, "p.json"}); }},
       {"dumps", [](TranspileOptions& o) { o.dumps = {s2p::dump::DumpKind::Cdfg}; }},
       {"style", [](TranspileOptions& o) { o.style = "Google"; }},
   };

@@ -4,6 +4,7 @@
 #   RC        the expected exit code   EXPECT  regexes the output (stdout + stderr) must match
 #   WRITTEN   0: OUT must not exist afterwards (nothing written); 1: it must
 #   HALVED    a .tune.json whose best round must take at most half the cycles of round 0
+#   IMPROVED  a .tune.json whose best round must take fewer cycles than round 0
 file(REMOVE_RECURSE "${OUT}")
 execute_process(COMMAND "${SEQ2PAR}" tune ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
@@ -33,6 +34,16 @@ if(HALVED)
   math(EXPR twice "${tuned} * 2")
   if(twice GREATER first)
     message(FATAL_ERROR "tuning took ${first} cycles to ${tuned}: more than half")
+  endif()
+  message("round 0: ${first} cycles; best round ${best}: ${tuned} cycles")
+endif()
+if(IMPROVED)
+  file(READ "${IMPROVED}" record)
+  string(JSON best GET "${record}" best)
+  string(JSON first GET "${record}" rounds 0 cycles)
+  string(JSON tuned GET "${record}" rounds ${best} cycles)
+  if(NOT tuned LESS first)
+    message(FATAL_ERROR "the best round (${best}: ${tuned} cycles) is not faster than round 0 (${first})")
   endif()
   message("round 0: ${first} cycles; best round ${best}: ${tuned} cycles")
 endif()

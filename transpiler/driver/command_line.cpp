@@ -357,6 +357,7 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
   for (const auto& warning : std::get<PlanFiles>(plans).warnings)
     llvm::errs() << "seq2par: warning: " << warning << "\n";
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
+  options.warp_overrides = std::get<PlanFiles>(plans).warps;
   options.dumps = std::move(dump_kinds);
   options.style = style;
   return options;

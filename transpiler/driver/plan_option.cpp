@@ -15,8 +15,7 @@ std::vector<std::string> not_applied(const tuning::KernelPlan& plan) {
   for (const auto& pool : plan.pools)
     if (pool.ring_depth != 1)
       out.push_back("ring depth of pool '" + pool.name + "'");
-  const std::pair<bool, const char*> others[] = {{!plan.warps.empty(), "warp overrides"},
-                                                 {!plan.fusions.empty(), "fusions"},
+  const std::pair<bool, const char*> others[] = {{!plan.fusions.empty(), "fusions"},
                                                  {!plan.splits.empty(), "splits"},
                                                  {!plan.variants.empty(), "variants"}};
   for (const auto& [present, what] : others)
@@ -56,6 +55,8 @@ std::variant<PlanFiles, std::string> read_plan_files(const std::vector<std::stri
       if (!map.weights.empty())
         maps.push_back({map.name, map.weights, path});
     }
+    for (const auto& warp : plan->warps)
+      files.warps[plan->kernel].push_back({warp.op, warp.warp, path});
     if (const auto skipped = not_applied(*plan); !skipped.empty())
       files.warnings.push_back(path + ": not applied by --plan yet: " + join(skipped));
   }

@@ -1,8 +1,7 @@
-// --plan foo.<kernel>.plan.json (repeatable): transpile a multi-tile kernel with the
-// resource-map weights a tuning plan (seq2par.plan/1, tuning/plan.h) chose. Only weights are
-// applied; a plan that repartitions a map over other tiles is refused, and the decisions the
-// emitter does not act on yet (ring depths, warp overrides, fusions, splits, variants) are
-// named in a warning.
+// --plan foo.<kernel>.plan.json (repeatable): transpile a kernel with the resource-map weights
+// and warp overrides a tuning plan (seq2par.plan/1, tuning/plan.h) chose. A plan that
+// repartitions a map over other tiles is refused, and the decisions the emitter does not act
+// on yet (ring depths, fusions, splits, variants) are named in a warning.
 #pragma once
 
 #include "pipeline/transpile_options.h"
@@ -15,6 +14,7 @@ namespace s2p::driver {
 
 struct PlanFiles {
   pipeline::PlanOverrides overrides;
+  pipeline::WarpOverrides warps;
   std::vector<std::string> warnings;
 };
 

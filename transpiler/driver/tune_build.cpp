@@ -84,6 +84,38 @@ std::string first_difference(const std::string& a, const std::string& b) {
                              : "the end of the sequential output (it is shorter)";
 }
 
+// A digest of the runtime the programs build against: the files under its include
+// directories and the libraries its link flags name, with both flag lists.
+std::string runtime_digest(const ToolPaths& paths) {
+  std::string all;
+  std::vector<std::string> library_dirs;
+  for (const auto& flag : compile_flags(paths)) {
+    all += flag + "\n";
+    if (flag.rfind("-I", 0) != 0)
+      continue;
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (llvm::sys::fs::recursive_directory_iterator it(flag.substr(2), ec), end; it != end && !ec;
+         it.increment(ec))
+      if (it->type() == llvm::sys::fs::file_type::regular_file)
+        files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files)
+      all += file + " " + file_digest(file).value_or("?") + "\n";
+  }
+  for (const auto& flag : link_flags(paths)) {
+    all += flag + "\n";
+    if (flag.rfind("-L", 0) == 0)
+      library_dirs.push_back(flag.substr(2));
+    for (const auto& dir : library_dirs)
+      if (flag.rfind("-l", 0) == 0)
+        for (const char* extension : {".a", ".so"})
+          if (const auto digest = file_digest(join(dir, "lib" + flag.substr(2) + extension)))
+            all += flag + extension + " " + *digest + "\n";
+  }
+  return digest_of(all);
+}
+
 } // namespace
 
 std::string default_tune_compiler() {
@@ -127,7 +159,26 @@ bool TuneBuilder::start() {
                                        "' (give --cxx or set S2P_CXX)");
     settings_.cxx = *found;
   }
+  if (!settings_.store_dir.empty()) {
+    store_.emplace(settings_.store_dir);
+    store_inputs_ = store_inputs();
+  }
   return true;
+}
+
+// What decides a variant besides its plan (operation_store.h).
+nlohmann::ordered_json TuneBuilder::store_inputs() const {
+  const std::string seq2par = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  return {{"source", file_digest(settings_.source).value_or("?")},
+          {"display_name", settings_.display_name},
+          {"kernel", settings_.kernel},
+          {"flags", settings_.flags},
+          {"fabric", settings_.fabric_file.empty() ? "built-in"
+                                                   : file_digest(settings_.fabric_file).value_or("?")},
+          {"cxx", settings_.cxx},
+          {"cxx_digest", file_digest(settings_.cxx).value_or("?")},
+          {"runtime", runtime_digest(settings_.paths)},
+          {"seq2par", std::string(SEQ2PAR_VERSION) + " " + file_digest(seq2par).value_or("?")}};
 }
 
 std::optional<TranspiledFile> TuneBuilder::transpile(const pipeline::TranspileOptions& options,
@@ -254,6 +305,7 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
     notes.push_back(named(warning));
   pipeline::TranspileOptions options = settings_.options;
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
+  options.warp_overrides = std::get<PlanFiles>(plans).warps;
   return options;
 }
 
@@ -272,24 +324,50 @@ bool TuneBuilder::matches_oracle(const std::string& dir, int round, int status) 
                   "\n" + read_text(join(dir, "stderr.txt")));
 }
 
-std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
-  const auto started = std::chrono::steady_clock::now();
-  const std::string dir = join(work_, "round" + std::to_string(round));
-  llvm::sys::fs::create_directories(dir);
-  std::vector<std::string> notes;
+std::optional<std::string> TuneBuilder::variant(const tuning::KernelPlan& plan, int round,
+                                                const std::string& dir,
+                                                std::vector<std::string>& notes,
+                                                bool& from_store) {
   const auto options = options_for(plan, round, dir, notes);
-  const auto file = options ? transpile(*options, {}) : std::nullopt;
+  if (!options)
+    return std::nullopt;
+  nlohmann::ordered_json inputs = store_inputs_;
+  inputs["plan"] = tuning::to_json(plan);
+  const std::string key = store_ ? OperationStore::key_of(inputs) : "";
+  RoundFiles& files = files_[round];
+  if (store_)
+    if (auto stored = store_->find(key, notes)) {
+      files.generated = std::move(stored->generated);
+      files.kernel_files = std::move(stored->kernel_files);
+      from_store = true;
+      return stored->binary;
+    }
+  const auto file = transpile(*options, {});
   if (!file)
     return std::nullopt;
-  RoundFiles& files = files_[round];
   files.generated = file->output;
   for (const auto& kernel : file->kernels)
     files.kernel_files.insert(files.kernel_files.end(), kernel.files.begin(), kernel.files.end());
   const std::string generated = join(dir, stem_of(settings_.display_name) + ".par.cpp");
   const std::string binary = join(dir, "program");
+  if (!write_text(generated, file->output) || !compile(generated, binary, join(dir, "build.log")))
+    return std::nullopt;
+  if (store_)
+    if (const std::string error = store_->put(key, inputs, {files.generated, files.kernel_files, binary});
+        !error.empty())
+      notes.push_back("operation store: " + error + " (the variant is not stored)");
+  return binary;
+}
+
+std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string dir = join(work_, "round" + std::to_string(round));
+  llvm::sys::fs::create_directories(dir);
+  std::vector<std::string> notes;
+  bool from_store = false;
+  const auto binary = variant(plan, round, dir, notes, from_store);
   int status = 0;
-  if (!write_text(generated, file->output) || !compile(generated, binary, join(dir, "build.log")) ||
-      !run(binary, dir, status) || !matches_oracle(dir, round, status))
+  if (!binary || !run(*binary, dir, status) || !matches_oracle(dir, round, status))
     return std::nullopt;
   ir::Diagnostics diagnostics;
   auto feedback = tuning::feedback_from_text(
@@ -303,7 +381,7 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
                                 settings_.failed_tiles.end());
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
   return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes),
-                             took.count()};
+                             took.count(), from_store};
 }
 
 } // namespace s2p::driver

@@ -10,9 +10,12 @@
 //     install prefix next to the binary, else the build tree), plus the sanitizer flags the
 //     runtime was built with;
 //   - the input's own headers: `-iquote <the input's directory>` and the flags after `--`.
+// With --store, each round's variant comes from the operation store when it has it
+// (driver/operation_store.h) and goes into it when it is built.
 // Everything is built and run in a work directory that is removed afterwards.
 #pragma once
 
+#include "driver/operation_store.h"
 #include "driver/run_tools.h"
 #include "driver/tool_paths.h"
 #include "pipeline/transpile_options.h"
@@ -35,6 +38,7 @@ struct TuneBuildSettings {
   std::string cxx;                // empty: the default chain above
   std::string fabric_file;        // S2P_FABRIC of the runs; empty: the built-in chip
   std::vector<int> failed_tiles;  // fabric tiles the rules are told have failed
+  std::string store_dir;          // --store: the operation store; empty: none
   pipeline::TranspileOptions options;
   ToolPaths paths;
 };
@@ -72,12 +76,19 @@ private:
   bool compile(const std::string& source, const std::string& binary, const std::string& log);
   bool run(const std::string& binary, const std::string& dir, int& exit_status);
   bool fail(int exit_code, const std::string& message);
+  nlohmann::ordered_json store_inputs() const;
+  // Transpiles and builds the round's variant into `dir`, or takes it from the store.
+  std::optional<std::string> variant(const tuning::KernelPlan& plan, int round,
+                                     const std::string& dir, std::vector<std::string>& notes,
+                                     bool& from_store);
 
   TuneBuildSettings settings_;
   std::string work_;
   std::string oracle_output_;
   int oracle_status_ = 0;
   std::map<int, RoundFiles> files_;
+  std::optional<OperationStore> store_;
+  nlohmann::ordered_json store_inputs_; // the key's inputs every round shares
   int exit_code_ = 0;
 };
 

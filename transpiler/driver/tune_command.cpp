@@ -5,6 +5,7 @@
 #include "driver/output_files.h"
 #include "driver/tune_build.h"
 #include "tuning/apply.h"
+#include "tuning/central_local.h"
 #include "tuning/rules.h"
 #include "tuning/tune_loop.h"
 
@@ -29,15 +30,16 @@ constexpr const char* kUsage = "usage: seq2par tune FILE --kernel NAME --out-dir
                                "[--rounds N] [--failed-tiles T,T,...]\n"
                                "                    [--in-root R] [--cxx COMPILER] [--explain] "
                                "[--quiet] [--feedback REPORT.json]\n"
+                               "                    [--store DIR] [--local-chips]\n"
                                "                    [-- compiler flags]\n";
 
 struct TuneOptions {
-  std::string file, kernel, out_dir, in_root = ".", fabric, start_plan, feedback, cxx;
+  std::string file, kernel, out_dir, in_root = ".", fabric, start_plan, feedback, cxx, store;
   std::vector<std::string> rules;
   std::vector<std::string> flags;
   std::vector<int> failed_tiles;
   int rounds = 5;
-  bool default_rules = true, explain = false, quiet = false;
+  bool default_rules = true, explain = false, quiet = false, local_chips = false;
 };
 
 int usage_error(const std::string& message) {
@@ -73,7 +75,8 @@ std::string take_option(const std::string& name, const std::string& value, TuneO
       {"kernel", &options.kernel},     {"out-dir", &options.out_dir},
       {"out-root", &options.out_dir},  {"in-root", &options.in_root},
       {"fabric", &options.fabric},     {"plan", &options.start_plan},
-      {"feedback", &options.feedback}, {"cxx", &options.cxx}};
+      {"feedback", &options.feedback}, {"cxx", &options.cxx},
+      {"store", &options.store}};
   for (const auto& [option, slot] : strings)
     if (name == option) {
       *slot = value;
@@ -101,7 +104,8 @@ std::string take_option(const std::string& name, const std::string& value, TuneO
 }
 
 bool is_flag(const std::string& name) {
-  return name == "explain" || name == "quiet" || name == "no-default-rules";
+  return name == "explain" || name == "quiet" || name == "no-default-rules" ||
+         name == "local-chips";
 }
 
 // The command line after `seq2par tune`; an exit code when it is refused or answered.
@@ -129,6 +133,7 @@ std::variant<TuneOptions, int> parse(int argc, const char** argv) {
       options.explain |= name == "explain";
       options.quiet |= name == "quiet";
       options.default_rules &= name != "no-default-rules";
+      options.local_chips |= name == "local-chips";
       continue;
     }
     std::string value;
@@ -217,6 +222,7 @@ std::optional<TuneBuildSettings> build_settings(const TuneOptions& options, cons
   settings.flags = options.flags;
   settings.cxx = options.cxx;
   settings.failed_tiles = options.failed_tiles;
+  settings.store_dir = options.store.empty() ? "" : absolute(options.store);
   settings.paths = find_tool_paths(argv0);
   if (settings.paths.clang_resource_dir.empty()) {
     llvm::errs() << "seq2par tune: error: cannot find Clang's resource headers (stddef.h); set "
@@ -263,6 +269,33 @@ int write_outputs(const std::vector<OutputFile>& outputs, bool quiet) {
   return 0;
 }
 
+// --feedback --local-chips: the plan as a central plan split over the report's chips; each
+// chip's part refined by one round of the rules on its own tiles' feedback (central_local.h).
+// Writes each chip's local plan and the merged plan.
+int apply_feedback_locally(const TuneOptions& options, const TuneBuildSettings& settings,
+                           const tuning::KernelPlan& plan, const tuning::RuleSet& rules,
+                           const tuning::Feedback& feedback) {
+  if (feedback.tiles_per_chip <= 0)
+    return usage_error(options.feedback + ": the report names no tiles per chip");
+  const auto result =
+      tuning::refine_locally(plan, feedback, feedback.tiles_per_chip, [&](int) { return rules; });
+  std::vector<OutputFile> outputs;
+  for (const auto& chip : result.chips) {
+    llvm::outs() << "chip " << chip.chip << ":" << (chip.local.trace.fired.empty() ? " no rule fired" : "")
+                 << "\n";
+    for (const auto& firing : chip.local.trace.fired)
+      llvm::outs() << "  " << firing.rule << " on " << firing.target << ": " << firing.change << "\n";
+    if (options.explain)
+      llvm::outs() << tuning::explain(chip.local.trace);
+    outputs.push_back({output_path(options, settings,
+                                   "." + options.kernel + ".chip" + std::to_string(chip.chip) + ".plan.json"),
+                       plan_text(chip.local.plan)});
+  }
+  outputs.push_back({output_path(options, settings, "." + options.kernel + ".plan.json"),
+                     plan_text(result.merged)});
+  return write_outputs(outputs, options.quiet);
+}
+
 // --feedback: one round of the rules on a report produced elsewhere; writes the adjusted plan.
 int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings,
                    const tuning::KernelPlan& plan, const tuning::RuleSet& rules) {
@@ -277,6 +310,12 @@ int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings
     return report_diagnostics(diagnostics);
   feedback->failed_tiles.insert(feedback->failed_tiles.end(), options.failed_tiles.begin(),
                                 options.failed_tiles.end());
+  if (feedback->tiles > 0)
+    for (const std::string& change : tuning::report_changes(plan, feedback->tiles))
+      llvm::errs() << "seq2par tune: warning: " << options.feedback
+                   << ": the report does not match the plan: " << change << "\n";
+  if (options.local_chips)
+    return apply_feedback_locally(options, settings, plan, rules, *feedback);
   const tuning::ApplyResult result = tuning::apply_rules(plan, rules, *feedback);
   if (options.explain)
     llvm::outs() << tuning::explain(result.trace);
@@ -352,6 +391,10 @@ int run_tune_command(int argc, const char** argv) {
     return builder.exit_code();
   if (!start)
     start = as_written;
+  else
+    for (const std::string& change : tuning::plan_changes(*start, *as_written))
+      llvm::errs() << "seq2par tune: warning: " << options.start_plan << ": kernel '"
+                   << options.kernel << "' changed since the plan was made: " << change << "\n";
   if (!options.feedback.empty())
     return apply_feedback(options, *settings, *start, *rules);
   return tune_kernel(options, builder, *settings, *start, *rules);

@@ -196,8 +196,9 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
   }
   if (!ok || (warp >= 0 && !intrinsic_state_is_visible(call, callee, warp)))
     return;
-  if (auto_warps_)
-    record_shared_state(call, callee, site);
+  // Recorded with or without --auto-warps: a plan's warp override must not separate calls
+  // that reach the same state either (pipeline/plan_overrides.h).
+  record_shared_state(call, callee, site);
   collect_holes(call.getCallee(), where->first, site);
   for (unsigned i = 0; i < call.getNumArgs(); ++i) {
     collect_holes(call.getArg(i), where->first, site);

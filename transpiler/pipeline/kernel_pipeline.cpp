@@ -173,13 +173,17 @@ std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
                                                 const TranspileOptions& options,
                                                 const std::string& display_name,
                                                 ir::Diagnostics& diags) {
-  // --plan: the kernel as the tuning plan sets it (resource-map weights).
-  if (const auto plan = options.plan_overrides.find(kernel.name); plan != options.plan_overrides.end()) {
-    const auto tuned = apply_plan_overrides(kernel, plan->second, declared_at, diags);
-    if (!tuned)
+  // --plan: the kernel as the tuning plan sets it (resource-map weights, warp overrides).
+  std::optional<ir::Kernel> tuned;
+  if (const auto plan = options.plan_overrides.find(kernel.name); plan != options.plan_overrides.end())
+    if (!(tuned = apply_plan_overrides(kernel, plan->second, declared_at, diags)))
       return std::nullopt;
-    return run_multi_tile_kernel(*tuned, declared_at, options, display_name, diags);
-  }
+  if (const auto moves = options.warp_overrides.find(kernel.name); moves != options.warp_overrides.end())
+    if (!(tuned = apply_warp_overrides(tuned ? *tuned : kernel, moves->second, declared_at, diags)))
+      return std::nullopt;
+  if (tuned)
+    return tuned->multi_tile ? run_multi_tile_kernel(*tuned, declared_at, options, display_name, diags)
+                             : run_warp_kernel(*tuned, declared_at, options, display_name, diags);
   return kernel.multi_tile
              ? run_multi_tile_kernel(kernel, declared_at, options, display_name, diags)
              : run_warp_kernel(kernel, declared_at, options, display_name, diags);

@@ -1,5 +1,7 @@
 #include "pipeline/plan_overrides.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
@@ -64,7 +66,110 @@ bool apply_weights(ir::Kernel& kernel, const MapWeights& override_, const ir::So
   return true;
 }
 
+// Warps are numbered as '#pragma s2p warp(N)' numbers them.
+constexpr int kMaxWarp = 63;
+
+std::optional<unsigned> line_number(std::string_view text) {
+  unsigned line = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), line);
+  if (error != std::errc{} || end != text.data() + text.size() || line == 0)
+    return std::nullopt;
+  return line;
+}
+
+// Whether `op` names `call`: its line, its file (by name, or a path suffix) and line, or its
+// intrinsic.
+bool names_call(const std::string& op, const ir::CallSite& call) {
+  if (const auto line = line_number(op))
+    return call.loc.line == *line;
+  const std::size_t colon = op.rfind(':');
+  if (colon != std::string::npos)
+    if (const auto line = line_number(std::string_view(op).substr(colon + 1))) {
+      const std::string file = op.substr(0, colon);
+      const std::string& at = call.loc.file;
+      const bool same_file =
+          at == file || (at.size() > file.size() && at.ends_with(file) &&
+                         at[at.size() - file.size() - 1] == '/');
+      return same_file && call.loc.line == *line;
+    }
+  return call.callee == op;
+}
+
+void collect_calls(ir::ScheduleNode& node, std::vector<ir::CallSite*>& calls) {
+  if (node.kind == ir::ScheduleNode::Kind::Call)
+    calls.push_back(&node.call);
+  for (auto& child : node.children)
+    collect_calls(child, calls);
+}
+
+// Calls on different warps that reach the same mutable state: the first such pair's message.
+std::optional<std::string> separated_state(const std::vector<ir::CallSite*>& calls) {
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      if (calls[i]->warp == calls[j]->warp)
+        continue;
+      for (const auto& key : calls[i]->shared_state)
+        if (std::find(calls[j]->shared_state.begin(), calls[j]->shared_state.end(), key) !=
+            calls[j]->shared_state.end())
+          return "'" + calls[i]->callee + "' (line " + std::to_string(calls[i]->loc.line) +
+                 ") on warp " + std::to_string(calls[i]->warp) + " and '" + calls[j]->callee +
+                 "' (line " + std::to_string(calls[j]->loc.line) + ") on warp " +
+                 std::to_string(calls[j]->warp) + " both reach mutable state '" + key +
+                 "'; warps run concurrently, so they would race on it";
+    }
+  return std::nullopt;
+}
+
+// Moves the calls of one warp kernel; how many calls each move matched is added to `matched`.
+std::optional<std::string> move_calls(ir::Kernel& kernel, const std::vector<CallWarp>& moves,
+                                      std::vector<int>& matched) {
+  std::vector<ir::CallSite*> calls;
+  collect_calls(kernel.root, calls);
+  for (std::size_t m = 0; m < moves.size(); ++m)
+    for (ir::CallSite* call : calls)
+      if (names_call(moves[m].op, *call)) {
+        call->warp = moves[m].warp;
+        ++matched[m];
+      }
+  return separated_state(calls);
+}
+
 } // namespace
+
+std::optional<ir::Kernel> apply_warp_overrides(const ir::Kernel& kernel,
+                                               const std::vector<CallWarp>& moves,
+                                               const ir::SourceLocation& declared_at,
+                                               ir::Diagnostics& diags) {
+  const auto error = [&](const CallWarp& move, const std::string& message) {
+    diags.error(declared_at, move.plan_file + ": kernel '" + kernel.name + "', warp override '" +
+                                 move.op + "': " + message);
+    return std::nullopt;
+  };
+  for (const CallWarp& move : moves)
+    if (move.warp < 0 || move.warp > kMaxWarp)
+      return error(move, "warp " + std::to_string(move.warp) + " is out of range; warps are "
+                         "numbered 0.." + std::to_string(kMaxWarp));
+  ir::Kernel moved = kernel;
+  std::vector<int> matched(moves.size(), 0);
+  std::optional<std::string> race;
+  if (!moved.multi_tile)
+    race = move_calls(moved, moves, matched);
+  else
+    for (ir::TileStep& step : moved.multi_tile->steps)
+      if (step.task && !race) {
+        auto task = std::make_shared<ir::Kernel>(*step.task);
+        race = move_calls(*task, moves, matched);
+        step.task = std::move(task);
+      }
+  if (race)
+    return error(moves.front(), *race);
+  for (std::size_t m = 0; m < moves.size(); ++m)
+    if (matched[m] == 0)
+      return error(moves[m], "no intrinsic call of the kernel" +
+                                 std::string(kernel.multi_tile ? "'s tasks" : "") +
+                                 " is on that line or has that name");
+  return moved;
+}
 
 std::optional<ir::Kernel> apply_plan_overrides(const ir::Kernel& kernel,
                                                const std::vector<MapWeights>& overrides,

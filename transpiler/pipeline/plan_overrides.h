@@ -5,8 +5,15 @@
 // planned map). The kernel's source is not edited; its sequential meaning does not depend on
 // the map, so the parallel program still computes what the sequential one does.
 //
-// Only weights are applied so far. A plan's other decisions (tile count, usable tiles, ring
-// depths, fusions, ...) are refused by the driver or not read.
+// Warp overrides move intrinsic calls onto another warp before the warp-split passes run:
+// those passes derive every signal and wait from the calls' dependencies, whatever warp a call
+// is on, so a moved call still computes what the sequential program computes. The one thing
+// they cannot see is mutable state an intrinsic reaches outside its arguments (a static, a
+// global): calls reaching the same such state must stay on one warp, else they would race, so
+// a move that separates them is refused, as '#pragma s2p warp' is.
+//
+// A plan's other decisions (tile count, usable tiles, ring depths, fusions, ...) are refused
+// by the driver or not read.
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -23,6 +30,14 @@ namespace s2p::pipeline {
 // declared const).
 std::optional<ir::Kernel> apply_plan_overrides(const ir::Kernel& kernel,
                                                const std::vector<MapWeights>& overrides,
+                                               const ir::SourceLocation& declared_at,
+                                               ir::Diagnostics& diags);
+
+// The kernel with its calls (in a multi-tile kernel, its tasks' calls) moved as `moves` say,
+// or nothing after an error at `declared_at` (an op no call matches, a warp out of range, a
+// move that separates calls sharing mutable state).
+std::optional<ir::Kernel> apply_warp_overrides(const ir::Kernel& kernel,
+                                               const std::vector<CallWarp>& moves,
                                                const ir::SourceLocation& declared_at,
                                                ir::Diagnostics& diags);
 

@@ -28,6 +28,11 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
     for (const auto& map : maps)
       plans[kernel].push_back({{"map", map.map}, {"weights", map.weights}, {"plan_file", map.plan_file}});
   out["plan_overrides"] = std::move(plans);
+  nlohmann::ordered_json warps = nlohmann::ordered_json::object();
+  for (const auto& [kernel, moves] : options.warp_overrides)
+    for (const auto& move : moves)
+      warps[kernel].push_back({{"op", move.op}, {"warp", move.warp}, {"plan_file", move.plan_file}});
+  out["warp_overrides"] = std::move(warps);
   out["dumps"] = std::move(dumps);
   out["style"] = options.style;
   return out;

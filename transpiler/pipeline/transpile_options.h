@@ -40,11 +40,23 @@ struct MapWeights {
 };
 using PlanOverrides = std::map<std::string, std::vector<MapWeights>>;
 
+// --plan: intrinsic calls moved onto another warp (a tuning plan's warp overrides), by kernel.
+// `op` names the calls: a source line ("77"), a file and line ("tile_gemm.cpp:77"), or an
+// intrinsic (every call of "multiply_add"); in a multi-tile kernel, the calls of its tasks.
+struct CallWarp {
+  std::string op;
+  int warp = 0;
+  std::string plan_file;
+  friend bool operator==(const CallWarp&, const CallWarp&) = default;
+};
+using WarpOverrides = std::map<std::string, std::vector<CallWarp>>;
+
 struct TranspileOptions {
   passes::PipelineOptions passes;
   FabricTarget fabric;
   GivenExtents given_extents;
   PlanOverrides plan_overrides;
+  WarpOverrides warp_overrides;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)
 };

@@ -68,15 +68,6 @@ double scalar_of(const Expr& expr, const Bindings& b, const char* what) {
   return v.scalar();
 }
 
-// Weights scaled so that the smallest is 1, to 3 decimals: readable, and the same inputs give
-// the same digits.
-std::vector<double> normalized(std::vector<double> weights) {
-  const double smallest = *std::min_element(weights.begin(), weights.end());
-  for (double& w : weights)
-    w = std::round(w / smallest * 1000.0) / 1000.0;
-  return weights;
-}
-
 // Busy cycles scale with a tile's share of the weights (the owner-copy compute model: a tile
 // computes the segments it owns).
 Prediction predict_rebalance(const MapPlan& map, const std::vector<double>& busy,
@@ -101,7 +92,7 @@ void rebalance(State& state, const Rule& rule, const Target& target, Firing& fir
       throw EvalError("weights must be positive, got " + to_string(weights));
   const std::vector<double> old_w = lookup(b, "map.weights").items;
   const std::vector<double> busy = lookup(b, "map.busy").items;
-  const std::vector<double> new_w = normalized(weights.items);
+  const std::vector<double> new_w = normalized_weights(weights.items);
   firing.change = "weights " + list_text(old_w) + " -> " + list_text(new_w);
   firing.predicted = predict_rebalance(map, busy, old_w, new_w);
   map.weights = new_w;
@@ -428,6 +419,13 @@ nlohmann::ordered_json to_json(const Trace& trace) {
     errors.push_back({{"pass", e.pass}, {"rule", e.rule}, {"target", e.target}, {"error", e.error}});
   return {{"fired", fired}, {"errors", errors}, {"passes", trace.passes},
           {"stopped_at_bound", trace.stopped_at_bound}};
+}
+
+std::vector<double> normalized_weights(std::vector<double> weights) {
+  const double smallest = *std::min_element(weights.begin(), weights.end());
+  for (double& w : weights)
+    w = std::round(w / smallest * 1000.0) / 1000.0;
+  return weights;
 }
 
 std::string number_text(double v) {

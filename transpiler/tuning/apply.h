@@ -85,6 +85,9 @@ std::vector<std::size_t> evaluation_order(const RuleSet& rules);
 // `--explain`: one paragraph per firing (predicate with the values it read, the change, the
 // predicted effect), then the errors and how the passes ended.
 std::string explain(const Trace& trace);
+// Weights scaled so that the smallest is 1, to 3 decimals: readable, and the same inputs give
+// the same digits (what rebalance writes, and central/local merges). Not empty.
+std::vector<double> normalized_weights(std::vector<double> weights);
 // A number as the trace and the tune table print it (%.6g).
 std::string number_text(double v);
 nlohmann::ordered_json to_json(const Trace& trace);

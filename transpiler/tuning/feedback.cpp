@@ -54,6 +54,33 @@ void read_supersteps(const Json& supersteps, const std::string& path, Feedback& 
   }
 }
 
+// The warps of a forall's tasks (a multi-tile kernel whose tasks are warp pipelines): the
+// launch's "task_warps" sums, per tile, the tasks' cycles and each warp's busy cycles. A warp's
+// bubble is the share of those cycles it did not work, over all tiles; a warp numbered below
+// the highest that ran nothing has bubble 1.
+void read_task_warps(const Json& task_warps, const std::string& path, Feedback& feedback) {
+  const std::string per_tile_path = join_field(path, "per_tile");
+  const Json& per_tile = read_array(member(task_warps, path, "per_tile"), per_tile_path);
+  double cycles = 0;
+  std::vector<double> busy;
+  for (std::size_t t = 0; t < per_tile.size(); ++t) {
+    const std::string at = index_field(per_tile_path, t);
+    cycles += read_count(per_tile[t], at, "cycles");
+    const Json& warps = read_array(member(per_tile[t], at, "warps"), join_field(at, "warps"));
+    for (std::size_t w = 0; w < warps.size(); ++w) {
+      const std::string warp_at = index_field(join_field(at, "warps"), w);
+      const auto id = static_cast<std::size_t>(read_count(warps[w], warp_at, "warp"));
+      if (id >= 64)
+        throw FieldError(join_field(warp_at, "warp"), "warps are numbered 0..63");
+      busy.resize(std::max(busy.size(), id + 1), 0.0);
+      busy[id] += read_count(warps[w], warp_at, "busy_cycles");
+    }
+  }
+  feedback.warp_bubble.clear();
+  for (const double b : busy)
+    feedback.warp_bubble.push_back(cycles > 0 ? std::clamp(1 - b / cycles, 0.0, 1.0) : 0.0);
+}
+
 // One fabric run: the s2p-sim report itself, or a program report's launch (same fields).
 void read_fabric_run(const Json& run, const std::string& path, Feedback& feedback) {
   const Json& parameters = member(member(run, path, "fabric"), join_field(path, "fabric"), "parameters");
@@ -66,6 +93,8 @@ void read_fabric_run(const Json& run, const std::string& path, Feedback& feedbac
   read_supersteps(member(run, path, "supersteps"), join_field(path, "supersteps"), feedback);
   read_tiles(member(run, path, "tiles"), join_field(path, "tiles"), feedback);
   feedback.tiles = static_cast<int>(feedback.busy.size());
+  if (feedback.warp_bubble.empty() && run.contains("task_warps"))
+    read_task_warps(run["task_warps"], join_field(path, "task_warps"), feedback);
 }
 
 void read_warps(const Json& launch, const std::string& path, Feedback& feedback) {

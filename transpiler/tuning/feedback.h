@@ -37,7 +37,8 @@ struct Feedback {
   int tiles_per_chip = 0;
   double sram_bytes = 0;
   std::vector<int> failed_tiles; // reported by the caller (the simulator has no failed tiles)
-  // Per warp of the kernel's warp launches: waiting / (busy + waiting), the bubble fraction.
+  // Per warp of the kernel's warp launches: waiting / (busy + waiting), the bubble fraction;
+  // of a multi-tile kernel's warp tasks: 1 - busy / the tasks' cycles, over all tiles.
   std::vector<double> warp_bubble;
   // Input sizes and other caller-supplied facts, read as `input.<name>`.
   std::map<std::string, double> inputs;

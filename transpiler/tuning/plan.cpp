@@ -225,6 +225,62 @@ int fabric_tile(const MapPlan& map, int t) {
   return map.usable_tiles.empty() ? t : map.usable_tiles[static_cast<std::size_t>(t)];
 }
 
+namespace {
+
+std::string steps_text(const KernelPlan& plan) {
+  std::string out;
+  for (const StepPlan& step : plan.steps)
+    out += (out.empty() ? "" : ", ") + std::string(ir::library_name(step.kind)) +
+           (step.map.empty() ? "" : " on '" + step.map + "'");
+  return "[" + out + "]";
+}
+
+void map_changes(const MapPlan& recorded, const MapPlan& now, std::vector<std::string>& out) {
+  const std::string map = "map '" + now.name + "': ";
+  if (recorded.protocol != now.protocol || recorded.columns != now.columns)
+    out.push_back(map + "protocol " + ir::to_string(recorded.protocol) + " -> " +
+                  ir::to_string(now.protocol));
+  if (recorded.block != now.block)
+    out.push_back(map + "its block changed");
+  if (recorded.usable_tiles.empty() && recorded.tiles != now.tiles)
+    out.push_back(map + std::to_string(recorded.tiles) + " tiles -> " + std::to_string(now.tiles));
+}
+
+} // namespace
+
+std::vector<std::string> plan_changes(const KernelPlan& recorded, const KernelPlan& now) {
+  std::vector<std::string> out;
+  for (const MapPlan& map : recorded.maps)
+    if (const MapPlan* current = find_map(now, map.name))
+      map_changes(map, *current, out);
+    else
+      out.push_back("map '" + map.name + "' is no longer built (with constant sizes)");
+  // A partial plan (no maps, no steps: only warp overrides, say) leaves those as written.
+  if (!recorded.maps.empty())
+    for (const MapPlan& map : now.maps)
+      if (!find_map(recorded, map.name))
+        out.push_back("map '" + map.name + "' is new");
+  if (!recorded.steps.empty() && recorded.steps != now.steps)
+    out.push_back("steps " + steps_text(recorded) + " -> " + steps_text(now));
+  for (const PoolPlan& pool : recorded.pools)
+    if (std::none_of(now.pools.begin(), now.pools.end(),
+                     [&](const PoolPlan& p) { return p.name == pool.name; }))
+      out.push_back("pool '" + pool.name + "' is no longer declared");
+  return out;
+}
+
+std::vector<std::string> report_changes(const KernelPlan& plan, int tiles) {
+  std::vector<std::string> out;
+  for (const MapPlan& map : plan.maps)
+    for (int t = 0; t < map.tiles; ++t)
+      if (fabric_tile(map, t) >= tiles) {
+        out.push_back("map '" + map.name + "' runs on tile " + std::to_string(fabric_tile(map, t)) +
+                      ", the report has " + std::to_string(tiles) + " tiles");
+        break;
+      }
+  return out;
+}
+
 nlohmann::ordered_json to_json(const KernelPlan& plan) {
   Json json;
   json["format"] = kPlanFormat;

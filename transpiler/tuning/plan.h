@@ -4,10 +4,10 @@
 // transpiles with it (driver/plan_option.h), and the rule evaluator (tuning/apply.h) produces
 // a new one from feedback.
 //
-// What transpiling with a plan applies today: the maps' weights (pipeline/plan_overrides.h).
-// Protocol, block sizes, tile counts, usable/failed tiles, ring depths, warp overrides,
-// fusions, splits and variant choices are recorded decisions that the emitter does not read
-// yet; a rule that makes them changes the plan file only.
+// What transpiling with a plan applies today: the maps' weights and the warp overrides
+// (pipeline/plan_overrides.h). Protocol, block sizes, tile counts, usable/failed tiles, ring
+// depths, fusions, splits and variant choices are recorded decisions that the emitter does
+// not read yet; a rule that makes them changes the plan file only.
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -47,9 +47,9 @@ struct PoolPlan {
   friend bool operator==(const PoolPlan&, const PoolPlan&) = default;
 };
 
-// Moves an operation (by its source line) onto another warp.
+// Moves intrinsic calls onto another warp (applied by --plan: pipeline/plan_overrides.h).
 struct WarpOverride {
-  std::string op; // "file:line" or a statement name
+  std::string op; // a line, "file:line", or an intrinsic (each of its calls)
   int warp = 0;
   friend bool operator==(const WarpOverride&, const WarpOverride&) = default;
 };
@@ -107,6 +107,15 @@ MapPlan* find_map(KernelPlan& plan, std::string_view name);
 const MapPlan* find_map(const KernelPlan& plan, std::string_view name);
 // The fabric tile the map's tile `t` runs on.
 int fabric_tile(const MapPlan& map, int t);
+
+// What changed in the kernel since `recorded` was made from it, against the plan it has now
+// (`now`, plan_from_kernel): maps built or no longer built, a map's protocol, block or tile
+// count, the steps, the pools. Empty when the plan still matches; a plan file that no longer
+// matches its source is a warning naming these, never a silent mis-apply. A plan that lists
+// no maps (or no steps) leaves them as written: nothing to compare.
+std::vector<std::string> plan_changes(const KernelPlan& recorded, const KernelPlan& now);
+// What in a report (`tiles` fabric tiles) does not fit the plan: a map dealt to more tiles.
+std::vector<std::string> report_changes(const KernelPlan& plan, int tiles);
 
 // `seq2par.plan/1` JSON; to_json then plan_from_json gives the same plan back.
 nlohmann::ordered_json to_json(const KernelPlan& plan);

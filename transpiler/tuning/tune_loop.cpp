@@ -12,6 +12,8 @@ const char* to_string(TuneStop stop) {
     return "no rule fired";
   case TuneStop::NoChange:
     return "the rules changed nothing";
+  case TuneStop::NoGain:
+    return "the last round gained less than the minimum gain";
   case TuneStop::RoundLimit:
     return "round limit";
   case TuneStop::MeasureFailed:
@@ -114,8 +116,9 @@ private:
                                       base.measured.feedback, options_.apply);
     if (applied.trace.fired.empty() || applied.plan == base.plan) {
       const bool fired = !applied.trace.fired.empty();
+      const bool stalled = !fired && base.low_gain;
       result_.last_trace = std::move(applied.trace);
-      return fired ? TuneStop::NoChange : TuneStop::NoRuleFired;
+      return fired ? TuneStop::NoChange : stalled ? TuneStop::NoGain : TuneStop::NoRuleFired;
     }
     TuneRound round;
     round.from = accepted_;
@@ -134,10 +137,23 @@ private:
     } else {
       accepted_ = measured.round;
       result_.rules = std::move(applied.rules);
+      block_if_no_gain(from, measured);
     }
     if (on_round_)
       on_round_(measured);
     return std::nullopt;
+  }
+
+  // An accepted round that gained less than min_gain: its rules are not fired on its plan.
+  void block_if_no_gain(const TuneRound& from, TuneRound& round) {
+    const double gain = from.measured.cycles > 0
+                            ? 1 - round.measured.cycles / from.measured.cycles
+                            : 0.0;
+    if (gain >= options_.min_gain)
+      return;
+    round.low_gain = true;
+    for (const Firing& firing : round.trace.fired)
+      blocked_[key_of(round.plan)].insert(firing.rule);
   }
 
   const RuleSet& rules_of_accepted() const { return result_.rules; }

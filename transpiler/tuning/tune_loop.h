@@ -12,6 +12,11 @@
 //     `rollback_threshold` (1 %), the round is rolled back: the accepted round stays, and every
 //     rule that fired in the round is blocked on that plan (it is not fired on it again). Else
 //     the round is accepted, with the rule set as its actions left it (add / revoke / change).
+//   - An accepted round that gains less than `min_gain` (0.5 %) over the round it came from
+//     (a rebalance that moves a weight by a rounding step, a ring depth the run does not feel)
+//     blocks every rule that fired in it on its own plan: without that, a rule whose predicate
+//     the change does not falsify fires again with changes within the noise until the round
+//     limit (oscillation). When nothing else fires on that plan, the loop stops (NoGain).
 //   - A plan measured before (the same plan, byte for byte) reuses that measurement.
 //   - The loop stops after `rounds` adjusted plans. The best round is the accepted round with
 //     the fewest cycles, the earliest on a tie.
@@ -38,6 +43,7 @@ struct Measurement {
   Feedback feedback;
   std::vector<std::string> notes; // what the measurer wants in the log (a decision not applied)
   double host_seconds = 0;        // what the measurement took on the host (0: not timed)
+  bool from_store = false;        // its program came from the operation store (not rebuilt)
 };
 
 // Measures a plan in round `round`; nothing when it could not (the measurer reports why).
@@ -46,10 +52,11 @@ using Measure = std::function<std::optional<Measurement>(const KernelPlan& plan,
 struct TuneOptions {
   int rounds = 5;                   // adjusted plans tried at most (round 0 not counted)
   double rollback_threshold = 0.01; // slower than the accepted round by more: rolled back
+  double min_gain = 0.005;          // an accepted round gaining less blocks its rules on its plan
   ApplyOptions apply;
 };
 
-enum class TuneStop { NoRuleFired, NoChange, RoundLimit, MeasureFailed };
+enum class TuneStop { NoRuleFired, NoChange, NoGain, RoundLimit, MeasureFailed };
 const char* to_string(TuneStop stop);
 
 // The change measured for one firing: the kernel's cycles, and for a rebalance the quantity
@@ -69,6 +76,7 @@ struct TuneRound {
   std::vector<MeasuredChange> changes; // one per firing of `trace`
   std::vector<std::string> blocked;    // rules skipped on round `from`'s plan (rolled back before)
   bool rolled_back = false;
+  bool low_gain = false; // accepted, but gained less than min_gain: its rules blocked on its plan
   int reused_from = -1; // the round whose measurement of the same plan this one reuses
 };
 

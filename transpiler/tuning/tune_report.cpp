@@ -27,14 +27,18 @@ std::string fired_text(const TuneRound& round) {
 
 std::string change_text(const TuneRound& round) {
   if (round.round == 0)
-    return "starting plan";
+    return round.measured.from_store ? "starting plan (from the operation store)" : "starting plan";
   std::string out;
   for (const Firing& f : round.trace.fired)
     out += (out.empty() ? "" : "; ") + f.change;
   if (round.rolled_back)
     out += " (rolled back)";
+  if (round.low_gain)
+    out += " (below the minimum gain: its rules blocked on this plan)";
   if (round.reused_from >= 0)
     out += " (plan of round " + std::to_string(round.reused_from) + ", not rebuilt)";
+  else if (round.measured.from_store)
+    out += (out.empty() ? "" : " ") + std::string("(from the operation store)");
   return out;
 }
 
@@ -74,6 +78,7 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
   if (round.from >= 0)
     out["from"] = round.from;
   out["rolled_back"] = round.rolled_back;
+  out["low_gain"] = round.low_gain;
   if (!round.blocked.empty())
     out["blocked"] = round.blocked;
   if (round.reused_from >= 0)
@@ -82,6 +87,8 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
     out["notes"] = round.measured.notes;
   if (round.measured.host_seconds > 0 && round.reused_from < 0)
     out["host_seconds"] = round.measured.host_seconds;
+  if (round.measured.from_store && round.reused_from < 0)
+    out["from_store"] = true;
   return out;
 }
 
@@ -122,7 +129,7 @@ std::string explain(const TuneResult& result) {
     out += "round " + std::to_string(round.round) + " (rules on round " +
            std::to_string(round.from) + "'s plan";
     for (const std::string& rule : round.blocked)
-      out += "; '" + rule + "' not fired again, rolled back on this plan before";
+      out += "; '" + rule + "' not fired again on this plan (rolled back or no gain before)";
     out += "):\n" + explain(round.trace);
     for (std::size_t i = 0; i < round.changes.size(); ++i) {
       const MeasuredChange& c = round.changes[i];
@@ -139,8 +146,12 @@ std::string explain(const TuneResult& result) {
     if (round.rolled_back)
       out += "  rolled back: slower than round " + std::to_string(round.from) +
              " beyond the rollback threshold\n";
+    if (round.low_gain)
+      out += "  kept, but gained less than the minimum gain over round " +
+             std::to_string(round.from) + ": its rules are not fired again on this plan\n";
   }
-  if (result.stop == TuneStop::NoRuleFired || result.stop == TuneStop::NoChange)
+  if (result.stop == TuneStop::NoRuleFired || result.stop == TuneStop::NoChange ||
+      result.stop == TuneStop::NoGain)
     out += "final evaluation:\n" + explain(result.last_trace);
   return out;
 }

@@ -9,7 +9,7 @@
 //   run.exchange_compute_ratio                            exchange / compute cycles
 //   fabric.tiles fabric.chips fabric.tiles_per_chip fabric.sram_bytes
 //   fabric.failed_tiles                                   failed tile ids (array)
-//   warp.bubble                                           per warp: waiting / (busy + waiting)
+//   warp.bubble                                           per warp: waiting / (busy + waiting) (tasks: idle share)
 //   plan.tiles plan.steps plan.fusions
 //   plan.consecutive_foralls   longest run of consecutive, not yet fused foralls on one map
 //   input.<name>               caller-supplied facts (input sizes); 0 when not given

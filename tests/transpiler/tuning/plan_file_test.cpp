@@ -94,6 +94,32 @@ TEST(PlanFile, RefusesUnknownAndMissingFields) {
   EXPECT_NE(diagnostics.items()[0].message.find("invalid JSON at 1:"), std::string::npos);
 }
 
+// A plan made before the kernel was edited: each difference named, none when it matches.
+TEST(PlanFile, ChangesSinceThePlanWasMadeAreNamed) {
+  const KernelPlan recorded = test::one_map_plan(4, {6, 1, 1, 1});
+  EXPECT_TRUE(plan_changes(recorded, test::one_map_plan(4, {})).empty()) << "weights are the plan's";
+  KernelPlan now = test::one_map_plan(3, {});
+  now.maps[0].protocol = ir::MapProtocol::Cyclic;
+  now.maps.push_back(now.maps[0]);
+  now.maps[1].name = "other";
+  now.steps.push_back({ir::TileStep::Kind::AllReduce, ""});
+  KernelPlan old_plan = recorded;
+  old_plan.maps.push_back(old_plan.maps[0]);
+  old_plan.maps[1].name = "gone";
+  old_plan.pools.push_back({"smem", 2});
+  EXPECT_EQ(plan_changes(old_plan, now),
+            (std::vector<std::string>{"map 'map': protocol block_cyclic -> cyclic", "map 'map': 4 tiles -> 3",
+                                      "map 'gone' is no longer built (with constant sizes)", "map 'other' is new",
+                                      "steps [forall on 'map'] -> [forall on 'map', all_reduce]",
+                                      "pool 'smem' is no longer declared"}));
+  KernelPlan partial; // warp overrides only
+  partial.warps.push_back({"78", 1});
+  EXPECT_TRUE(plan_changes(partial, now).empty());
+  EXPECT_TRUE(report_changes(recorded, 4).empty());
+  EXPECT_EQ(report_changes(recorded, 2),
+            (std::vector<std::string>{"map 'map' runs on tile 2, the report has 2 tiles"}));
+}
+
 TEST(PlanFile, PlanOfAKernelAsWritten) {
   ir::Kernel kernel;
   kernel.name = "scaled_sum";

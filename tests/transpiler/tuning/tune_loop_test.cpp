@@ -140,6 +140,7 @@ TEST(TuneLoop, StopsAtTheRoundLimit) {
                        }};
   TuneOptions options;
   options.rounds = 3;
+  options.min_gain = 0; // the rounds change only a variable: no gain to expect
   const TuneResult result = tune(test::one_map_plan(4, {}), rules, fake.measure(), options);
   EXPECT_EQ(result.stop, TuneStop::RoundLimit);
   EXPECT_EQ(result.rounds.size(), 4u);
@@ -162,6 +163,57 @@ TEST(TuneLoop, APlanMeasuredBeforeIsNotMeasuredAgain) {
   EXPECT_TRUE(result.rounds[2].rolled_back);
   EXPECT_EQ(fake.calls, 2);
   EXPECT_EQ(result.stop, TuneStop::NoRuleFired);
+}
+
+// A map of 4 equal blocks on 3 tiles: one tile always owns 2 blocks, whatever the weights, so
+// the rebalance rule's predicate stays true and each round re-deals the weights without
+// changing the cycles (owner_copy's scaled_sum did this on the simulator up to the round
+// limit). A round that gains less than the minimum blocks its rules on its plan: the loop stops.
+Measurement quantized_run(const KernelPlan& plan) {
+  const MapPlan& map = plan.maps.at(0);
+  const std::size_t tiles = static_cast<std::size_t>(map.tiles);
+  std::vector<double> w = map.weights.empty() ? std::vector<double>(tiles, 1.0) : map.weights;
+  const double sum = std::accumulate(w.begin(), w.end(), 0.0);
+  std::vector<long long> blocks(tiles, 0);
+  std::vector<std::pair<double, std::size_t>> remainders;
+  long long dealt = 0;
+  for (std::size_t t = 0; t < tiles; ++t) { // largest remainder: integral blocks per tile
+    const double share = 4 * w[t] / sum;
+    blocks[t] = static_cast<long long>(share);
+    dealt += blocks[t];
+    remainders.emplace_back(-(share - static_cast<double>(blocks[t])), t);
+  }
+  std::sort(remainders.begin(), remainders.end());
+  for (std::size_t i = 0; dealt < 4; ++i, ++dealt)
+    ++blocks[remainders[i].second];
+  std::vector<long long> compute, exchange;
+  for (const long long b : blocks) {
+    compute.push_back(1000 * b + 1);
+    exchange.push_back(100);
+  }
+  Measurement m;
+  m.feedback = test::feedback_of(test::sim_report(compute, exchange));
+  m.cycles = m.feedback.total_cycles;
+  return m;
+}
+
+TEST(TuneLoop, ARoundBelowTheMinimumGainStopsTheRuleThatMadeIt) {
+  CountingMeasure fake{0, quantized_run};
+  const TuneResult result =
+      tune(test::one_map_plan(3, {1, 1, 1}), default_rules(), fake.measure());
+  ASSERT_EQ(result.rounds.size(), 2u) << tune_table(result);
+  EXPECT_EQ(result.stop, TuneStop::NoGain) << tune_table(result);
+  EXPECT_EQ(result.rounds[1].trace.fired.at(0).rule, "rebalance-busy-tiles");
+  EXPECT_TRUE(result.rounds[1].low_gain);
+  EXPECT_FALSE(result.rounds[1].rolled_back);
+  EXPECT_EQ(fake.calls, 2);
+  EXPECT_NE(tune_table(result).find("below the minimum gain"), std::string::npos);
+  EXPECT_NE(explain(result).find("gained less than the minimum gain"), std::string::npos);
+  // Without the minimum (0: an equal round is no loss) the rule fires up to the round limit.
+  TuneOptions options;
+  options.min_gain = 0;
+  EXPECT_EQ(tune(test::one_map_plan(3, {1, 1, 1}), default_rules(), fake.measure(), options).stop,
+            TuneStop::RoundLimit);
 }
 
 TEST(TuneLoop, AFailedMeasurementStopsTheLoop) {

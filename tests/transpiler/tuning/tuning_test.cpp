@@ -164,6 +164,33 @@ TEST(Tuning, FeedbackFromAProgramReport) {
   EXPECT_NE(diagnostics.items().back().message.find("field 'launches': no launch of kernel 'missing'"), std::string::npos);
 }
 
+// A multi-tile kernel whose forall tasks are warp pipelines: its fabric launch's task_warps
+// sum each warp's busy cycles and the tasks' cycles per tile; a warp's bubble is its idle
+// share over all tiles, and a warp that ran nothing (warp 1 here) idles all the time.
+TEST(Tuning, FeedbackFromTaskWarps) {
+  nlohmann::ordered_json launch = test::sim_report({10, 20}, {1, 1});
+  launch["kernel"] = "k";
+  launch["task_warps"] = {
+      {"per_tile",
+       {{{"tile", 0}, {"cycles", 100}, {"warps", {{{"warp", 0}, {"busy_cycles", 80}}, {{"warp", 2}, {"busy_cycles", 50}}}}},
+        {{"tile", 1}, {"cycles", 100}, {"warps", {{{"warp", 0}, {"busy_cycles", 60}}}}}}}};
+  const nlohmann::ordered_json report = {{"format", "seq2par.sim-report/1"}, {"launches", {launch}}};
+  ir::Diagnostics diagnostics;
+  const auto feedback = feedback_from_report(report, "k", "r.json", diagnostics);
+  ASSERT_TRUE(feedback.has_value()) << diagnostics.items()[0].message;
+  ASSERT_EQ(feedback->warp_bubble.size(), 3u);
+  EXPECT_DOUBLE_EQ(feedback->warp_bubble[0], 0.3);
+  EXPECT_EQ(feedback->warp_bubble[1], 1);
+  EXPECT_EQ(feedback->warp_bubble[2], 0.75);
+  launch["task_warps"]["per_tile"][1]["warps"][0].erase("busy_cycles");
+  EXPECT_FALSE(feedback_from_report({{"format", "seq2par.sim-report/1"}, {"launches", {launch}}}, "k",
+                                    "r.json", diagnostics));
+  EXPECT_NE(diagnostics.items().back().message.find(
+                "field 'launches[0].task_warps.per_tile[1].warps[0].busy_cycles': missing"),
+            std::string::npos)
+      << diagnostics.items().back().message;
+}
+
 TEST(Tuning, FeedbackErrorsNameTheField) {
   auto report = test::sim_report({10, 20}, {1, 1});
   report["tiles"]["per_tile"][1].erase("busy_cycles");
