@@ -3,11 +3,15 @@
 // ring all-gather; seq2par writes the kernel's schedule template beside the generated
 // file, and the runtime runs the ring on the fabric simulator (S2P_BACKEND=sim) or on one
 // host thread per tile (threads). The sequential run executes the same ring steps, so the
-// floating-point results are identical bit for bit.
+// floating-point results are identical bit for bit. tally_votes sums integers: where its tiles
+// span chips (S2P_FABRIC of small chips) the simulator runs it as a hierarchical all-reduce,
+// rings within chips and then across them, which combines in another order - exact for
+// integers, so it still prints what the sequential run prints.
 #include <seq2par/seq2par.h>
 
 #include "../common/sample_support.h"
 
+#include <cstdint>
 #include <vector>
 
 S2P_KERNEL S2P_TILES(6) void average_gradients(s2p::field<2, float>& gradients) {
@@ -17,6 +21,10 @@ S2P_KERNEL S2P_TILES(6) void average_gradients(s2p::field<2, float>& gradients) 
 S2P_KERNEL S2P_TILES(64) void global_maximum(s2p::field<2, double>& values) {
   s2p::reduce_scatter(values, s2p::maximum{});
   s2p::all_gather(values);
+}
+
+S2P_KERNEL S2P_TILES(8) void tally_votes(s2p::field<2, std::int32_t>& votes) {
+  s2p::all_reduce(votes, s2p::sum{});
 }
 
 int main() {
@@ -35,5 +43,13 @@ int main() {
   global_maximum(v);
   sample::print_array("maxima", values.data(), 200);
   sample::print_array("all tiles", values.data(), values.size());
+
+  std::vector<std::int32_t> votes(8 * 300);
+  for (std::size_t k = 0; k < votes.size(); ++k)
+    votes[k] = static_cast<std::int32_t>((k * 2246822519u) % 2001) - 1000;
+  s2p::field<2, std::int32_t> tally(votes.data(), {8, 300});
+  tally_votes(tally);
+  sample::print_array("tallies", votes.data(), 300);
+  sample::print_array("all tiles", votes.data(), votes.size());
   return 0;
 }

@@ -22,9 +22,10 @@ void fill_buffers(TileMemory& memory, const Resolver& resolver, InitPattern patt
                                              InitPattern pattern, std::uint64_t init_seed,
                                              Ranks* ranks = nullptr);
 
-/// One hash over every tile's buffers in tile order; in a distributed run the hash state goes
-/// from rank to rank in tile order, so the digest is the single process's.
+/// One hash over every tile's buffers: each tile's hashed on its own (on the pool's threads),
+/// the tile hashes folded in tile order; in a distributed run the folded state goes from rank to
+/// rank in tile order, so the digest is the single process's, whatever the threads or ranks.
 [[nodiscard]] std::string digest(const TileMemory& memory, const Schedule& schedule,
-                                 Ranks* ranks = nullptr);
+                                 WorkerPool& pool, Ranks* ranks = nullptr);
 
 } // namespace s2p::sim::detail

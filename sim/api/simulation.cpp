@@ -136,7 +136,8 @@ struct Simulation::Impl {
       report.ring_bound = ring_bound(schedule, fabric, report.total_cycles);
       report.hierarchical_bound = hierarchical_bound(schedule, fabric, report.total_cycles);
       if (options.move_data) {
-        report.memory_digest = detail::digest(engine->memory(), schedule, options.ranks);
+        report.memory_digest =
+            detail::digest(engine->memory(), schedule, engine->pool(), options.ranks);
       }
     }
   }
@@ -234,7 +235,8 @@ VerifyResult Simulation::verify() {
 }
 
 std::string Simulation::memory_digest() const {
-  return detail::digest(impl_->engine->memory(), impl_->schedule, impl_->options.ranks);
+  return detail::digest(impl_->engine->memory(), impl_->schedule, impl_->engine->pool(),
+                        impl_->options.ranks);
 }
 
 const Schedule& Simulation::schedule() const {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 
 namespace {
 
@@ -23,12 +24,18 @@ private:
   const char* name_;
 };
 
+// Two chips of `tiles_per_chip` tiles (the built-in GC200 chip otherwise).
+std::string two_chip_fabric(const char* name, int tiles_per_chip, const std::string& extra = "") {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << R"({"chips": 2, "chip": {"tiles": )" << tiles_per_chip << "}" << extra
+                      << "}\n";
+  return path.string();
+}
+
 // Two chips of four tiles: small enough that every tile's neighbour across the ring of
 // chips is a few tiles away.
 std::string small_two_chip_fabric(const char* name, const std::string& extra = "") {
-  const auto path = std::filesystem::temp_directory_path() / name;
-  std::ofstream(path) << R"({"chips": 2, "chip": {"tiles": 4})" << extra << "}\n";
-  return path.string();
+  return two_chip_fabric(name, 4, extra);
 }
 
 nlohmann::json last_launch() {
@@ -94,6 +101,92 @@ TEST_F(MultiChip, AllReduceRingSpansTheChips) {
                       s2p::field<2, float>(actual.data(), {tiles, elements}), s2p::sum{});
   EXPECT_EQ(expected, actual);
   EXPECT_GT(external_transfers(last_launch()), 0);
+}
+
+// Rows of `tiles` x `elements` values in [-range/2, range/2], different on every tile; floats
+// are sevenths, so that sums in another order round differently.
+template <class T> std::vector<T> spread_rows(int tiles, int elements, std::uint32_t range) {
+  std::vector<T> rows(static_cast<std::size_t>(tiles) * static_cast<std::size_t>(elements));
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const std::int64_t v = static_cast<std::int64_t>((k * 2654435761u) % (range + 1)) -
+                           static_cast<std::int64_t>(range / 2);
+    if constexpr (std::is_floating_point_v<T>)
+      rows[k] = static_cast<T>(v) / T{7};
+    else
+      rows[k] = static_cast<T>(v);
+  }
+  return rows;
+}
+
+// The sequential collective and the runtime's on the same rows; the runtime's launch record.
+template <class T, class Op>
+nlohmann::json run_both(s2p::rt::collective_kind kind, int tiles, std::vector<T> rows, Op op) {
+  std::vector<T> expected = rows;
+  const s2p::field<2, T> sequential(expected.data(), {tiles, static_cast<std::int64_t>(
+                                                                 rows.size() / tiles)});
+  if (kind == s2p::rt::collective_kind::all_reduce)
+    s2p::all_reduce(sequential, op);
+  else if (kind == s2p::rt::collective_kind::reduce_scatter)
+    s2p::reduce_scatter(sequential, op);
+  else
+    s2p::all_gather(sequential);
+  const s2p::rt::tile_kernel_info info{"combine", "test.cpp", tiles};
+  s2p::rt::collective(
+      info, kind,
+      s2p::field<2, T>(rows.data(), {tiles, static_cast<std::int64_t>(rows.size() / tiles)}), op);
+  EXPECT_EQ(expected, rows);
+  return last_launch();
+}
+
+// Where the kernel's tiles span chips, an all-reduce with an exact combine (integers) runs as
+// a hierarchical collective: rings within each chip, then across the chips, each level within
+// 5% of its bound (64 tiles a chip and 64 KiB a tile, so the levels' terms, not the rounding of
+// a few cycles, set the time), and still the sequential result bit for bit.
+TEST_F(MultiChip, IntegerAllReduceRunsHierarchicallyWithinItsBound) {
+  std::optional<Env> fabric;
+  fabric.emplace("S2P_FABRIC", two_chip_fabric("s2p_two_chips_hierarchical.json", 64));
+  const auto launch = run_both(s2p::rt::collective_kind::all_reduce, 128,
+                               spread_rows<std::int32_t>(128, 16384, 20000), s2p::sum{});
+  EXPECT_FALSE(launch.contains("ring_bound"));
+  ASSERT_TRUE(launch.contains("hierarchical_bound")) << launch.dump(1).substr(0, 2000);
+  const auto& bound = launch["hierarchical_bound"];
+  ASSERT_EQ(bound["levels"].size(), 2u);
+  EXPECT_EQ(bound["levels"][0]["scope"], "within-chip");
+  EXPECT_EQ(bound["levels"][0]["inputs"]["N"], 64);
+  EXPECT_EQ(bound["levels"][1]["scope"], "across-chips");
+  EXPECT_EQ(bound["levels"][1]["inputs"]["N"], 2);
+  EXPECT_LE(bound["ratio"].get<double>(), 1.05);
+  EXPECT_GE(bound["ratio"].get<double>(), 0.95);
+  EXPECT_GT(external_transfers(launch), 0);
+  // Every integer combine and width alike (two chips of four tiles).
+  fabric.reset();
+  fabric.emplace("S2P_FABRIC", small_two_chip_fabric("s2p_two_small_chips_hierarchical.json"));
+  for (const auto& l :
+       {run_both(s2p::rt::collective_kind::all_reduce, 8, spread_rows<std::int64_t>(8, 40, 9),
+                 s2p::product{}),
+        run_both(s2p::rt::collective_kind::all_reduce, 8, spread_rows<std::uint16_t>(8, 40, 60000),
+                 s2p::maximum{}),
+        run_both(s2p::rt::collective_kind::all_reduce, 8, spread_rows<std::int8_t>(8, 40, 200),
+                 s2p::minimum{})})
+    EXPECT_TRUE(l.contains("hierarchical_bound"));
+}
+
+// The rule's other side: float combines (another order rounds differently; min/max differ on
+// signed zeros and NaNs) and reduce-scatter or all-gather alone (their rows are the flat ring's
+// placement) keep the flat ring across chips, and a launch on one chip is a flat ring anyway.
+TEST_F(MultiChip, OrderSensitiveCollectivesKeepTheFlatRing) {
+  Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips_flat.json"));
+  using kind = s2p::rt::collective_kind;
+  const nlohmann::json launches[] = {
+      run_both(kind::all_reduce, 8, spread_rows<float>(8, 40, 100), s2p::sum{}),
+      run_both(kind::all_reduce, 8, spread_rows<double>(8, 40, 100), s2p::maximum{}),
+      run_both(kind::reduce_scatter, 8, spread_rows<std::int32_t>(8, 40, 100), s2p::sum{}),
+      run_both(kind::all_gather, 8, spread_rows<std::int32_t>(8, 40, 100), s2p::sum{}),
+      run_both(kind::all_reduce, 4, spread_rows<std::int32_t>(4, 40, 100), s2p::sum{})};
+  for (const auto& launch : launches) {
+    EXPECT_TRUE(launch.contains("ring_bound"));
+    EXPECT_FALSE(launch.contains("hierarchical_bound"));
+  }
 }
 
 TEST_F(MultiChip, LossyLinksStillDeliverEverything) {

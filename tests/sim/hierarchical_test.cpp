@@ -1,6 +1,7 @@
 // Hierarchical collectives (rings within chips, then across chips): results on the data the
 // simulator moved, where each fragment ends, the per-level bound, and that flat rings - what the
-// runtime and every API caller that does not ask for a hierarchy get - are unchanged.
+// runtime keeps for order-sensitive collectives and every API caller that does not ask for a
+// hierarchy gets - are unchanged.
 #include <gtest/gtest.h>
 
 #include <fstream>

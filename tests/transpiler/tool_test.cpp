@@ -296,6 +296,18 @@ TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
                       "file)"),
             std::string::npos)
       << read(dir / "out8" / "k8.par.cpp");
+  // Its template on the two chips is the flat ring (a float sum); an integer all-reduce over
+  // the same chips is hierarchical, as the runtime runs it (s2p::rt::collective_algorithm).
+  const json float_ring = json::parse(read(dir / "out8" / "k8.k.schedule.json"));
+  EXPECT_EQ(float_ring.at("collective").at("algorithm"), "ring");
+  std::ofstream(dir / "ints.cpp") << "#include <seq2par/seq2par.h>\n"
+                                  << "S2P_KERNEL S2P_TILES(8) void t(s2p::field<2, int>& rows) {\n"
+                                  << "  s2p::all_reduce(rows, s2p::sum{});\n}\n";
+  ASSERT_EQ(run("ints.cpp --fabric two_chips.json --out-dir outints", dir).status, 0);
+  const json tree = json::parse(read(dir / "outints" / "ints.t.schedule.json"));
+  EXPECT_EQ(tree.at("collective").at("algorithm"), "hierarchical");
+  EXPECT_EQ(tree.at("collective").at("levels").at(0).at("tiles"), 4);
+  EXPECT_EQ(tree.at("fabric").at("chips"), 2);
   const auto nine = run(kernel(9) + " --fabric two_chips.json --out-dir out9", dir);
   EXPECT_EQ(nine.status, 1) << nine.output;
   EXPECT_NE(nine.output.find("k9.cpp:2:30: error: kernel 'k' spans 9 tiles but the fabric has 8 "

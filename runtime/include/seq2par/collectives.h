@@ -9,6 +9,15 @@
 // All-gather step s: tile i sends fragment (i + 1 - s) mod N to (i + 1) mod N, which
 // stores it. The sequential versions below execute exactly these steps, so every backend
 // combines in the same order and results are bitwise identical, floats included.
+//
+// Where a kernel's tiles span chips, the fabric simulator (and seq2par's schedule template)
+// runs an all-reduce whose combine is exact - an integer element type: sum and product wrap
+// modulo 2^bits, min and max pick an operand - as a hierarchical collective (rings within each
+// chip, then across chips), which combines in another order: every order gives these bits
+// (an integer fold that overflows is undefined here, as in any C++ loop). Float element types,
+// and reduce-scatter and all-gather alone (their rows, partial sums included, are what the
+// flat ring's placement makes them), always run the flat ring's order. The rule is
+// s2p::rt::collective_algorithm (<seq2par/planning/ring_schedule.h>).
 #pragma once
 
 #include <seq2par/distribution.h>

@@ -243,7 +243,9 @@ bool has_fabric_simulator();
 // Runs the collective on the selected backend: `sim` moves the rows through the fabric
 // simulator (the ring schedule of s2p-sim gen, timed), `threads` runs one host thread per
 // tile exchanging fragments with barriers between steps. Both combine in the ring order of
-// <seq2par/collectives.h>, so results equal the sequential run bit for bit.
+// <seq2par/collectives.h>, so results equal the sequential run bit for bit (on chips the kernel's
+// tiles span, an integer all-reduce runs hierarchically on the simulator: every order of an
+// exact combine gives the same bits; see that header).
 void run_collective(const tile_kernel_info& info, const collective_args& args);
 
 template <class T> constexpr const char* element_type_name() {

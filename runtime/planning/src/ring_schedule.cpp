@@ -22,6 +22,13 @@ const char* schedule_name(collective_kind kind) {
   return "allreduce";
 }
 
+sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::uint32_t chips) {
+  const bool exact_combine = !sim::is_floating(launch.element_type);
+  return chips > 1 && launch.kind == collective_kind::all_reduce && exact_combine
+             ? sim::CollectiveAlgorithm::kHierarchical
+             : sim::CollectiveAlgorithm::kRing;
+}
+
 nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fabric,
                                      const std::string& fabric_file) {
   sim::RingOptions ring;
@@ -42,10 +49,11 @@ nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fab
                                " has " + std::to_string(fabric.chips));
     fabric.chips = ring.chips;
   }
+  ring.algorithm = collective_algorithm(launch, ring.chips);
   auto json = sim::make_ring_schedule(ring, fabric);
-  json["generator"] = std::string("seq2par: ") + schedule_name(launch.kind) +
-                      " ring (s2p-sim gen), " + std::to_string(launch.bytes_per_tile) +
-                      " bytes per tile";
+  json["generator"] = std::string("seq2par: ") + schedule_name(launch.kind) + ' ' +
+                      std::string(sim::to_string(ring.algorithm)) + " (s2p-sim gen), " +
+                      std::to_string(launch.bytes_per_tile) + " bytes per tile";
   if (fabric_file.empty() && ring.bytes > fabric.tile.sram_bytes) {
     json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
     fabric.tile.sram_bytes = ring.bytes;

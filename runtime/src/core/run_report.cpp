@@ -77,8 +77,9 @@ public:
                                   {"backend", "fabric simulator"},
                                   {"start_cycle", elapsed_}};
     // "tiles" (per-tile busy/idle cycles and memory) is what feedback-driven tuning reads.
-    for (const char* key : {"fabric", "total_cycles", "supersteps", "collective", "ring_bound",
-                            "owner_copy", "shared_structures", "tiles", "links", "status"})
+    for (const char* key :
+         {"fabric", "total_cycles", "supersteps", "collective", "ring_bound", "hierarchical_bound",
+          "owner_copy", "shared_structures", "tiles", "links", "status"})
       if (report.contains(key))
         launch[key] = report[key];
     place_task_launches(launch, elapsed_ + compute_phase_start(report));
@@ -323,6 +324,22 @@ private:
     }
   }
 
+  // A hierarchical collective's line per level (rings within chips, across chips) and the sum.
+  static void print_hierarchical_bound(const nlohmann::ordered_json& last) {
+    const auto& bound = last["hierarchical_bound"];
+    std::fprintf(stderr,
+                 "  hierarchical collective: %lld cycles against the bound %.0f (ratio %.4f)\n",
+                 last.value("total_cycles", 0LL), bound.value("bound_cycles", 0.0),
+                 bound.value("ratio", 0.0));
+    if (!bound.contains("levels"))
+      return;
+    for (const auto& level : bound["levels"])
+      std::fprintf(stderr, "    %s: rings of %lld, bound %.0f cycles\n",
+                   level.value("scope", std::string()).c_str(),
+                   level.contains("inputs") ? level["inputs"].value("N", 0LL) : 0LL,
+                   level.value("bound_cycles", 0.0));
+  }
+
   // One fabric launch's lines under its kernel's: fabric, ring bound, owner-copy, task warps.
   static void print_fabric_launch(const nlohmann::ordered_json& last) {
     if (last.contains("fabric") && last["fabric"].contains("parameters")) {
@@ -338,6 +355,8 @@ private:
           stderr, "  ring collective: %lld cycles against the ring bound %lld (ratio %.4f)\n",
           last.value("total_cycles", 0LL), last["ring_bound"].value("bound_cycles", 0LL),
           last["ring_bound"].value("ratio", 0.0));
+    if (last.contains("hierarchical_bound") && last["hierarchical_bound"].is_object())
+      print_hierarchical_bound(last);
     if (last.contains("owner_copy")) {
       const auto& oc = last["owner_copy"];
       std::fprintf(stderr,

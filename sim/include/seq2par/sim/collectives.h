@@ -15,9 +15,11 @@
 // the union of the global fragments jC .. jC+C-1 of N = CP (exactly: jC*E/N = j*E/P), so after
 // both reduce-scatter levels global fragment k = jC + i is complete on chip (i - 1) mod C, tile
 // (j - 1) mod P of that chip (`fragment_owner`). `bidirectional` applies to the ring across
-// chips (halves over links LF and LB); within a chip the ring runs one way. That is not the flat ring's order of combining,
-// so the runtime's collectives - which promise the flat ring's floating-point results - keep
-// kRing; `s2p-sim gen` chooses for its user (`automatic_algorithm`).
+// chips (halves over links LF and LB); within a chip the ring runs one way. That is not the
+// flat ring's order of combining, so the runtime's collectives - which promise the flat ring's
+// results bit for bit - choose kHierarchical only for integer all-reduces, where every order
+// gives the same bits (s2p::rt::collective_algorithm); `s2p-sim gen` chooses for its user
+// (`automatic_algorithm`).
 //
 // The output is one template for all tiles (the `repeat` over steps keeps its size independent
 // of N), with collective metadata that lets reports compare it with the ring bound and lets

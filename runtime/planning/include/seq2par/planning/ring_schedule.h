@@ -26,7 +26,20 @@ struct ring_launch {
 // The schedule's spelling of a collective: "allreduce", "reduce-scatter", "all-gather".
 const char* schedule_name(collective_kind kind);
 
-// The ring schedule of a collective launch, as `s2p-sim gen` writes it. The ring splits its
+// How a collective launch over `chips` chips combines: the rule every backend's result rests
+// on (<seq2par/collectives.h> states it as the collectives' meaning). A hierarchical collective
+// (rings within chips, then across them) combines in another order than the flat ring, so it
+// is chosen only where no order can show: an all-reduce (every element of every row ends as
+// the fold over all tiles; reduce-scatter and all-gather alone leave rows whose every element
+// the flat ring's fragment placement defines) whose combine is exact, i.e. an integer element
+// type (sum and product wrap modulo 2^bits, min and max pick one of their operands). Float
+// sums and products round differently in another order, and float min/max differ on signed
+// zeros and NaNs, so they keep the flat ring, as does a launch on one chip.
+sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::uint32_t chips);
+
+// The schedule of a collective launch, as `s2p-sim gen` writes it, with the algorithm
+// `collective_algorithm` picks (hierarchical: per-chip sync groups, a bound per level in the
+// report). The ring splits its
 // tiles evenly over chips: the built-in fabric (`fabric_file` empty) gets the chips that
 // needs, and its tiles the memory the rows need; a fabric file without enough chips is an
 // error (std::runtime_error). `fabric` is updated to what the schedule runs on.
