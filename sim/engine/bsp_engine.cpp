@@ -23,6 +23,7 @@ Cycles add_cycles(Cycles a, Cycles b) {
 
 std::vector<TileStats>& fresh_tile_stats(RunReport& report, std::uint32_t tiles) {
   report.tiles_stats.assign(tiles, TileStats{});
+  report.tiles_memory_over_time.assign(tiles, MemoryOverTime{});
   return report.tiles_stats;
 }
 
@@ -50,7 +51,7 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
       owners_(shares_.empty() ? RankOwners() : RankOwners(schedule, options.ranks->size())),
       resolver_(schedule, diagnostics),
       memory_(resolver_, fabric, options.move_data, options.max_host_bytes, diagnostics,
-              fresh_tile_stats(report, schedule.tiles), shares_,
+              fresh_tile_stats(report, schedule.tiles), report.tiles_memory_over_time, shares_,
               shares_.empty() ? 0 : options.ranks->rank()),
       pool_(options.threads == 0 ? default_thread_count() : options.threads),
       ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),

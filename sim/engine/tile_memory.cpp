@@ -52,8 +52,8 @@ std::string kib(std::uint64_t bytes) {
 
 TileMemory::TileMemory(const Resolver& resolver, const Fabric& fabric, bool with_data,
                        std::uint64_t max_host_bytes, Diagnostics& diagnostics,
-                       std::vector<TileStats>& tile_stats, std::span<const TileRange> shares,
-                       unsigned rank)
+                       std::vector<TileStats>& tile_stats, std::vector<MemoryOverTime>& over_time,
+                       std::span<const TileRange> shares, unsigned rank)
     : resolver_(resolver), buffer_count_(resolver.schedule().buffers.size()),
       with_data_(with_data),
       owned_(shares.empty() ? TileRange{0, resolver.schedule().tiles} : shares[rank]) {
@@ -66,7 +66,7 @@ TileMemory::TileMemory(const Resolver& resolver, const Fabric& fabric, bool with
         produced_[index(t, static_cast<int>(b))].add_all(held.bytes);
       }
     }
-    check_fit(t, fabric, diagnostics, tile_stats[t]);
+    check_fit(t, fabric, diagnostics, over_time[t], tile_stats[t]);
   }
   if (with_data_) {
     allocate(max_host_bytes, shares, rank);
@@ -74,7 +74,7 @@ TileMemory::TileMemory(const Resolver& resolver, const Fabric& fabric, bool with
 }
 
 void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagnostics,
-                           TileStats& stats) const {
+                           MemoryOverTime& over_time, TileStats& stats) const {
   const Schedule& schedule = resolver_.schedule();
   struct Live {
     int buffer;
@@ -110,6 +110,10 @@ void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagn
     for (std::size_t c = 0; c < 4; ++c) {
       stats.peak_by_category[c] =
           std::max(stats.peak_by_category[c], static_cast<std::uint64_t>(by_category[c]));
+    }
+    if (over_time.empty() || over_time.back().second != static_cast<std::uint64_t>(total)) {
+      over_time.emplace_back(static_cast<std::uint32_t>(superstep),
+                             static_cast<std::uint64_t>(total));
     }
     if (static_cast<std::uint64_t>(total) > stats.peak_memory) {
       stats.peak_memory = static_cast<std::uint64_t>(total);

@@ -42,8 +42,8 @@ public:
   /// rank alike.
   TileMemory(const Resolver& resolver, const Fabric& fabric, bool with_data,
              std::uint64_t max_host_bytes, Diagnostics& diagnostics,
-             std::vector<TileStats>& tile_stats, std::span<const TileRange> shares = {},
-             unsigned rank = 0);
+             std::vector<TileStats>& tile_stats, std::vector<MemoryOverTime>& over_time,
+             std::span<const TileRange> shares = {}, unsigned rank = 0);
 
   [[nodiscard]] bool has_data() const { return with_data_; }
   /// The bytes of a buffer on a tile; empty in timing-only mode, when the tile does not hold
@@ -72,7 +72,7 @@ private:
     return static_cast<std::size_t>(tile) * buffer_count_ + static_cast<std::size_t>(buffer);
   }
   void check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagnostics,
-                 TileStats& stats) const;
+                 MemoryOverTime& over_time, TileStats& stats) const;
   void allocate(std::uint64_t max_host_bytes, std::span<const TileRange> shares, unsigned rank);
 
   const Resolver& resolver_;

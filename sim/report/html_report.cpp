@@ -372,6 +372,48 @@ void tile_map(std::ostringstream& out, const Json& r, std::string_view source) {
   out << "</svg>\n</section>\n";
 }
 
+// White (empty) to dark blue (full); red above the tile's SRAM.
+std::string memory_colour(double fraction) {
+  return fraction > 1.0 ? std::string("#e15759") : busy_colour(fraction);
+}
+
+// The memory map over time: a row per tile (the fullest first, as in the chart above), the run's
+// supersteps left to right, each stretch of constant live bytes coloured by how full the tile
+// was (a report without `over_time`, from an older simulator, has no map).
+void memory_over_time(std::ostringstream& out, const Json& r, const std::vector<const Json*>& order,
+                      std::size_t shown, double sram, std::string_view source) {
+  if (shown == 0 || !order.front()->contains("memory") ||
+      !(*order.front())["memory"].contains("over_time"))
+    return;
+  const double steps = std::max(1.0, static_cast<double>(need(r, "supersteps", source).size()));
+  const double width = 800, row = 10, label = 70;
+  out << "<p>Live memory over the run's " << fixed(steps) << " supersteps, the same tiles: "
+      << "white empty, dark blue full, red above the SRAM.</p>\n<svg id=\"memory-time\" width=\""
+      << label + width + 10 << "\" height=\"" << row * static_cast<double>(shown) + 10
+      << "\" class=\"memory\">\n";
+  for (std::size_t k = 0; k < shown; ++k) {
+    const Json& t = *order[k];
+    const std::string tile = fixed(number(t, "tile", source));
+    const double y = static_cast<double>(k) * row;
+    out << "<text x=\"0\" y=\"" << y + 9 << "\">tile " << tile << "</text>\n";
+    const Json& points = need(t, "memory.over_time", source);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const double from = std::min(points[i].at(0).get<double>(), steps);
+      const double to = i + 1 < points.size() ? std::min(points[i + 1].at(0).get<double>(), steps)
+                                              : steps;
+      const double bytes = points[i].at(1).get<double>();
+      if (to <= from || bytes <= 0)
+        continue;
+      out << "<rect x=\"" << fixed(label + from / steps * width, 2) << "\" y=\"" << y
+          << "\" width=\"" << fixed((to - from) / steps * width, 2) << "\" height=\"" << row - 1
+          << "\" fill=\"" << memory_colour(bytes / sram) << "\"><title>tile " << tile
+          << ", supersteps " << fixed(from) << "-" << fixed(to - 1) << ": " << fixed(bytes)
+          << " B live</title></rect>\n";
+    }
+  }
+  out << "</svg>\n";
+}
+
 void memory(std::ostringstream& out, const Json& r, std::string_view source) {
   const Json& tiles = need(r, "tiles.per_tile", source);
   const double sram = number(r, "tiles.memory.sram_bytes", source);
@@ -413,7 +455,9 @@ void memory(std::ostringstream& out, const Json& r, std::string_view source) {
   }
   out << "<line x1=\"" << fixed(label + sram * scale, 2) << "\" y1=\"0\" x2=\""
       << fixed(label + sram * scale, 2) << "\" y2=\"" << rows_height << "\" stroke=\"#e15759\"/>\n";
-  out << "</svg>\n</section>\n";
+  out << "</svg>\n";
+  memory_over_time(out, r, order, shown, sram, source);
+  out << "</section>\n";
 }
 
 void links(std::ostringstream& out, const Json& r, std::string_view source) {

@@ -61,6 +61,44 @@ Json diagnostics_json(const Diagnostics& diagnostics, std::size_t max) {
           {"list", std::move(list)}};
 }
 
+/// [[superstep, live bytes from there on], ...]: the tile's memory over time.
+Json over_time_json(const RunReport& report, TileId tile) {
+  Json steps = Json::array();
+  if (tile >= report.tiles_memory_over_time.size()) {
+    return steps;
+  }
+  for (const auto& [superstep, bytes] : report.tiles_memory_over_time[tile]) {
+    steps.push_back(Json::array({superstep, bytes}));
+  }
+  return steps;
+}
+
+/// The tiles with the highest memory peak, fullest first (ties by tile), with what was live
+/// there: where a layout that does not fit, or barely fits, needs looking at.
+Json fullest_tiles(const RunReport& report) {
+  constexpr std::size_t kListed = 5;
+  std::vector<TileId> order(report.tiles_stats.size());
+  for (TileId t = 0; t < order.size(); ++t) {
+    order[t] = t;
+  }
+  const std::size_t listed = std::min(kListed, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(listed), order.end(),
+                    [&](TileId a, TileId b) {
+                      const auto pa = report.tiles_stats[a].peak_memory;
+                      const auto pb = report.tiles_stats[b].peak_memory;
+                      return pa != pb ? pa > pb : a < b;
+                    });
+  Json fullest = Json::array();
+  for (std::size_t i = 0; i < listed; ++i) {
+    const TileStats& s = report.tiles_stats[order[i]];
+    fullest.push_back({{"tile", order[i]},
+                       {"peak_bytes", s.peak_memory},
+                       {"peak_superstep", s.peak_superstep},
+                       {"at_peak", categories(s.memory_at_peak)}});
+  }
+  return fullest;
+}
+
 Json tiles_json(const RunReport& report) {
   const Cycles total = report.total_cycles;
   Json per_tile = Json::array();
@@ -100,7 +138,8 @@ Json tiles_json(const RunReport& report) {
          {{"peak_bytes", s.peak_memory},
           {"peak_superstep", s.peak_superstep},
           {"at_peak", categories(s.memory_at_peak)},
-          {"peak_by_category", categories(s.peak_by_category)}}},
+          {"peak_by_category", categories(s.peak_by_category)},
+          {"over_time", over_time_json(report, t)}}},
     });
   }
   std::sort(busy.begin(), busy.end(), [](const auto& a, const auto& b) {
@@ -122,7 +161,8 @@ Json tiles_json(const RunReport& report) {
   Json memory{{"sram_bytes", report.fabric.tile.sram_bytes},
               {"max_peak_bytes", max_peak},
               {"max_peak_tile", max_peak_tile},
-              {"max_peak_by_category", categories(peak_by_category)}};
+              {"max_peak_by_category", categories(peak_by_category)},
+              {"fullest", fullest_tiles(report)}};
   return {{"summary", std::move(summary)},
           {"memory", std::move(memory)},
           {"per_tile", std::move(per_tile)}};

@@ -48,7 +48,7 @@ TEST(TileMemory, ForallScheduleBuffersGetAddressesTheSimulatorAccepts) {
   constexpr int tiles = 8;
   sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
   fabric.tile.separate_banks = true;
-  auto json = s2p::rt::forall_schedule("shift", tiles, two_fields(tiles), fabric, true);
+  auto json = s2p::rt::forall_schedule("shift", tiles, two_fields(tiles), fabric);
   const auto& buffers = json.at("buffers");
   ASSERT_EQ(buffers.size(), 2U);
   ASSERT_TRUE(buffers[0].contains("base") && buffers[1].contains("base")) << buffers.dump();

@@ -49,7 +49,7 @@ TEST(ForallSchedule, RegularMovesBecomeOneEntryOfTheTileIndex) {
   constexpr int tiles = 64;
   const auto program = shift_program(tiles);
   const auto fabric = s2p::rt::default_fabric_for(tiles);
-  const auto json = s2p::rt::forall_schedule("shift", tiles, program, fabric, true);
+  const auto json = s2p::rt::forall_schedule("shift", tiles, program, fabric);
   const auto& exchange = json.at("supersteps")[0].at("exchange");
   ASSERT_EQ(exchange.size(), 6u) << exchange.dump(1); // the run's send and recv, 2 singles
   const auto& send = exchange[0];
@@ -88,7 +88,7 @@ TEST(ForallSchedule, DescendingReceiversAndRepeatedPairsStayPaired) {
   program.moves.push_back({0, 3, 9, 60, 52, 4});
   program.moves.push_back({0, 3, 9, 56, 56, 4});
   const auto fabric = s2p::rt::default_fabric_for(tiles);
-  const auto json = s2p::rt::forall_schedule("mirror", tiles, program, fabric, true);
+  const auto json = s2p::rt::forall_schedule("mirror", tiles, program, fabric);
   // Two runs of four (tiles 0-3 -> 15-12, 4-7 -> 11-8), each counting down on the receiver.
   EXPECT_NE(json.dump().find("\"(15 - tile) / 1\""), std::string::npos) << json.dump(1);
   EXPECT_NE(json.dump().find("\"(11 - tile) / 1\""), std::string::npos) << json.dump(1);

@@ -250,6 +250,49 @@ TEST_F(MultiChip, AKernelLargerThanTheFabricIsAnError) {
   }
 }
 
+// Tile memory is the fabric's: a forall whose fields do not fit is an error naming the tile,
+// its peak live set and what a smaller block or sharing would save, never a larger tile; the
+// simulator still runs the launch and S2P_REPORT is written before the error leaves it.
+TEST_F(MultiChip, AForallThatDoesNotFitTileMemoryIsAnErrorAndStillReported) {
+  Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_small_tiles.json",
+                                                 R"(, "tile": {"sram_bytes": 1024})"));
+  const auto report_path = std::filesystem::temp_directory_path() / "s2p_out_of_memory.json";
+  std::filesystem::remove(report_path);
+  Env report("S2P_REPORT", report_path.string());
+  const std::int64_t n = 1024; // 256 floats of each field per tile: 2 KiB, on 1 KiB tiles
+  std::vector<float> x(static_cast<std::size_t>(n + 3), 1.0f), y(static_cast<std::size_t>(n));
+  const auto Yd = s2p::agile(s2p::field<1, float>(y.data(), {n}),
+                             s2p::resource_map<1>::block({n}, 4));
+  const auto Xd = s2p::agile(s2p::field<1, float>(x.data(), {n + 3}),
+                             s2p::resource_map<1>::block({n + 3}, 4));
+  s2p::index_map<1> ahead = s2p::index_map<1>::identity();
+  ahead.offset[0] = 3;
+  const s2p::rt::tile_kernel_info info{"too_much", "test.cpp", 4};
+  std::string message;
+  try {
+    s2p::rt::forall(
+        info, 4, Yd, "Yd", [](s2p::index<1> i, auto& Yd, auto& Xd) { Yd[i] = Xd[{i[0] + 3}]; },
+        s2p::rt::reads(Xd, "Xd", {ahead}));
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  for (const char* part : {"kernel 'too_much' on the fabric simulator: out of tile memory: tile 0 "
+                           "needs 2.0 KiB live at once but has 1.0 KiB of SRAM",
+                           "its peak live set, biggest first: 'Yd' 1.0 KiB, 'Xd' 1.0 KiB, "
+                           "'Xd (received)' 12 bytes",
+                           "a smaller block would save 1.0 KiB", "up to 12 bytes (the received",
+                           "sharing would save nothing here", "3 more tiles do not fit"})
+    EXPECT_NE(message.find(part), std::string::npos) << "missing: " << part << "\nin: " << message;
+  std::ifstream written(report_path);
+  ASSERT_TRUE(written.good()) << "S2P_REPORT was not written before the error";
+  const auto launch = nlohmann::json::parse(written)["launches"].back();
+  EXPECT_EQ(launch["kernel"], "too_much");
+  EXPECT_EQ(launch["status"], "errors"); // the simulator's out-of-memory diagnostics
+  const auto& memory = launch["tiles"]["memory"];
+  EXPECT_GT(memory["max_peak_bytes"].get<std::int64_t>(), 1024) << memory.dump();
+  EXPECT_EQ(memory["sram_bytes"], 1024);
+}
+
 TEST_F(MultiChip, AMalformedFabricFileNamesTheField) {
   Env fabric("S2P_FABRIC",
              small_two_chip_fabric("s2p_bad_fabric.json", R"(, "tile": {"sram": 5})"));

@@ -163,7 +163,7 @@ int real_schedules() {
     s2p::sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
     fabric.tile.separate_banks = banks;
     rows.push_back(real_row(banks ? "forall 3 fields, separate banks" : "forall 3 fields",
-                            s2p::rt::forall_schedule("shift", tiles, program, fabric, true),
+                            s2p::rt::forall_schedule("shift", tiles, program, fabric),
                             banks ? fabric.tile.bank_bytes : 0));
   }
   for (const auto& row : rows)

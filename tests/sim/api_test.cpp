@@ -100,6 +100,27 @@ TEST(Api, ScheduleMustFitTheFabric) {
   EXPECT_EQ(sim::default_fabric_for(sim::parse_schedule(json, "api")).chips, 2u);
 }
 
+// The memory report's fullest tiles: the highest peaks first, each with what was live there.
+TEST(Api, ReportListsTheFullestTilesFirst) {
+  Json json = square_and_shift();
+  // Tile 2 holds 4 KiB more of `v`, tile 5 (of six) 1 KiB more: the fullest are 2, 5, then the
+  // rest in tile order.
+  json["tiles"] = 6;
+  json["buffers"][0]["bytes"] = "16 + (tile == 2 ? 4096 : 0) + (tile == 5 ? 1024 : 0)";
+  sim::Simulation s(sim::parse_schedule(json, "api"), small_fabric(6));
+  s.run();
+  const Json report = s.report_json();
+  const Json& memory = report["tiles"]["memory"];
+  const Json& fullest = memory.at("fullest");
+  ASSERT_EQ(fullest.size(), 5u) << memory.dump(1);
+  const std::vector<int> order{2, 5, 0, 1, 3};
+  for (std::size_t i = 0; i < order.size(); ++i)
+    EXPECT_EQ(fullest[i]["tile"], order[i]) << fullest.dump(1);
+  EXPECT_EQ(fullest[0]["peak_bytes"], 16 + 4096 + 16);
+  EXPECT_EQ(fullest[0]["peak_bytes"], memory["max_peak_bytes"]);
+  EXPECT_EQ(fullest[0]["at_peak"]["data"], 16 + 4096 + 16);
+}
+
 TEST(Api, HostMemoryBudgetIsEnforcedBeforeAllocating) {
   Json json = square_and_shift();
   json["buffers"][0]["bytes"] = "1099511627776"; // 1 TiB per tile

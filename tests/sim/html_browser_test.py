@@ -10,7 +10,7 @@ and checks that
       where the browser laid out the totals, the timeline, the tile map and the memory chart hold
       their own colours (the three phase colours; tile squares; memory bars and the SRAM line);
   (c) the DOM holds the timeline's groups (two: reduce-scatter and all-gather) with a row for
-      every superstep, one square per tile and the memory bars.
+      every superstep, one square per tile, the memory bars and the memory map over time.
 Exits 77 (CTest SKIP_RETURN_CODE) when no chromium is installed. Standard library only.
 """
 import argparse
@@ -51,6 +51,7 @@ addEventListener('load', () => {
     step_rows: count('#timeline table.steps tr > td:first-child'),
     tile_squares: count('#tiles rect.tile'),
     memory_bars: count('#memory rect'),
+    memory_map_stretches: count('#memory-time rect'),
     total_segments: count('#totals .bar i')};
   for (const id of ['totals', 'timeline', 'tiles', 'memory']) {
     const element = document.getElementById(id);
@@ -191,6 +192,10 @@ def check_dom(dom):
     for key, value in expected.items():
         check(probe[key] == value, f"DOM: {key} is {probe[key]}, expected {value}")
     check(probe["memory_bars"] >= 32, f"DOM: {probe['memory_bars']} memory bars, expected 32 or more")
+    # The memory map over time: a row for each of the 32 fullest tiles, one stretch each (a ring's
+    # buffers are live throughout).
+    check(probe["memory_map_stretches"] == 32,
+          f"DOM: {probe['memory_map_stretches']} stretches in the memory map over time, expected 32")
     return probe["sections"]
 
 

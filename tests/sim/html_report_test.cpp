@@ -33,7 +33,7 @@ TEST(HtmlReport, DrawsEveryTileSuperstepAndTheSummary) {
   const Json report = ring_report(8, 2);
   const std::string page = sim::html_report(report, "r.json");
   EXPECT_EQ(count(page, "<rect class=\"tile\""), 8u);
-  EXPECT_EQ(count(page, "<svg "), 2u); // tile map, memory
+  EXPECT_EQ(count(page, "<svg "), 3u); // tile map, memory, memory over time
   EXPECT_NE(page.find("chip 1"), std::string::npos);
   const auto total = report["total_cycles"].get<long long>();
   ASSERT_GT(total, 1000);
@@ -42,6 +42,34 @@ TEST(HtmlReport, DrawsEveryTileSuperstepAndTheSummary) {
             std::string::npos);
   EXPECT_NE(page.find("reduce-scatter step 0"), std::string::npos);
   EXPECT_EQ(page, sim::html_report(report, "r.json"));
+}
+
+// The memory map over time: a row per tile, a stretch per change of its live bytes, placed on
+// the run's supersteps and coloured by how full the tile is (red above its SRAM).
+TEST(HtmlReport, MemoryMapOverTimeShowsEachTilesLiveBytes) {
+  Json report = ring_report(8, 2);
+  auto& tiles = report["tiles"]["per_tile"];
+  const auto steps = report["supersteps"].size();
+  ASSERT_GT(steps, 4u);
+  for (auto& t : tiles) { // every ring buffer is live throughout: one stretch, then nothing
+    const Json& over_time = t["memory"]["over_time"];
+    ASSERT_EQ(over_time.size(), 2u) << t["memory"].dump();
+    EXPECT_EQ(over_time[0], Json::array({0, t["memory"]["peak_bytes"]}));
+    EXPECT_EQ(over_time[1], Json::array({steps, 0}));
+  }
+  // Tile 3 holds twice the SRAM from superstep 2 to 3, then nothing.
+  const double sram = report["tiles"]["memory"]["sram_bytes"].get<double>();
+  tiles[3]["memory"]["over_time"] =
+      Json::array({Json::array({0, 100}), Json::array({2, 2 * sram}), Json::array({4, 0})});
+  const std::string page = sim::html_report(report, "r.json");
+  const auto map = page.find("<svg id=\"memory-time\"");
+  ASSERT_NE(map, std::string::npos);
+  const std::string drawn = page.substr(map, page.find("</svg>", map) - map);
+  EXPECT_EQ(count(drawn, "<rect "), 7u + 2u); // seven tiles one stretch, tile 3 two
+  EXPECT_EQ(count(drawn, "fill=\"#e15759\""), 1u);
+  const std::string twice = std::to_string(2 * static_cast<long long>(sram));
+  EXPECT_NE(drawn.find("tile 3, supersteps 2-3: " + twice + " B live"), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find("tile 3, supersteps 0-1: 100 B live"), std::string::npos);
 }
 
 TEST(HtmlReport, GroupsHoldEverySuperstepOfALongRun) {

@@ -59,6 +59,11 @@ Kernel seed_kernel(const std::vector<std::int64_t>& extent, bool transposed) {
   return kernel;
 }
 
+// The seed's 6144^2 example holds a quarter of three 288 MiB fields on each of its 4 tiles:
+// tile memory is a fabric parameter, so it is planned on tiles that large (1 GiB), not on the
+// built-in chip's 624 KiB ones.
+constexpr std::uint64_t kSeedTileSram = std::uint64_t{1} << 30;
+
 std::vector<nlohmann::ordered_json> sends(const nlohmann::ordered_json& schedule) {
   std::vector<nlohmann::ordered_json> out;
   for (const auto& superstep : schedule.at("supersteps"))
@@ -72,7 +77,8 @@ std::vector<nlohmann::ordered_json> sends(const nlohmann::ordered_json& schedule
 TEST(ForallScheduleTemplate, SeedAddTransposeMovesTheGoldenBlocks) {
   const nlohmann::json g = golden();
   const Kernel kernel = seed_kernel(ints(g.at("matrix")), true);
-  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
+                                                                 kSeedTileSram);
   ASSERT_TRUE(planned.schedule) << planned.reason;
   const auto& schedule = *planned.schedule;
   EXPECT_EQ(schedule.at("format"), "seq2par.schedule/1");
@@ -128,7 +134,8 @@ TEST(ForallScheduleTemplate, SeedAddTransposeMovesTheGoldenBlocks) {
 TEST(ForallScheduleTemplate, ComputeEstimateFollowsTheGoldenQueues) {
   const nlohmann::json g = golden();
   const Kernel kernel = seed_kernel(ints(g.at("matrix")), true);
-  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
+                                                                 kSeedTileSram);
   ASSERT_TRUE(planned.schedule) << planned.reason;
   const auto block = ints(g.at("algorithmic_block"));
   const std::int64_t per_task = block[0] * block[1] * 3; // C, A and B
@@ -148,7 +155,8 @@ TEST(ForallScheduleTemplate, SeedAddMovesNothing) {
   const nlohmann::json g = golden();
   ASSERT_EQ(g.at("C_equals_A_plus_B").at("blocks_moved"), 0);
   const Kernel kernel = seed_kernel(ints(g.at("matrix")), false);
-  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
+                                                                 kSeedTileSram);
   ASSERT_TRUE(planned.schedule) << planned.reason;
   EXPECT_TRUE(sends(*planned.schedule).empty());
   ASSERT_EQ(planned.schedule->at("supersteps").size(), 1u); // only the forall's compute

@@ -134,12 +134,17 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
   planning::TileSchedules schedules;
   try {
     schedules = planning::plan_tile_schedules(
-        planned_kernel, {options.fabric.tiles_per_chip, options.fabric.file});
+        planned_kernel, {options.fabric.tiles_per_chip, options.fabric.file,
+                         static_cast<std::uint64_t>(options.passes.tile_sram_bytes)});
   } catch (const std::exception& e) { // a generator refusing its input is our bug
     diags.error(declared_at, "internal error: cannot make the schedule templates of kernel '" +
                                  kernel.name + "': " + e.what());
     return std::nullopt;
   }
+  for (const auto& [at, error] : schedules.errors)
+    diags.error(at, error);
+  if (!schedules.errors.empty())
+    return std::nullopt;
   for (const auto& warning : schedules.warnings)
     diags.warning(declared_at, "kernel '" + kernel.name + "': " + warning);
   KernelOutput out;

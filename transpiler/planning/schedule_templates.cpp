@@ -1,5 +1,6 @@
 #include "planning/schedule_templates.h"
 
+#include <seq2par/planning/forall_memory.h>
 #include <seq2par/planning/forall_schedule.h>
 #include <seq2par/planning/placement.h>
 #include <seq2par/planning/ring_schedule.h>
@@ -29,6 +30,12 @@ template <class T> using Planned = std::variant<T, NoTemplate>;
 template <class T> const NoTemplate* no_template(const Planned<T>& planned) {
   return std::get_if<NoTemplate>(&planned);
 }
+
+// A step whose tiles cannot hold what it needs at the planned extents: an error at the step
+// (tile memory is a fabric parameter; the run would fail the same way).
+struct OutOfTileMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // What the runtime runs on: the fabric file, or the built-in chip repeated as `tiles` need.
 sim::Fabric planning_fabric(std::uint32_t tiles, const std::string& fabric_file) {
@@ -71,6 +78,8 @@ template <class Plan> ScheduleTemplate attempt(Plan&& plan) {
       result.reason = none->reason;
     else
       result.schedule = std::move(std::get<nlohmann::ordered_json>(planned));
+  } catch (const OutOfTileMemory& e) {
+    result.error = e.what();
   } catch (const std::exception& e) {
     result.reason = e.what();
     result.fails_when_run = true;
@@ -230,8 +239,7 @@ template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read&
 
 template <int N>
 Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileStep& step,
-                                              const sim::Fabric& fabric,
-                                              bool tile_memory_from_fields) {
+                                              const sim::Fabric& fabric, bool sram_given) {
   const MultiTile& multi = *kernel.multi_tile;
   ForallFields<N> fields(multi, step);
   const Planned<rt::forall_field_spec<N>> out = fields.field(step.output);
@@ -250,29 +258,39 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
     inputs.back().maps = index_maps<N>(read);
   }
   const auto layout = rt::plan_forall<N>(multi.tiles, out_spec, inputs, std::nullopt, false);
-  return rt::forall_schedule(kernel.name, multi.tiles, layout.program, fabric,
-                             tile_memory_from_fields);
+  const rt::forall_memory memory = rt::check_forall_memory(
+      layout.program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
+  if (!memory.ok())
+    throw OutOfTileMemory(rt::out_of_memory_message(memory, layout.program));
+  auto schedule = rt::forall_schedule(kernel.name, multi.tiles, layout.program, fabric);
+  if (sram_given) // what `s2p-sim check` and `run` take for the default fabric's tiles
+    schedule["fabric"]["tile_sram_bytes"] = fabric.tile.sram_bytes;
+  return schedule;
 }
 
 } // namespace
 
 ScheduleTemplate forall_schedule_template(const Kernel& kernel,
                                           const TileStep& step,
-                                          const std::string& fabric_file) {
+                                          const std::string& fabric_file,
+                                          std::uint64_t tile_sram_bytes) {
   return attempt([&]() -> Planned<nlohmann::ordered_json> {
     const MultiTile& multi = *kernel.multi_tile;
     if (multi.parameter_extents.empty() && !multi.no_extents_reason.empty())
       return NoTemplate{multi.no_extents_reason};
-    const sim::Fabric fabric =
-        planning_fabric(static_cast<std::uint32_t>(multi.tiles), fabric_file);
-    const bool from_fields = fabric_file.empty();
+    sim::Fabric fabric = planning_fabric(static_cast<std::uint32_t>(multi.tiles), fabric_file);
+    // --tile-sram on the built-in chip: the schedule says so (a fabric file says it itself).
+    const bool sram_given = fabric_file.empty() && tile_sram_bytes != 0 &&
+                            tile_sram_bytes != fabric.tile.sram_bytes;
+    if (tile_sram_bytes != 0)
+      fabric.tile.sram_bytes = tile_sram_bytes;
     switch (step.rank) {
     case 1:
-      return plan_template<1>(kernel, step, fabric, from_fields);
+      return plan_template<1>(kernel, step, fabric, sram_given);
     case 2:
-      return plan_template<2>(kernel, step, fabric, from_fields);
+      return plan_template<2>(kernel, step, fabric, sram_given);
     case 3:
-      return plan_template<3>(kernel, step, fabric, from_fields);
+      return plan_template<3>(kernel, step, fabric, sram_given);
     default:
       return NoTemplate{"a rank-" + std::to_string(step.rank) +
                         " forall (templates cover ranks 1-3)"};

@@ -23,12 +23,17 @@ struct ScheduleTemplate {
   // The maps or accesses fail for these extents: the kernel, called as the file calls it,
   // throws `reason` when it runs (worth a warning).
   bool fails_when_run = false;
+  // Not empty: the step cannot run on this fabric at these extents (its tiles do not hold
+  // what it needs), an error at the step.
+  std::string error;
 };
 
 // `fabric_file`: the fabric to plan for (empty: the built-in chip, repeated as the tiles need,
-// as the runtime does without S2P_FABRIC).
+// as the runtime does without S2P_FABRIC); `tile_sram_bytes`: its tiles' memory (0: the
+// fabric's).
 ScheduleTemplate forall_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
-                                          const std::string& fabric_file);
+                                          const std::string& fabric_file,
+                                          std::uint64_t tile_sram_bytes = 0);
 
 // A collective's ring for the extents of its rows (a field parameter): `reason` says why
 // there is none (unknown extents, a combine object of the user's).

@@ -45,8 +45,14 @@ TileSchedules plan_tile_schedules(const Kernel& kernel, const ScheduleOptions& o
     }
     const ScheduleTemplate planned =
         step.kind == TileStep::Kind::Forall
-            ? forall_schedule_template(kernel, step, options.fabric_file)
+            ? forall_schedule_template(kernel, step, options.fabric_file, options.tile_sram_bytes)
             : ring_schedule_template(kernel, step, options.fabric_file);
+    if (!planned.error.empty()) {
+      result.errors.emplace_back(step.loc, "kernel '" + kernel.name + "': the " + what +
+                                               " does not fit in tile memory: " + planned.error +
+                                               " (at the extents of " + multi.extents_from + ")");
+      continue;
+    }
     if (planned.fails_when_run)
       result.warnings.push_back("the " + what + " at line " + std::to_string(step.loc.line) +
                                 " fails when the kernel runs with the extents of " +

@@ -18,6 +18,7 @@ namespace s2p::planning {
 struct ScheduleOptions {
   std::uint32_t tiles_per_chip = sim::kDefaultTilesPerChip; // collective rings' chips
   std::string fabric_file;             // --fabric: forall templates are planned on it
+  std::uint64_t tile_sram_bytes = 0;   // --tile-sram (or the fabric's; 0: the fabric's)
 };
 
 struct TileSchedules {
@@ -25,6 +26,8 @@ struct TileSchedules {
   std::vector<std::string> notes; // per step: the comment the generated code carries
   // Steps that fail when run as the file calls the kernel (warnings, at the kernel).
   std::vector<std::string> warnings;
+  // Steps that cannot run on the fabric at the planned extents (errors, at the step).
+  std::vector<std::pair<ir::SourceLocation, std::string>> errors;
 };
 
 // Throws only when a generator refuses its input (a bug of seq2par's, reported as such).

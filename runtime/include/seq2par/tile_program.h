@@ -49,6 +49,9 @@ struct tile_field {
   std::vector<std::int64_t> extent; // the whole field's, for the schedule's description
   // A copy of a shared read-only structure (S2P_SHARED): its moves are the master's multicast.
   bool shared = false;
+  // Of bytes_per_tile, what owner-copy (and work stealing) brings in: copies of blocks other
+  // tiles own, live only until the compute has read them. Empty: nothing is received.
+  std::vector<std::int64_t> received_bytes_per_tile = {};
 };
 
 // What the launch did with one shared read-only structure of its kernel.
@@ -226,6 +229,10 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   std::vector<block_move> moves = plan.moves;
   moves.insert(moves.end(), steals.extra_moves.begin(), steals.extra_moves.end());
   const auto block_of = owner_copy_detail::to_index<N>;
+  std::vector<std::vector<std::int64_t>> owned(result.layouts.size()); // elements, per tile
+  for (std::size_t f = 0; f < result.layouts.size(); ++f)
+    for (int t = 0; t < tiles; ++t)
+      owned[f].push_back(result.layouts[f].elements(t));
   for (const auto& move : moves)
     result.layouts[field_of(move.field)].add(move.to_tile, block_of(move.block));
   for (const auto& back : steals.returns) // the thief computes into its own copy
@@ -234,8 +241,12 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   for (std::size_t f = 0; f < result.layouts.size(); ++f) {
     const forall_field_spec<N>& spec = spec_of(f);
     tile_field field{spec.name, spec.element_type, {}, {}};
-    for (int t = 0; t < tiles; ++t)
-      field.bytes_per_tile.push_back(result.layouts[f].elements(t) * spec.element_bytes);
+    for (int t = 0; t < tiles; ++t) {
+      const std::int64_t elements = result.layouts[f].elements(t);
+      field.bytes_per_tile.push_back(elements * spec.element_bytes);
+      field.received_bytes_per_tile.push_back((elements - owned[f][static_cast<std::size_t>(t)]) *
+                                              spec.element_bytes);
+    }
     for (int d = 0; d < N; ++d)
       field.extent.push_back(spec.map->parent()[d]);
     program.fields.push_back(std::move(field));

@@ -332,8 +332,7 @@ nlohmann::ordered_json buffer_entry(const tile_field& f) {
 } // namespace
 
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count,
-                                       const tile_program& program, const sim::Fabric& fabric,
-                                       bool tile_memory_from_fields) {
+                                       const tile_program& program, const sim::Fabric& fabric) {
   const auto tiles = static_cast<std::uint32_t>(tile_count);
   const std::uint32_t chips = chips_for(fabric, tiles, false);
   const std::uint32_t tiles_per_chip = tiles_per_chip_for(fabric, tiles);
@@ -347,16 +346,7 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
       exchange_entries(moves, program, fabric, tiles_per_chip, "move");
   const nlohmann::ordered_json returns =
       exchange_entries(program.returns, program, fabric, tiles_per_chip, "stolen result");
-  // Like `s2p-sim gen`: when the fields do not fit a default tile, the schedule says how much
-  // tile memory it was made for, and the report names that fabric.
-  std::int64_t per_tile = 0;
-  for (const auto& b : buffers)
-    per_tile += b["bytes"].get<std::int64_t>();
-  nlohmann::ordered_json fabric_summary{{"chips", chips}, {"tiles_per_chip", tiles_per_chip}};
-  if (tile_memory_from_fields && per_tile > static_cast<std::int64_t>(fabric.tile.sram_bytes)) {
-    const auto bank = static_cast<std::int64_t>(fabric.tile.bank_bytes);
-    fabric_summary["tile_sram_bytes"] = (per_tile + bank - 1) / bank * bank;
-  }
+  const nlohmann::ordered_json fabric_summary{{"chips", chips}, {"tiles_per_chip", tiles_per_chip}};
   nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
   if (!multicasts.empty())
     supersteps.push_back({{"name", "shared structures (multicast from masters)"},

@@ -254,15 +254,31 @@ public:
     return launches_.empty() ? "{}" : report_locked().dump(1);
   }
 
+  // The report and trace files as they stand (again at exit): a launch about to fail writes
+  // them first, so a program that ends on its exception still leaves them for the user.
+  void write_files() {
+    std::lock_guard lock(mutex_);
+    write_files_locked();
+  }
+
 private:
   void flush() {
     std::lock_guard lock(mutex_);
+    if (!write_files_locked())
+      return;
+    if (const char* summary = std::getenv("S2P_SUMMARY");
+        summary && *summary && std::string(summary) != "0")
+      print_summary();
+  }
+
+  // False when there is nothing to write (no launch, or not the reporting process).
+  bool write_files_locked() {
     if (!pending_tasks_.empty()) { // their fabric launch never reported (it failed)
       nlohmann::ordered_json unplaced;
       place_task_launches(unplaced, elapsed_);
     }
     if (launches_.empty() || !is_reporting_process())
-      return;
+      return false;
     if (const char* path = std::getenv("S2P_REPORT"); path && *path)
       std::ofstream(path) << report_locked().dump(1) << "\n";
     if (const char* path = std::getenv("S2P_TRACE"); path && *path) {
@@ -273,9 +289,7 @@ private:
            {{"time_unit", "1 us in the viewer = 1 simulated cycle"}, {"truncated", truncated_}}}};
       std::ofstream(path) << trace.dump() << "\n";
     }
-    if (const char* summary = std::getenv("S2P_SUMMARY");
-        summary && *summary && std::string(summary) != "0")
-      print_summary();
+    return true;
   }
 
   void print_summary() const {
@@ -293,6 +307,7 @@ private:
                      t.launches == 1 ? "" : "es", last.value("total_cycles", 0LL));
         if (t.last_of_step.empty()) {
           print_fabric_launch(last);
+          print_kernel_memory(last, {});
           continue;
         }
         for (const auto& [step, launch] : t.last_of_step) { // a kernel with several steps
@@ -300,6 +315,7 @@ private:
                        launch.value("total_cycles", 0LL));
           print_fabric_launch(launch);
         }
+        print_kernel_memory(last, t.last_of_step); // once per kernel, not per step
         continue;
       }
       std::fprintf(stderr,
@@ -380,8 +396,38 @@ private:
     }
     if (last.contains("task_warps"))
       print_task_warps(last["task_warps"]);
+  }
+
+  // The kernel's tile memory, once: the fullest tile over its steps' last launches ("  memory:
+  // peak 36000 bytes on tile 2 of 638976 (data 20000, shared 16000), in step k.2"), then its
+  // shared structures, where it has any.
+  static void print_kernel_memory(const nlohmann::ordered_json& last,
+                                  const std::map<std::string, nlohmann::ordered_json>& steps) {
+    const nlohmann::ordered_json* fullest = &last;
+    std::string where;
+    auto peak_of = [](const nlohmann::ordered_json& launch) {
+      return launch.contains("tiles") && launch["tiles"].contains("memory")
+                 ? launch["tiles"]["memory"].value("max_peak_bytes", 0LL)
+                 : -1LL;
+    };
+    for (const auto& [step, launch] : steps)
+      if (peak_of(launch) > peak_of(*fullest) || where.empty()) {
+        fullest = &launch;
+        where = ", in step " + step;
+      }
+    if (peak_of(*fullest) >= 0) {
+      const auto& memory = (*fullest)["tiles"]["memory"];
+      std::string split;
+      for (const auto& [category, bytes] : memory["max_peak_by_category"].items())
+        if (bytes.get<long long>() > 0)
+          split += (split.empty() ? "" : ", ") + category + " " +
+                   std::to_string(bytes.get<long long>());
+      std::fprintf(stderr, "  memory: peak %lld bytes on tile %lld of %lld (%s)%s\n",
+                   peak_of(*fullest), memory.value("max_peak_tile", 0LL),
+                   memory.value("sram_bytes", 0LL), split.c_str(), where.c_str());
+    }
     if (last.contains("shared_structures"))
-      print_shared_structures(last);
+      print_shared_structures(*fullest, last["shared_structures"]);
   }
 
   // "  tasks split into warps: ..." and each warp's utilization over the tiles (min / mean /
@@ -417,16 +463,18 @@ private:
 
   // "  shared structures: peak tile memory 1234 bytes (simulated), 2345 with every structure
   // replicated (the plan's estimates)" and a line per structure.
-  static void print_shared_structures(const nlohmann::ordered_json& last) {
-    const auto& shared = last["shared_structures"];
+  static void print_shared_structures(const nlohmann::ordered_json& fullest,
+                                      const nlohmann::ordered_json& shared) {
     long long peak = -1;
-    if (last.contains("tiles") && last["tiles"].contains("memory"))
-      peak = last["tiles"]["memory"].value("max_peak_bytes", -1LL);
+    if (fullest.contains("tiles") && fullest["tiles"].contains("memory"))
+      peak = fullest["tiles"]["memory"].value("max_peak_bytes", -1LL);
     std::fprintf(stderr,
-                 "  shared structures: peak tile memory %lld bytes in this launch; the kernel's "
-                 "plan: %lld bytes peak live, %lld with every structure replicated\n",
+                 "  shared structures: peak tile memory %lld bytes over the kernel's launches; "
+                 "the kernel's plan: %lld bytes peak live, %lld with every structure replicated "
+                 "(sharing saves %lld)\n",
                  peak, shared.value("planned_peak_bytes", 0LL),
-                 shared.value("replicated_peak_bytes", 0LL));
+                 shared.value("replicated_peak_bytes", 0LL),
+                 shared.value("sharing_saved_bytes", 0LL));
     for (const auto& s : shared["structures"]) {
       const std::string master =
           s.contains("master") ? " on master tile " + std::to_string(s["master"].get<int>()) : "";
@@ -505,6 +553,10 @@ void record_fabric_launch(const char* kernel, const char* source,
 void record_mpi_launch(const char* kernel, const char* source,
                        const nlohmann::ordered_json& launch) {
   collector().add_mpi(kernel, source, launch);
+}
+
+void write_report_files() {
+  collector().write_files();
 }
 
 std::string sim_report_json() {

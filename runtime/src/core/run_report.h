@@ -30,6 +30,10 @@ void write_schedule_copy(const char* name, const nlohmann::ordered_json& schedul
 void record_fabric_launch(const char* kernel, const char* source,
                           const nlohmann::ordered_json& fabric_report, const char* step = nullptr);
 
+// Writes S2P_REPORT and S2P_TRACE now (they are written again at exit): before a launch throws
+// an error the user debugs with the report (out of tile memory).
+void write_report_files();
+
 // Records a multi-tile launch on the mpi backend (rank 0, with every rank's numbers): the
 // launch object of the report, {"backend": "mpi", "ranks": [...], "supersteps": [...], ...}.
 void record_mpi_launch(const char* kernel, const char* source,

@@ -48,9 +48,12 @@ nlohmann::ordered_json shared_structures_summary(const tile_program& program) {
       entry["master"] = s.master;
     structures.push_back(std::move(entry));
   }
+  // What sharing saved against full replication (never negative: the plan shares only where
+  // that lowers the peak).
   return {{"structures", structures},
           {"planned_peak_bytes", program.shared_peak_bytes},
-          {"replicated_peak_bytes", program.replicated_peak_bytes}};
+          {"replicated_peak_bytes", program.replicated_peak_bytes},
+          {"sharing_saved_bytes", program.replicated_peak_bytes - program.shared_peak_bytes}};
 }
 
 } // namespace s2p::rt

@@ -65,6 +65,7 @@ void add_shared_structures(tile_program& program, const shared_structures& kerne
     const bool read_here = std::find(e.phases.begin(), e.phases.end(), phase) != e.phases.end();
     tile_field field{e.name, e.element_type, std::vector<std::int64_t>(tiles, 0),
                      {e.bytes}, true};
+    field.received_bytes_per_tile.assign(tiles, 0);
     home.emplace_back(tiles, !d.shared);
     for (std::size_t t = 0; t < tiles; ++t) {
       const bool master = d.shared && static_cast<int>(t) == d.master;
@@ -72,9 +73,11 @@ void add_shared_structures(tile_program& program, const shared_structures& kerne
         field.bytes_per_tile[t] = e.bytes;
       if (master)
         home.back()[t] = true;
-      else if (d.shared && read_here) // the multicast, as one move per receiver
+      else if (d.shared && read_here) { // the multicast, as one move per receiver
         program.moves.push_back({first_field + static_cast<int>(k), d.master, static_cast<int>(t),
                                  0, 0, e.bytes});
+        field.received_bytes_per_tile[t] = e.bytes;
+      }
     }
     program.fields.push_back(std::move(field));
     program.shared.push_back({e.name, e.bytes, d.shared, d.master, read_here, d.reason});

@@ -8,11 +8,6 @@ namespace s2p::rt {
 
 namespace {
 
-std::string kib(std::uint64_t bytes) {
-  const std::uint64_t tenths = (bytes * 10 + 512) / 1024;
-  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " KiB";
-}
-
 // Biggest first, then by id, so verdicts are deterministic.
 void sort_biggest_first(std::span<const tile_variable> variables, std::vector<variable_id>& ids) {
   std::sort(ids.begin(), ids.end(), [&](variable_id a, variable_id b) {
@@ -24,11 +19,19 @@ void sort_biggest_first(std::span<const tile_variable> variables, std::vector<va
 std::string named_list(std::span<const tile_variable> variables, std::span<const variable_id> ids) {
   std::string text;
   for (const variable_id v : ids)
-    text += (text.empty() ? "'" : ", '") + variables[v].name + "' " + kib(variables[v].bytes);
+    text += (text.empty() ? "'" : ", '") + variables[v].name + "' " +
+            memory_size_text(variables[v].bytes);
   return text;
 }
 
 } // namespace
+
+std::string memory_size_text(std::uint64_t bytes) {
+  if (bytes < 1024)
+    return std::to_string(bytes) + " bytes";
+  const std::uint64_t tenths = (bytes * 10 + 512) / 1024;
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " KiB";
+}
 
 live_peak peak_live(std::span<const tile_variable> variables,
                     std::span<const variable_id> on_tile) {
@@ -77,9 +80,10 @@ tile_out_of_memory out_of_memory_verdict(const memory_problem& problem, std::uin
           ? ""
           : " (the live bytes fit, but not as contiguous ranges" +
                 std::string(problem.params.separate_banks ? " in separate banks)" : ")");
-  verdict.message = "tile " + std::to_string(tile) + ": out of memory: " + kib(peak.bytes) +
+  verdict.message = "tile " + std::to_string(tile) + ": out of memory: " +
+                    memory_size_text(peak.bytes) +
                     " live at superstep " + std::to_string(peak.superstep) +
-                    " (the peak), the tile has " + kib(sram) + " of SRAM" + why +
+                    " (the peak), the tile has " + memory_size_text(sram) + " of SRAM" + why +
                     "; biggest: " + named_list(problem.variables, verdict.biggest) +
                     "; not placed: " + named_list(problem.variables, verdict.unplaced);
   return verdict;

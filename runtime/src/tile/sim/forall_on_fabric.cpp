@@ -7,6 +7,7 @@
 #include "tile/owner_copy_summary.h"
 #include "core/run_report.h"
 
+#include <seq2par/planning/forall_memory.h>
 #include <seq2par/planning/forall_schedule.h>
 #include <seq2par/planning/placement.h>
 #include <seq2par/sim/simulation.h>
@@ -20,18 +21,18 @@ void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& prog
   auto [fabric, fabric_file] = launch_fabric(info);
   const std::uint32_t tiles_per_chip =
       tiles_per_chip_for(fabric, static_cast<std::uint32_t>(info.tiles));
-  const auto json = forall_schedule(info.name, info.tiles, program, fabric, fabric_file.empty());
+  const auto json = forall_schedule(info.name, info.tiles, program, fabric);
   write_schedule_copy(info.schedule ? info.schedule : info.name, json);
+  // Tile memory is the fabric's: a launch whose tiles do not hold their fields is an error,
+  // raised after the simulator has run it, so the report shows the launch (its memory peaks,
+  // the simulator's own out-of-memory diagnostics) for the user to debug it.
+  const forall_memory memory = check_forall_memory(
+      program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
   sim::Schedule schedule = sim::parse_schedule(json, info.name);
   sim::SimulationOptions options;
   options.threads = fabric_sim_threads();
-  if (!fabric_file.empty()) {
+  if (!fabric_file.empty())
     options.fabric_source = fabric_file;
-  } else if (schedule.tile_sram_bytes) {
-    fabric.tile.sram_bytes = std::max(fabric.tile.sram_bytes, *schedule.tile_sram_bytes);
-    options.fabric_source = "built-in default with " + std::to_string(*schedule.tile_sram_bytes) +
-                            "-byte tiles (the fields' size)";
-  }
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
   auto memory_of = [&](int tile) {
     return tile_memory([&simulation, &program, tile](int field) {
@@ -56,14 +57,25 @@ void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& prog
     return static_cast<sim::Cycles>(program.compute(static_cast<int>(context.tile), memory));
   });
   simulation.run();
+  const auto record = [&] {
+    auto report = simulation.report_json();
+    report["owner_copy"] = owner_copy_summary(info, program);
+    if (!program.shared.empty())
+      report["shared_structures"] = shared_structures_summary(program);
+    record_fabric_launch(info.name, info.source, report, info.schedule);
+  };
+  if (!memory.ok()) {
+    record(); // the outputs are not stored: the program must not go on with them
+    write_report_files();
+    throw std::runtime_error(std::string("seq2par: kernel '") + info.name +
+                             "' on the fabric simulator: out of tile memory: " +
+                             out_of_memory_message(memory, program) +
+                             " (S2P_REPORT has the simulator's report of this launch)");
+  }
   throw_on_errors(simulation, info.name);
   for (int t = 0; t < info.tiles; ++t)
     program.store(t, memory_of(t));
-  auto report = simulation.report_json();
-  report["owner_copy"] = owner_copy_summary(info, program);
-  if (!program.shared.empty())
-    report["shared_structures"] = shared_structures_summary(program);
-  record_fabric_launch(info.name, info.source, report, info.schedule);
+  record();
 }
 
 } // namespace s2p::rt

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,11 @@ struct TileStats {
   std::array<std::uint64_t, 4> memory_at_peak{};
   std::array<std::uint64_t, 4> peak_by_category{};
 };
+
+/// A tile's live bytes over time: (superstep, bytes live from it until the next entry's
+/// superstep), an entry where the live set's size changes (the report's memory map over time).
+/// Kept apart from TileStats, which ranks exchange as plain bytes.
+using MemoryOverTime = std::vector<std::pair<std::uint32_t, std::uint64_t>>;
 
 struct LinkStats {
   std::string name;
@@ -142,6 +148,7 @@ struct RunReport {
   Cycles total_cycles = 0;
   std::vector<SuperstepStats> supersteps;
   std::vector<TileStats> tiles_stats;
+  std::vector<MemoryOverTime> tiles_memory_over_time; ///< per tile, as tiles_stats
   std::vector<LinkStats> links;
   std::vector<XbStats> xbs;
   nlohmann::ordered_json routing;

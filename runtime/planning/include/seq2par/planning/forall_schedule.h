@@ -17,10 +17,9 @@ namespace s2p::rt {
 // The program as a schedule: superstep 1 exchanges the moves (send cycles list-scheduled so
 // each tile's port carries one stream at a time), superstep 2 runs the `forall` codelet on
 // every tile, a third sends stolen tasks' results home.
-// `tile_memory_from_fields`: on the built-in fabric, tiles grow to hold the fields (as
-// `s2p-sim gen` does); a user's fabric is taken as it is.
+// The fabric's tile memory is taken as it is (a fabric parameter): fields that do not fit get
+// no addresses, and check_forall_memory (<seq2par/planning/forall_memory.h>) says why.
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tiles,
-                                       const tile_program& program, const sim::Fabric& fabric,
-                                       bool tile_memory_from_fields);
+                                       const tile_program& program, const sim::Fabric& fabric);
 
 } // namespace s2p::rt

@@ -246,6 +246,9 @@ struct memory_layout {
 
 memory_layout allocate(const memory_problem& problem, const allocation_options& options = {});
 
+// "12.5 KiB" (tenths of a KiB, rounded), "96 bytes" below 1 KiB: how verdicts write a size.
+std::string memory_size_text(std::uint64_t bytes);
+
 // Every rule of a layout, checked from scratch (tests, and a guard for callers): each placed
 // variable inside SRAM and aligned, interfering variables neither overlapping nor (with
 // separate banks) sharing a bank, equal-address members at one address; unplaced variables only
