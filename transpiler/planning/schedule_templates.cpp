@@ -370,7 +370,11 @@ ScheduleTemplate ring_schedule_template(const Kernel& kernel,
       return *none;
     const auto& ring = std::get<rt::ring_launch>(launch);
     sim::Fabric fabric = planning_fabric(ring.tiles, fabric_file);
-    return rt::ring_schedule(ring, fabric, fabric_file);
+    std::string out_of_memory;
+    auto schedule = rt::ring_schedule(ring, fabric, fabric_file, &out_of_memory);
+    if (!out_of_memory.empty())
+      throw OutOfTileMemory(out_of_memory);
+    return schedule;
   });
 }
 
