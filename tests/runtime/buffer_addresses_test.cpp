@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -85,4 +86,27 @@ TEST(TileMemory, BuffersThatDoNotFitGetNoAddressAndTheVerdictSaysWhy) {
   EXPECT_EQ(layout.out_of_memory.front().peak_live_bytes, 900U * 1024);
   EXPECT_FALSE(schedule["buffers"][0].contains("base"));
   EXPECT_FALSE(schedule["buffers"][1].contains("base"));
+}
+
+// A buffer only some tiles hold (a shared structure's master copy) takes room only on those
+// tiles: the buffers every tile holds sit at one address on all of them, below it, so the other
+// tiles end where their own buffers end (before, one layout for all tiles put the master's copy
+// first and every tile's buffers above it).
+TEST(TileMemory, ABufferOnlySomeTilesHoldTakesNoRoomOnTheOthers) {
+  nlohmann::ordered_json schedule = {
+      {"tiles", 4},
+      {"buffers",
+       {{{"name", "a"}, {"bytes", 1000}},
+        {{"name", "master_copy"}, {"bytes", 5000}, {"tiles", {1}}},
+        {{"name", "b"}, {"bytes", 1000}}}}};
+  const sim::Fabric fabric = s2p::rt::default_fabric_for(4);
+  ASSERT_TRUE(s2p::rt::assign_buffer_addresses(schedule, fabric).ok());
+  const auto& buffers = schedule["buffers"];
+  const auto base = [&](int b) { return buffers[b]["base"].get<std::uint64_t>(); };
+  // Tiles 0, 2, 3 hold a and b only: they end at 2000 bytes (the bytes they hold, 8-aligned).
+  EXPECT_EQ(std::max(base(0), base(2)) + 1000, 2000U) << buffers.dump();
+  // Tile 1 holds all three, disjoint.
+  EXPECT_TRUE(base(1) >= std::max(base(0), base(2)) + 1000 ||
+              base(1) + 5000 <= std::min(base(0), base(2)))
+      << buffers.dump();
 }

@@ -293,6 +293,38 @@ TEST_F(MultiChip, AForallThatDoesNotFitTileMemoryIsAnErrorAndStillReported) {
   EXPECT_EQ(memory["sram_bytes"], 1024);
 }
 
+// A ring's tiles never grow to fit its rows (on the built-in chip either): rows larger than tile
+// memory are the forall's out-of-memory error, raised after the simulator has run the launch
+// and written its report.
+TEST_F(MultiChip, ARingThatDoesNotFitTileMemoryIsAnErrorAndStillReported) {
+  const auto report_path = std::filesystem::temp_directory_path() / "s2p_ring_out_of_memory.json";
+  std::filesystem::remove(report_path);
+  Env report("S2P_REPORT", report_path.string());
+  const int tiles = 2;
+  const std::int64_t elements = 200000; // 781.3 KiB of floats per row, on 624 KiB tiles
+  std::vector<float> rows(static_cast<std::size_t>(tiles * elements), 1.0f);
+  const auto before = rows;
+  const s2p::rt::tile_kernel_info info{"big_ring", "test.cpp", tiles};
+  std::string message;
+  try {
+    s2p::rt::collective(info, s2p::rt::collective_kind::all_reduce,
+                        s2p::field<2, float>(rows.data(), {tiles, elements}), s2p::sum{});
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  for (const char* part : {"kernel 'big_ring' on the fabric simulator: out of tile memory: a "
+                           "ring allreduce of 781.3 KiB per tile on 2 tiles: tile 0: out of memory",
+                           "the tile has 624.0 KiB of SRAM", "'data' 781.3 KiB",
+                           "rows of fewer elements"})
+    EXPECT_NE(message.find(part), std::string::npos) << "missing: " << part << "\nin: " << message;
+  EXPECT_EQ(rows, before); // nothing written back
+  std::ifstream written(report_path);
+  ASSERT_TRUE(written.good()) << "S2P_REPORT was not written before the error";
+  const auto launch = nlohmann::json::parse(written)["launches"].back();
+  EXPECT_EQ(launch["kernel"], "big_ring");
+  EXPECT_EQ(launch["tiles"]["memory"]["sram_bytes"], 638976); // not grown to the rows
+}
+
 TEST_F(MultiChip, AMalformedFabricFileNamesTheField) {
   Env fabric("S2P_FABRIC",
              small_two_chip_fabric("s2p_bad_fabric.json", R"(, "tile": {"sram": 5})"));

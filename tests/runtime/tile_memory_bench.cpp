@@ -3,8 +3,9 @@
 // timed), and report the packing: per tile, highest address used / the liveness lower bound
 // (the largest sum of bytes live at once on that tile; in whole banks with separate banks).
 //
-//   s2p-bench-memory TILES VARIABLES SUPERSTEPS SEED [banks]
+//   s2p-bench-memory TILES VARIABLES SUPERSTEPS SEED [banks] [order=classes|size|size-class|best-of]
 //   s2p-bench-memory real      (the schedules the planning library writes, with their addresses)
+//   s2p-bench-memory schedules FILE...   (schedules seq2par wrote: per tile, as for random ones)
 // prints one JSON object on stdout (`real`: one per schedule, a line each).
 #include <seq2par/planning/tile_memory.h>
 #include <seq2par/sim/machine_defaults.h>
@@ -21,7 +22,10 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -56,24 +60,49 @@ rt::memory_problem random_problem(std::uint32_t tiles, std::uint32_t variables,
   return p;
 }
 
-// The lower bound per tile: the largest sum of bytes live at once; with separate banks each live
-// variable takes whole banks of its own, so the bound counts whole banks.
+// Every variable here starts on an 8-byte boundary (the widest element; the random sizes are
+// multiples of it).
+constexpr std::uint64_t kAlignment = 8;
+
+// The lower bound per tile: the most bytes live at once, each variable counted as it must sit.
+// Live variables are disjoint and each starts on an 8-byte boundary, so every one but the
+// highest takes its size rounded up to 8 before the next begins: a layout ends no lower than the
+// rounded sizes' sum less the highest one's padding (at most the largest padding among them).
+// With separate banks each live variable takes whole banks of its own: whole banks are counted.
 std::vector<std::uint64_t> lower_bounds(const rt::memory_problem& p) {
-  std::vector<std::vector<std::pair<std::uint64_t, std::int64_t>>> changes(p.tiles);
+  struct change {
+    std::uint64_t superstep;
+    std::int64_t delta; // of the rounded bytes
+    std::uint64_t padding;
+    bool operator<(const change& o) const {
+      return std::pair(superstep, delta) < std::pair(o.superstep, o.delta);
+    }
+  };
+  std::vector<std::vector<change>> changes(p.tiles);
   const std::uint64_t bank = p.params.bank_bytes;
   for (const rt::tile_variable& v : p.variables) {
-    const std::uint64_t bytes =
-        p.params.separate_banks && v.bytes > 0 ? (v.bytes + bank - 1) / bank * bank : v.bytes;
-    changes[v.tile].emplace_back(v.live.first, static_cast<std::int64_t>(bytes));
-    changes[v.tile].emplace_back(std::uint64_t{v.live.last} + 1, -static_cast<std::int64_t>(bytes));
+    const std::uint64_t rounded =
+        p.params.separate_banks && v.bytes > 0 ? (v.bytes + bank - 1) / bank * bank
+                                               : (v.bytes + kAlignment - 1) / kAlignment * kAlignment;
+    const std::uint64_t padding = rounded - v.bytes;
+    changes[v.tile].push_back({v.live.first, static_cast<std::int64_t>(rounded), padding});
+    changes[v.tile].push_back(
+        {std::uint64_t{v.live.last} + 1, -static_cast<std::int64_t>(rounded), padding});
   }
   std::vector<std::uint64_t> bounds(p.tiles, 0);
   for (std::uint32_t t = 0; t < p.tiles; ++t) {
     std::sort(changes[t].begin(), changes[t].end()); // ends before starts at one superstep
     std::int64_t live = 0;
-    for (const auto& [superstep, delta] : changes[t]) {
-      live += delta;
-      bounds[t] = std::max(bounds[t], static_cast<std::uint64_t>(live));
+    std::vector<std::int64_t> with_padding(p.params.separate_banks ? 1 : kAlignment, 0);
+    for (const change& c : changes[t]) {
+      live += c.delta;
+      if (!p.params.separate_banks)
+        with_padding[c.padding] += c.delta > 0 ? 1 : -1;
+      std::uint64_t largest_padding = 0;
+      for (std::uint64_t k = 0; k < with_padding.size(); ++k)
+        if (with_padding[k] > 0)
+          largest_padding = k;
+      bounds[t] = std::max(bounds[t], static_cast<std::uint64_t>(live) - largest_padding);
     }
   }
   return bounds;
@@ -101,6 +130,98 @@ nlohmann::ordered_json packing(const rt::memory_problem& problem, const rt::memo
   j["ratio_median"] = ratios.empty() ? 0.0 : ratios[ratios.size() / 2];
   j["ratio_max"] = ratios.empty() ? 0.0 : ratios.back();
   return j;
+}
+
+// A buffer's bytes when the schedule gives a number (directly or as a parameter's value).
+std::optional<std::uint64_t> buffer_bytes(const nlohmann::json& schedule,
+                                          const nlohmann::json& buffer) {
+  const auto& bytes = buffer.at("bytes");
+  if (bytes.is_number_integer() && bytes.get<std::int64_t>() >= 0)
+    return bytes.get<std::uint64_t>();
+  if (bytes.is_string() && schedule.contains("params") &&
+      schedule["params"].contains(bytes.get<std::string>()) &&
+      schedule["params"][bytes.get<std::string>()].is_number_integer())
+    return schedule["params"][bytes.get<std::string>()].get<std::uint64_t>();
+  return std::nullopt;
+}
+
+// One schedule file's tiles as a memory problem: the buffers each tile holds (all tiles, or its
+// `tiles`), live over their `live` supersteps (else the whole kernel); `addresses` gets each
+// variable's `base` (none: the schedule gave it none).
+rt::memory_problem schedule_problem(const nlohmann::json& schedule,
+                                    std::vector<std::optional<std::uint64_t>>& addresses) {
+  rt::memory_problem p;
+  p.tiles = schedule.at("tiles").get<std::uint32_t>();
+  p.params = {s2p::sim::kDefaultTileSramBytes, s2p::sim::kDefaultTileBankBytes, false};
+  constexpr std::uint32_t kWhole = std::numeric_limits<std::uint32_t>::max() - 1;
+  for (const auto& b : schedule.at("buffers")) {
+    const auto bytes = buffer_bytes(schedule, b);
+    if (!bytes || *bytes == 0)
+      continue; // sized per tile by an expression: the simulator lays it out
+    rt::live_range live{0, kWhole};
+    if (b.contains("live") && b["live"].value("first", nlohmann::json()).is_number_integer())
+      live.first = b["live"]["first"].get<std::uint32_t>();
+    if (b.contains("live") && b["live"].value("last", nlohmann::json()).is_number_integer())
+      live.last = b["live"]["last"].get<std::uint32_t>();
+    std::vector<std::uint32_t> holders;
+    if (b.contains("tiles") && b["tiles"].is_array())
+      for (const auto& t : b["tiles"])
+        holders.push_back(t.get<std::uint32_t>());
+    else
+      for (std::uint32_t t = 0; t < p.tiles; ++t)
+        holders.push_back(t);
+    for (const std::uint32_t t : holders) {
+      p.variables.push_back({b.at("name").get<std::string>(), t, *bytes, 8,
+                             rt::variable_kind::owned_block, live});
+      addresses.push_back(b.contains("base") ? std::optional(b["base"].get<std::uint64_t>())
+                                             : std::nullopt);
+    }
+  }
+  return p;
+}
+
+// `schedules FILE...`: per tile of every schedule, highest address used / the liveness lower
+// bound, over all the files together; a schedule with a buffer left without an address counts
+// its tiles as not placed.
+int schedule_files(int argc, char** argv) {
+  std::vector<double> ratios;
+  std::size_t schedules = 0, unplaced_tiles = 0;
+  for (int a = 2; a < argc; ++a) {
+    std::ifstream in(argv[a]);
+    const nlohmann::json schedule = nlohmann::json::parse(in);
+    std::vector<std::optional<std::uint64_t>> addresses;
+    const rt::memory_problem p = schedule_problem(schedule, addresses);
+    ++schedules;
+    const std::vector<std::uint64_t> bounds = lower_bounds(p);
+    std::vector<std::uint64_t> end(p.tiles, 0);
+    std::vector<bool> placed(p.tiles, true);
+    for (std::size_t v = 0; v < p.variables.size(); ++v) {
+      const auto& var = p.variables[v];
+      if (!addresses[v])
+        placed[var.tile] = false;
+      else
+        end[var.tile] = std::max(end[var.tile], *addresses[v] + var.bytes);
+    }
+    for (std::uint32_t t = 0; t < p.tiles; ++t) {
+      if (!placed[t])
+        ++unplaced_tiles;
+      else if (bounds[t] > 0)
+        ratios.push_back(static_cast<double>(end[t]) / static_cast<double>(bounds[t]));
+    }
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const auto within =
+      std::count_if(ratios.begin(), ratios.end(), [](double r) { return r <= 1.05; });
+  nlohmann::ordered_json j;
+  j["schedules"] = schedules;
+  j["tiles_measured"] = ratios.size();
+  j["tiles_without_addresses"] = unplaced_tiles;
+  j["fraction_within_1_05"] =
+      ratios.empty() ? 0.0 : static_cast<double>(within) / static_cast<double>(ratios.size());
+  j["ratio_median"] = ratios.empty() ? 0.0 : ratios[ratios.size() / 2];
+  j["ratio_max"] = ratios.empty() ? 0.0 : ratios.back();
+  std::cout << j.dump() << "\n";
+  return 0;
 }
 
 } // namespace
@@ -177,6 +298,8 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::string(argv[1]) == "real")
     return real_schedules();
 #endif
+  if (argc >= 2 && std::string(argv[1]) == "schedules")
+    return schedule_files(argc, argv);
   if (argc < 5) {
     std::cerr << "usage: s2p-bench-memory TILES VARIABLES SUPERSTEPS SEED [banks]\n";
     return 2;
@@ -185,13 +308,31 @@ int main(int argc, char** argv) {
   const auto variables = static_cast<std::uint32_t>(std::stoul(argv[2]));
   const auto supersteps = static_cast<std::uint32_t>(std::stoul(argv[3]));
   const std::uint64_t seed = std::stoull(argv[4]);
-  const bool banks = argc > 5 && std::string(argv[5]) == "banks";
+  bool banks = false;
+  rt::allocation_options options; // the default heuristic unless named
+  for (int a = 5; a < argc; ++a) {
+    const std::string word = argv[a];
+    if (word == "banks")
+      banks = true;
+    else if (word == "order=classes")
+      options.order = rt::placement_order::classes_by_bytes;
+    else if (word == "order=size")
+      options.order = rt::placement_order::by_size;
+    else if (word == "order=size-class")
+      options.order = rt::placement_order::by_size_class;
+    else if (word == "order=best-of")
+      options.order = rt::placement_order::best_of;
+    else {
+      std::cerr << "s2p-bench-memory: unknown argument '" << word << "'\n";
+      return 2;
+    }
+  }
   const rt::memory_problem problem = random_problem(tiles, variables, supersteps, seed, banks);
 
   // Wall and CPU time: the machine is shared, so the CPU time says what the allocator costs.
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
-  const rt::memory_layout layout = rt::allocate(problem);
+  const rt::memory_layout layout = rt::allocate(problem, options);
   const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
 

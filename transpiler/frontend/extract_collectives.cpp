@@ -376,7 +376,8 @@ void KernelExtractor::Impl::note_shared_parameters(const clang::FunctionDecl& ke
       continue;
     }
     shared_params_.insert(param);
-    multi.shared.push_back({param->getNameAsString(), loc(param->getLocation())});
+    multi.shared.push_back({param->getNameAsString(), loc(param->getLocation()),
+                            schedule_element_type(param->getType(), ctx_)});
   }
 }
 

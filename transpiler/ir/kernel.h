@@ -233,6 +233,7 @@ struct MultiTile {
   struct Shared {
     std::string name;
     SourceLocation loc;
+    std::string element_type; // "f32", ... (empty: a type schedules do not name)
   };
   std::vector<Shared> shared;
 

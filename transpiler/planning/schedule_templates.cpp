@@ -4,6 +4,7 @@
 #include <seq2par/planning/forall_schedule.h>
 #include <seq2par/planning/placement.h>
 #include <seq2par/planning/ring_schedule.h>
+#include <seq2par/planning/shared_launch.h>
 #include <seq2par/sim/fabric.h>
 #include <seq2par/sim/schedule.h>
 
@@ -237,6 +238,47 @@ template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read&
   return maps;
 }
 
+// The kernel's S2P_SHARED structures as its call plans them (the kernel-level plan the runtime
+// makes with S2P_SHARED_STRUCTURES unset), and the compute phase of `step` among its foralls.
+Planned<rt::shared_kernel_plan> shared_plan(const MultiTile& multi) {
+  std::uint32_t phases = 0;
+  for (const auto& s : multi.steps)
+    phases += s.kind == TileStep::Kind::Forall ? 1U : 0U;
+  std::vector<rt::shared_launch_structure> structures;
+  for (const auto& shared : multi.shared) {
+    const auto type = sim::element_type_from_string(shared.element_type);
+    const auto extent = multi.parameter_extents.find(shared.name);
+    if (!type || extent == multi.parameter_extents.end())
+      return NoTemplate{"the size of S2P_SHARED '" + shared.name + "' is not known"};
+    std::int64_t bytes = static_cast<std::int64_t>(sim::element_size(*type));
+    for (const std::int64_t e : extent->second)
+      bytes *= e;
+    rt::shared_launch_structure structure{shared.name, shared.element_type, bytes, {}, false, -1, {}};
+    std::uint32_t phase = 0;
+    for (const auto& s : multi.steps) {
+      if (s.kind != TileStep::Kind::Forall)
+        continue;
+      if (std::find(s.shared_reads.begin(), s.shared_reads.end(), shared.name) !=
+          s.shared_reads.end())
+        structure.phases.push_back(phase);
+      ++phase;
+    }
+    structures.push_back(std::move(structure));
+  }
+  return rt::plan_kernel_shared_structures(static_cast<std::uint32_t>(multi.tiles), phases,
+                                           std::move(structures), false);
+}
+
+std::uint32_t forall_phase(const MultiTile& multi, const TileStep& step) {
+  std::uint32_t phase = 0;
+  for (const auto& s : multi.steps) {
+    if (&s == &step)
+      break;
+    phase += s.kind == TileStep::Kind::Forall ? 1U : 0U;
+  }
+  return phase;
+}
+
 template <int N>
 Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileStep& step,
                                               const sim::Fabric& fabric, bool sram_given) {
@@ -257,7 +299,14 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
     inputs.push_back(std::move(std::get<rt::forall_field_spec<N>>(input)));
     inputs.back().maps = index_maps<N>(read);
   }
-  const auto layout = rt::plan_forall<N>(multi.tiles, out_spec, inputs, std::nullopt, false);
+  auto layout = rt::plan_forall<N>(multi.tiles, out_spec, inputs, std::nullopt, false);
+  if (!multi.shared.empty()) { // after the fields, as the generated forall adds them
+    const Planned<rt::shared_kernel_plan> shared = shared_plan(multi);
+    if (const NoTemplate* none = no_template(shared))
+      return *none;
+    rt::add_shared_fields(layout.program, std::get<rt::shared_kernel_plan>(shared),
+                          forall_phase(multi, step), static_cast<int>(1 + inputs.size()));
+  }
   const rt::forall_memory memory = rt::check_forall_memory(
       layout.program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
   if (!memory.ok())
@@ -321,7 +370,11 @@ ScheduleTemplate ring_schedule_template(const Kernel& kernel,
       return *none;
     const auto& ring = std::get<rt::ring_launch>(launch);
     sim::Fabric fabric = planning_fabric(ring.tiles, fabric_file);
-    return rt::ring_schedule(ring, fabric, fabric_file);
+    std::string out_of_memory;
+    auto schedule = rt::ring_schedule(ring, fabric, fabric_file, &out_of_memory);
+    if (!out_of_memory.empty())
+      throw OutOfTileMemory(out_of_memory);
+    return schedule;
   });
 }
 

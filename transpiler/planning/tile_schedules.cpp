@@ -36,13 +36,6 @@ TileSchedules plan_tile_schedules(const Kernel& kernel, const ScheduleOptions& o
       result.notes[k] = "one tile: nothing moves";
       continue;
     }
-    if (step.kind == TileStep::Kind::Forall && !multi.shared.empty()) {
-      // Which structures a launch holds, and where, comes from the kernel-level plan of its
-      // S2P_SHARED structures, made when the kernel runs (S2P_SCHEDULE_DIR keeps it).
-      result.notes[k] = "no schedule template: the kernel's S2P_SHARED structures are planned "
-                        "when it runs, and so are the owner-copy moves";
-      continue;
-    }
     const ScheduleTemplate planned =
         step.kind == TileStep::Kind::Forall
             ? forall_schedule_template(kernel, step, options.fabric_file, options.tile_sram_bytes)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -63,29 +64,81 @@ variable_kind kind_of(const nlohmann::ordered_json& buffer) {
   return variable_kind::owned_block;
 }
 
+// The tiles a buffer is held by: its `tiles` list, or every tile (also when the list is not plain
+// numbers: holding more is the safe side).
+std::vector<std::uint32_t> holders_of(const nlohmann::ordered_json& buffer, std::uint32_t tiles) {
+  std::vector<std::uint32_t> holders;
+  if (buffer.contains("tiles") && buffer["tiles"].is_array()) {
+    for (const auto& t : buffer["tiles"]) {
+      if (!t.is_number_integer() || t.get<std::int64_t>() < 0 || t.get<std::int64_t>() >= tiles)
+        return holders_of(nlohmann::ordered_json::object(), tiles);
+      holders.push_back(t.get<std::uint32_t>());
+    }
+    return holders;
+  }
+  for (std::uint32_t t = 0; t < tiles; ++t)
+    holders.push_back(t);
+  return holders;
+}
+
+struct placed_buffers {
+  memory_problem problem;
+  std::vector<std::size_t> buffer_of; // schedule buffer index per variable
+};
+
+// The buffers as a problem over tile *groups*: tiles holding the same buffers share one layout.
+// Each buffer is one equal-address set over the groups holding it, so its base is one number for
+// every tile (a multicast's receivers take it at one address), while a buffer only some tiles
+// hold (a master's copy) takes room only on their groups.
+placed_buffers buffer_problem(const nlohmann::ordered_json& schedule, const memory_params& params) {
+  placed_buffers placed;
+  memory_problem& problem = placed.problem;
+  problem.params = params;
+  const auto& buffers = schedule["buffers"];
+  const std::uint32_t tiles = schedule.contains("tiles") && schedule["tiles"].is_number_integer() &&
+                                      schedule["tiles"].get<std::int64_t>() > 0
+                                  ? schedule["tiles"].get<std::uint32_t>()
+                                  : 1;
+  std::vector<std::vector<std::size_t>> held(tiles); // per tile, the buffers it holds
+  std::vector<std::optional<std::uint64_t>> bytes(buffers.size());
+  for (std::size_t b = 0; b < buffers.size(); ++b) {
+    bytes[b] = same_bytes_on_every_tile(buffers[b], schedule);
+    if (bytes[b]) // sizes may differ per tile otherwise: laid out by the simulator, as before
+      for (const std::uint32_t t : holders_of(buffers[b], tiles))
+        held[t].push_back(b);
+  }
+  std::map<std::vector<std::size_t>, std::uint32_t> group_of;
+  for (const auto& set : held)
+    if (!set.empty())
+      group_of.emplace(set, static_cast<std::uint32_t>(group_of.size()));
+  problem.tiles = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(group_of.size()));
+  std::vector<equal_address_set> sets(buffers.size());
+  for (const auto& [set, group] : group_of)
+    for (const std::size_t b : set) {
+      sets[b].members.push_back(problem.variables.size());
+      problem.variables.push_back({buffers[b]["name"].get<std::string>(), group, *bytes[b],
+                                   kBufferAlignment, kind_of(buffers[b]), live_of(buffers[b])});
+      placed.buffer_of.push_back(b);
+    }
+  for (auto& set : sets)
+    if (set.members.size() > 1)
+      problem.equal_address.push_back(std::move(set));
+  return placed;
+}
+
 } // namespace
 
 memory_layout assign_buffer_addresses(nlohmann::ordered_json& schedule, const sim::Fabric& fabric) {
-  memory_problem problem;
-  problem.params = {tile_memory_of(schedule, fabric), fabric.tile.bank_bytes,
-                    fabric.tile.separate_banks};
-  problem.tiles = 1;                      // the same buffers on every tile: one layout for all
-  std::vector<std::size_t> placed_buffer; // schedule buffer index per variable
-  auto& buffers = schedule["buffers"];
-  for (std::size_t b = 0; b < buffers.size(); ++b) {
-    const auto& buffer = buffers[b];
-    const auto bytes = same_bytes_on_every_tile(buffer, schedule);
-    if (!bytes)
-      continue; // sizes may differ per tile: laid out by the simulator, as before
-    problem.variables.push_back({buffer["name"].get<std::string>(), 0, *bytes, kBufferAlignment,
-                                 kind_of(buffer), live_of(buffer)});
-    placed_buffer.push_back(b);
-  }
-  memory_layout layout = allocate(problem);
-  if (!layout.ok())
+  const placed_buffers placed = buffer_problem(
+      schedule, {tile_memory_of(schedule, fabric), fabric.tile.bank_bytes,
+                 fabric.tile.separate_banks});
+  memory_layout layout = allocate(placed.problem);
+  // A set split over groups would need a base per tile: those tiles do not fit as one.
+  if (!layout.ok() || !layout.splits.empty())
     return layout;
-  for (std::size_t v = 0; v < placed_buffer.size(); ++v)
-    buffers[placed_buffer[v]]["base"] = *layout.address[v];
+  auto& buffers = schedule["buffers"];
+  for (std::size_t v = 0; v < placed.buffer_of.size(); ++v)
+    buffers[placed.buffer_of[v]]["base"] = *layout.address[v];
   return layout;
 }
 

@@ -29,8 +29,19 @@ sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::ui
              : sim::CollectiveAlgorithm::kRing;
 }
 
+std::string ring_out_of_memory_message(const ring_launch& launch, const memory_layout& layout) {
+  if (layout.out_of_memory.empty())
+    return layout.refusal ? layout.refusal->message : std::string();
+  // Every tile holds the same buffers: the first tile's verdict stands for all of them.
+  return std::string("a ring ") + schedule_name(launch.kind) + " of " +
+         memory_size_text(launch.bytes_per_tile) + " per tile on " +
+         std::to_string(launch.tiles) + " tiles: " + layout.out_of_memory.front().message +
+         "; every buffer of the ring scales with the row: rows of fewer elements (the data "
+         "spread over more tiles, or the collective split into parts) fit";
+}
+
 nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fabric,
-                                     const std::string& fabric_file) {
+                                     const std::string& fabric_file, std::string* out_of_memory) {
   sim::RingOptions ring;
   ring.kind = schedule_name(launch.kind);
   ring.tiles = launch.tiles;
@@ -54,12 +65,11 @@ nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fab
   json["generator"] = std::string("seq2par: ") + schedule_name(launch.kind) + ' ' +
                       std::string(sim::to_string(ring.algorithm)) + " (s2p-sim gen), " +
                       std::to_string(launch.bytes_per_tile) + " bytes per tile";
-  if (fabric_file.empty() && ring.bytes > fabric.tile.sram_bytes) {
-    json["fabric"]["tile_sram_bytes"] = ring.bytes; // as s2p-sim gen does
-    fabric.tile.sram_bytes = ring.bytes;
-  }
-  // Compile-time addresses from the tile memory allocator, which the simulator checks.
-  assign_buffer_addresses(json, fabric);
+  // Compile-time addresses from the tile memory allocator, which the simulator checks. Tile
+  // memory is the fabric's: tiles never grow to fit the rows (as foralls' never do).
+  const memory_layout layout = assign_buffer_addresses(json, fabric);
+  if (out_of_memory && !layout.ok())
+    *out_of_memory = ring_out_of_memory_message(launch, layout);
   return json;
 }
 

@@ -33,7 +33,8 @@ void run_collective_on_fabric(const tile_kernel_info& info, const collective_arg
   }
   launch.bytes_per_tile = static_cast<std::uint64_t>(args.elements_per_tile) * args.element_bytes;
   auto [fabric, fabric_file] = launch_fabric(info);
-  const auto json = ring_schedule(launch, fabric, fabric_file);
+  std::string out_of_memory;
+  const auto json = ring_schedule(launch, fabric, fabric_file, &out_of_memory);
   sim::SimulationOptions options;
   options.threads = fabric_sim_threads();
   if (!fabric_file.empty())
@@ -49,6 +50,15 @@ void run_collective_on_fabric(const tile_kernel_info& info, const collective_arg
     std::memcpy(buffer.data(), rows + static_cast<std::size_t>(tile) * row_bytes, row_bytes);
   }
   simulation.run();
+  if (!out_of_memory.empty()) {
+    // As a forall's: the simulator has run the launch and the report shows it (its tiles'
+    // memory peaks, its own out-of-memory diagnostics); the rows are not written back.
+    record_fabric_launch(info.name, info.source, simulation.report_json(), info.schedule);
+    write_report_files();
+    throw std::runtime_error(std::string("seq2par: kernel '") + info.name +
+                             "' on the fabric simulator: out of tile memory: " + out_of_memory +
+                             " (S2P_REPORT has the simulator's report of this launch)");
+  }
   throw_on_errors(simulation, info.name);
   for (int tile = 0; tile < info.tiles; ++tile) {
     const auto buffer = simulation.buffer(static_cast<sim::TileId>(tile), "data");

@@ -13,8 +13,10 @@ namespace s2p::rt {
 
 // Writes `base` into every buffer of `schedule` (seq2par.schedule/1) whose `bytes` is a number
 // or names a parameter that is a number (other expressions may differ per tile).
-// These schedules are one template for all tiles and every tile holds each buffer with the same
-// bytes, so one layout serves every tile and the base is a number. A buffer's `live` range is
+// These schedules are one template for all tiles with one `bytes` per buffer; tiles holding the
+// same buffers share one layout, and each buffer is one equal-address set over those layouts,
+// so its base is one number on every tile that holds it (a multicast's receivers take it at one
+// address) while a buffer only some tiles hold (a master's copy) takes room only there. A buffer's `live` range is
 // used when it has one; otherwise it is live for the whole kernel (inputs and results). Tile
 // memory is the fabric's, or the schedule's `fabric.tile_sram_bytes` when larger. When the
 // buffers do not fit, no base is written and the returned layout says why (the simulator then

@@ -2,6 +2,8 @@
 // simulator runs (`s2p-sim gen`'s generator), for the runtime and for seq2par's templates.
 #pragma once
 
+#include <seq2par/planning/tile_memory.h>
+
 #include <seq2par/runtime.h>
 #include <seq2par/sim/fabric.h>
 #include <seq2par/sim/schedule.h>
@@ -41,9 +43,15 @@ sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::ui
 // `collective_algorithm` picks (hierarchical: per-chip sync groups, a bound per level in the
 // report). The ring splits its
 // tiles evenly over chips: the built-in fabric (`fabric_file` empty) gets the chips that
-// needs, and its tiles the memory the rows need; a fabric file without enough chips is an
-// error (std::runtime_error). `fabric` is updated to what the schedule runs on.
+// needs; a fabric file without enough chips is an error (std::runtime_error). `fabric` is
+// updated to what the schedule runs on. Tile memory is the fabric's, never grown: when the
+// ring's buffers do not fit, the schedule's buffers have no addresses and `out_of_memory`
+// (when given) receives the error, naming the tile, its peak live set and what would fit.
 nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fabric,
-                                     const std::string& fabric_file);
+                                     const std::string& fabric_file,
+                                     std::string* out_of_memory = nullptr);
+
+// The out-of-memory error of a ring whose buffers did not fit (`layout` from its addresses).
+std::string ring_out_of_memory_message(const ring_launch& launch, const memory_layout& layout);
 
 } // namespace s2p::rt

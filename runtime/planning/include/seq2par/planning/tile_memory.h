@@ -15,11 +15,12 @@
 //    union of its members' interferences on all their tiles. A set that cannot be placed is
 //    split by receiving tiles (the structure becomes several smaller shared structures) and
 //    retried.
-//  * Then each tile places its remaining variables one by one, in an order given by a heuristic
-//    (classes by total bytes, descending; within a class by size, then alignment, descending),
-//    each at the lowest address that is free of every placed interfering variable (and of their
-//    banks). The order changes only packing: any order gives a valid layout or an
-//    out-of-memory verdict.
+//  * Then each tile places its remaining variables one by one, each at the lowest address that
+//    is free of every placed interfering variable (and of their banks), in the order of a
+//    heuristic: the class sort (classes by total bytes, descending; within a class by size,
+//    then alignment), by size, or by power-of-two size class then live span; by default all
+//    three, keeping the layout that ends lowest on each tile. The order changes only packing:
+//    any order gives a valid layout or an out-of-memory verdict.
 //  * Out of memory is a value naming the tile, its peak live set and its biggest variables.
 //
 // Plain C++ (no Clang, no simulator): the runtime's schedule writers and seq2par both call it.
@@ -200,13 +201,18 @@ struct memory_problem {
 };
 
 // Placement order of one tile's unconstrained variables.
+// Placement order of one tile's unconstrained variables; each goes to the lowest free address
+// (first fit) in that order.
 enum class placement_order {
-  classes_by_bytes, // the heuristic: classes by total bytes, then variables by size, alignment
+  classes_by_bytes, // classes by total bytes, then variables by size, alignment, descending
+  by_size,          // variables by bytes, then live span, descending
+  by_size_class,    // by power-of-two size class, then live span, then bytes, descending
+  best_of,          // each of the three above from the same start: the lowest layout per tile
   given,            // allocation_options::order (tests: any order must be valid)
 };
 
 struct allocation_options {
-  placement_order order = placement_order::classes_by_bytes;
+  placement_order order = placement_order::best_of;
   // For `given`: variable ids in placement order (a tile's variables are taken in the order
   // they appear here; variables missing from it are placed after, in id order).
   std::vector<variable_id> given_order;
