@@ -23,8 +23,9 @@ S2P_KERNEL S2P_TILES(4) void lopsided(s2p::field<1, float>& z, const s2p::field<
 
 S2P_KERNEL S2P_TILES(4) void without_tile2(s2p::field<1, float>& z, const s2p::field<1, float>& x,
                                            float scale, double w0, double w1, double w3) {
-  auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {64}, 4).weights({w0, w1, 1.0, w3});
-  map.exclude_tiles({2});
+  auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {64}, 4)
+                 .weights({w0, w1, 1.0, w3})
+                 .exclude_tiles({2});
   auto Zd = s2p::agile(z, map);
   auto Xd = s2p::agile(x, map);
   s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = Xd[i] * scale + 1.0f; });
