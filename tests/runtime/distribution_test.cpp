@@ -150,6 +150,31 @@ TEST(ResourceMapRules, TheMapThrowsWhatEachRuleSays) {
             "(accepted)");
 }
 
+// A failed tile left out: the segments go to the other tiles by the same protocol and weights,
+// and the map keeps its tile count.
+TEST(ResourceMap, ExcludedTilesGetNoSegment) {
+  using map1 = s2p::resource_map<1>;
+  const auto owners = [](const map1& m) {
+    std::vector<int> out;
+    for (std::int64_t s = 0; s < m.segment_count(); ++s)
+      out.push_back(m.segment_tile(s));
+    return out;
+  };
+  EXPECT_EQ(owners(map1::block_cyclic({8}, {1}, 4).exclude_tiles({2})),
+            (std::vector<int>{0, 1, 3, 0, 1, 3, 0, 1}));
+  EXPECT_EQ(owners(map1::block_block({6}, {1}, 4).exclude_tiles({1, 3})),
+            (std::vector<int>{0, 0, 0, 2, 2, 2}));
+  EXPECT_EQ(owners(map1::block_block({6}, {1}, 3).exclude_tiles({2})), // the last tile left out
+            (std::vector<int>{0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(owners(map1::block_cyclic({6}, {1}, 3).weights({1, 5, 2}).exclude_tiles({1})),
+            (std::vector<int>{2, 0, 2, 2, 0, 2}));
+  EXPECT_EQ(map1::block_cyclic({8}, {1}, 4).exclude_tiles({2}).tiles(), 4);
+  EXPECT_EQ(refusal([] { (void)map1::block({8}, 2).exclude_tiles({2}); }),
+            "s2p::resource_map: " + s2p::map_rules::excluded_tile(2, 2));
+  EXPECT_EQ(refusal([] { (void)map1::block({8}, 2).exclude_tiles({0, 1}); }),
+            "s2p::resource_map: " + s2p::map_rules::tiles_left(2, 2));
+}
+
 TEST(ResourceMapRules, RulesThatHoldSayNothing) {
   EXPECT_EQ(s2p::map_rules::tile_count(1), "");
   EXPECT_EQ(s2p::map_rules::weight_count(4, 4), "");

@@ -40,8 +40,8 @@ Kernel seed_kernel(const std::vector<std::int64_t>& extent, bool transposed) {
   map.segment = ints(g.at("compute_node_block"));
   map.tiles = multi.tiles;
   using Method = s2p::ir::MapSpec::Refinement::Method;
-  map.refinements.push_back({Method::MemoryBlocks, {}, ints(g.at("memory_block"))});
-  map.refinements.push_back({Method::AlgorithmicBlocks, {}, ints(g.at("algorithmic_block"))});
+  map.refinements.push_back({Method::MemoryBlocks, {}, ints(g.at("memory_block")), {}});
+  map.refinements.push_back({Method::AlgorithmicBlocks, {}, ints(g.at("algorithmic_block")), {}});
   multi.maps["map"] = map;
   for (const char* name : {"C", "A", "B"}) {
     multi.distributed[std::string(name) + "d"] = {name, "map", "f64"};

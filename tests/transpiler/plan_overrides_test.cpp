@@ -18,8 +18,8 @@ ir::Kernel weighted_kernel(const std::string& declaration) {
   spec.protocol = ir::MapProtocol::BlockCyclic;
   spec.segment = {50};
   spec.tiles = 3;
-  spec.refinements.push_back({ir::MapSpec::Refinement::Method::Weights, {2, 1, 1}, {}});
-  spec.refinements.push_back({ir::MapSpec::Refinement::Method::MemoryBlocks, {}, {25}});
+  spec.refinements.push_back({ir::MapSpec::Refinement::Method::Weights, {2, 1, 1}, {}, {}});
+  spec.refinements.push_back({ir::MapSpec::Refinement::Method::MemoryBlocks, {}, {25}, {}});
   tile.maps["map"] = spec;
   kernel.multi_tile = tile;
   kernel.preamble = {declaration, "auto shifted_map = s2p::resource_map<1>::block(y.extent(), 3);",
@@ -31,7 +31,7 @@ const char* kDeclaration = "auto map = s2p::resource_map<1>::block_cyclic(z.exte
 
 TEST(PlanOverrides, WeightsReplaceTheKernelsInSpecAndCode) {
   ir::Diagnostics diags;
-  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration), {{"map", {1, 1, 1.5}, "plans/k.plan.json"}}, {}, diags);
+  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration), {{"map", {1, 1, 1.5}, "plans/k.plan.json", {}}}, {}, diags);
   ASSERT_TRUE(tuned.has_value()) << diags.items()[0].message;
   ASSERT_EQ(tuned->preamble.size(), 5u);
   EXPECT_EQ(tuned->preamble[0], kDeclaration);
@@ -44,6 +44,34 @@ TEST(PlanOverrides, WeightsReplaceTheKernelsInSpecAndCode) {
   EXPECT_EQ(refinements[1].weights, (std::vector<double>{1, 1, 1.5}));
 }
 
+// A plan that leaves a failed tile out: the map keeps its tiles, deals nothing to tile 1 (its
+// exclude_tiles), and the plan's weights (one per usable tile) are spread over the map's tiles.
+TEST(PlanOverrides, UsableTilesExcludeTheOthersInSpecAndCode) {
+  ir::Diagnostics diags;
+  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration),
+                                                    {{"map", {3, 2}, "k.plan.json", {0, 2}}}, {}, diags);
+  ASSERT_TRUE(tuned.has_value()) << diags.items()[0].message;
+  ASSERT_EQ(tuned->preamble.size(), 6u);
+  EXPECT_EQ(tuned->preamble[2], "map.weights({3, 1, 2});");
+  EXPECT_EQ(tuned->preamble[3], "map.exclude_tiles({1});");
+  const auto& refinements = tuned->multi_tile->maps.at("map").refinements;
+  ASSERT_EQ(refinements.size(), 3u);
+  EXPECT_EQ(refinements[2].method, ir::MapSpec::Refinement::Method::ExcludeTiles);
+  EXPECT_EQ(refinements[2].tiles, (std::vector<int>{1}));
+  const auto refused = [&](std::vector<int> usable, std::vector<double> weights) {
+    ir::Diagnostics d;
+    EXPECT_FALSE(pipeline::apply_plan_overrides(weighted_kernel(kDeclaration),
+                                                {{"map", weights, "p.json", usable}}, {}, d));
+    return d.items().empty() ? std::string() : d.items()[0].message;
+  };
+  EXPECT_EQ(refused({0, 3}, {}), "p.json: kernel 'scaled_sum', map 'map': usable tile 3 is not one of "
+                                 "the map's tiles 0..2 (--plan deals a map to a subset of its own tiles)");
+  EXPECT_EQ(refused({2, 0}, {}), "p.json: kernel 'scaled_sum', map 'map': usable tiles must be ascending "
+                                 "and listed once");
+  EXPECT_EQ(refused({0, 2}, {1, 1, 1}), "p.json: kernel 'scaled_sum', map 'map': 3 weights for a map of 2 "
+                                        "usable tiles");
+}
+
 TEST(PlanOverrides, RefusesWhatItCannotApply) {
   struct Case {
     std::string declaration;
@@ -51,10 +79,10 @@ TEST(PlanOverrides, RefusesWhatItCannotApply) {
     const char* expected;
   };
   const Case cases[] = {
-      {kDeclaration, {"other", {1, 1, 1}, "p.json"},
+      {kDeclaration, {"other", {1, 1, 1}, "p.json", {}},
        "p.json: kernel 'scaled_sum', map 'other': the kernel builds no resource map of that name with constant sizes"},
-      {kDeclaration, {"map", {1, 1}, "p.json"}, "p.json: kernel 'scaled_sum', map 'map': 2 weights for a map of 3 tiles"},
-      {std::string("const ") + kDeclaration, {"map", {1, 1, 1}, "p.json"},
+      {kDeclaration, {"map", {1, 1}, "p.json", {}}, "p.json: kernel 'scaled_sum', map 'map': 2 weights for a map of 3 tiles"},
+      {std::string("const ") + kDeclaration, {"map", {1, 1, 1}, "p.json", {}},
        "p.json: kernel 'scaled_sum', map 'map': the map is const, so it cannot be re-weighted"},
   };
   for (const Case& c : cases) {

@@ -502,6 +502,52 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r) {
   }
 }
 
+// --plan's tunables: the input is parsed with the plan's value of an S2P_TUNABLE constant (here
+// a ring of kDepth slots, the loop's i % kDepth), so the generated code is that of the tuned
+// value; a tunable the input does not declare, or a value outside its declared range, is an
+// error (at the declaration) and nothing is written.
+TEST_F(Tool, PlanSetsATunableConstant) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+constexpr int kDepth = S2P_TUNABLE(2, 1, 8); // S2P_TUNABLE(7) in a comment is not one
+S2P_INTRINSIC void produce(s2p::out<int> b);
+S2P_INTRINSIC void consume(s2p::in<int> b, s2p::out<int> r);
+S2P_KERNEL void k(s2p::tensor_ref<int> r) {
+  s2p::pool<int, kDepth * 10> smem;
+  auto ring = smem.tensor<kDepth, 10>(0);
+  for (int i = 0; i < 6; ++i) {
+    S2P_WARP(0) produce(ring[i % kDepth]);
+    S2P_WARP(1) consume(ring[i % kDepth], r[i]);
+  }
+}
+)";
+  const auto plan_with = [&](const json& tunables) {
+    std::ofstream(dir / "k.k.plan.json")
+        << json{{"format", "seq2par.plan/1"}, {"kernel", "k"}, {"tiles", 1}, {"tunables", tunables}}.dump(1);
+  };
+  ASSERT_EQ(run("k.cpp --out-dir plain", dir).status, 0);
+  const std::string plain = read(dir / "plain" / "k.par.cpp");
+  EXPECT_EQ(plain.find("ring[2]"), std::string::npos) << plain; // two slots: 0 and 1
+  plan_with({{"kDepth", {{"value", 3}}}});
+  const auto tuned = run("k.cpp --plan k.k.plan.json --out-dir tuned", dir);
+  ASSERT_EQ(tuned.status, 0) << tuned.output;
+  EXPECT_EQ(tuned.output.find("not applied"), std::string::npos) << tuned.output;
+  const std::string code = read(dir / "tuned" / "k.par.cpp");
+  EXPECT_NE(code.find("constexpr int kDepth = S2P_TUNABLE(3, 1, 8);"), std::string::npos) << code;
+  EXPECT_NE(code.find("consume(ring[2]"), std::string::npos) << code; // three slots
+  EXPECT_NE(code.find("S2P_TUNABLE(7) in a comment"), std::string::npos);
+  EXPECT_EQ(read(dir / "k.cpp").find("S2P_TUNABLE(3"), std::string::npos); // the source is not edited
+  const std::pair<json, std::string> refused[] = {
+      {{{"kDeph", {{"value", 3}}}}, "seq2par: error: k.k.plan.json: tunable 'kDeph' is not declared (S2P_TUNABLE) in k.cpp (it declares kDepth)"},
+      {{{"kDepth", {{"value", 9}}}}, "k.cpp:2:36: error: k.k.plan.json sets tunable 'kDepth' to 9; its declaration allows [1, 8]"}};
+  for (const auto& [tunables, message] : refused) {
+    plan_with(tunables);
+    const auto bad = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
+    EXPECT_EQ(bad.status, 1) << bad.output;
+    EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+  }
+}
+
 // A forall's schedule template is planned for the extents the kernel's calls in the file pass
 // (the schedule beside the code); when they are not constants, or calls disagree,
 // the generated code says why there is none.

@@ -5,6 +5,7 @@
 #   WRITTEN   0: OUT must not exist afterwards (nothing written); 1: it must
 #   HALVED    a .tune.json whose best round must take at most half the cycles of round 0
 #   IMPROVED  a .tune.json whose best round must take fewer cycles than round 0
+#   UNUSED_TILE  "<.tune.json>;<tile>": the best round computes nothing on the tile, round 0 does
 file(REMOVE_RECURSE "${OUT}")
 execute_process(COMMAND "${SEQ2PAR}" tune ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
@@ -46,4 +47,16 @@ if(IMPROVED)
     message(FATAL_ERROR "the best round (${best}: ${tuned} cycles) is not faster than round 0 (${first})")
   endif()
   message("round 0: ${first} cycles; best round ${best}: ${tuned} cycles")
+endif()
+if(UNUSED_TILE)
+  list(GET UNUSED_TILE 0 record_file)
+  list(GET UNUSED_TILE 1 tile)
+  file(READ "${record_file}" record)
+  string(JSON best GET "${record}" best)
+  string(JSON first GET "${record}" rounds 0 tile_compute ${tile})
+  string(JSON tuned GET "${record}" rounds ${best} tile_compute ${tile})
+  if(NOT first GREATER 0 OR NOT tuned EQUAL 0)
+    message(FATAL_ERROR "tile ${tile} computes ${first} cycles in round 0 and ${tuned} in the best round ${best}: expected some, then none")
+  endif()
+  message("tile ${tile}: ${first} compute cycles in round 0, none in the best round ${best}")
 endif()

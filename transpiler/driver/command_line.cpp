@@ -356,6 +356,7 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
   }
   for (const auto& warning : std::get<PlanFiles>(plans).warnings)
     llvm::errs() << "seq2par: warning: " << warning << "\n";
+  options.tunables = std::get<PlanFiles>(plans).tunables;
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
   options.warp_overrides = std::get<PlanFiles>(plans).warps;
   options.dumps = std::move(dump_kinds);

@@ -2,7 +2,9 @@
 
 #include "tuning/plan.h"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace s2p::driver {
@@ -13,14 +15,39 @@ namespace {
 std::vector<std::string> not_applied(const tuning::KernelPlan& plan) {
   std::vector<std::string> out;
   for (const auto& pool : plan.pools)
-    if (pool.ring_depth != 1)
-      out.push_back("ring depth of pool '" + pool.name + "'");
+    if (pool.ring_depth != 1 && pool.tunable.empty())
+      out.push_back("ring depth of pool '" + pool.name + "' (its slot count is not a tunable)");
   const std::pair<bool, const char*> others[] = {{!plan.fusions.empty(), "fusions"},
                                                  {!plan.splits.empty(), "splits"},
                                                  {!plan.variants.empty(), "variants"}};
   for (const auto& [present, what] : others)
     if (present)
       out.emplace_back(what);
+  return out;
+}
+
+// The map's weights and the fabric tiles it deals to (usable_tiles empty: its tiles
+// 0..tiles-1), less the plan's failed tiles: a plan that names a failed tile never runs a map's
+// segments on it, even when its maps were written before the tile failed. Nothing when every
+// tile of the map failed.
+std::optional<pipeline::MapWeights> without_failed_tiles(const tuning::MapPlan& map,
+                                                         const std::vector<int>& failed) {
+  pipeline::MapWeights out{map.name, {}, "", {}};
+  bool dropped = false;
+  for (int t = 0; t < map.tiles; ++t) {
+    const int tile = tuning::fabric_tile(map, t);
+    if (std::find(failed.begin(), failed.end(), tile) != failed.end()) {
+      dropped = true;
+      continue;
+    }
+    out.usable_tiles.push_back(tile);
+    if (!map.weights.empty())
+      out.weights.push_back(map.weights[static_cast<std::size_t>(t)]);
+  }
+  if (out.usable_tiles.empty())
+    return std::nullopt;
+  if (!dropped && map.usable_tiles.empty())
+    out.usable_tiles.clear(); // all of the map's tiles
   return out;
 }
 
@@ -49,11 +76,19 @@ std::variant<PlanFiles, std::string> read_plan_files(const std::vector<std::stri
       return path + ": a second plan for kernel '" + plan->kernel + "'";
     auto& maps = files.overrides[plan->kernel];
     for (const auto& map : plan->maps) {
-      if (!map.usable_tiles.empty())
-        return path + ": map '" + map.name + "' runs on tiles other than 0.." +
-               std::to_string(map.tiles - 1) + " (usable_tiles): --plan does not apply that yet";
-      if (!map.weights.empty())
-        maps.push_back({map.name, map.weights, path});
+      auto usable = without_failed_tiles(map, plan->failed_tiles);
+      if (!usable)
+        return path + ": every tile of map '" + map.name + "' is in failed_tiles";
+      if (!usable->weights.empty() || !usable->usable_tiles.empty()) {
+        usable->plan_file = path;
+        maps.push_back(std::move(*usable));
+      }
+    }
+    for (const auto& [name, tunable] : plan->tunables) {
+      const auto [it, added] = files.tunables.emplace(name, pipeline::TunableValue{tunable.value, path});
+      if (!added && it->second.value != tunable.value)
+        return path + ": tunable '" + name + "' = " + std::to_string(tunable.value) + ", but " +
+               it->second.plan_file + " sets it to " + std::to_string(it->second.value);
     }
     for (const auto& warp : plan->warps)
       files.warps[plan->kernel].push_back({warp.op, warp.warp, path});

@@ -1,7 +1,7 @@
 // --plan foo.<kernel>.plan.json (repeatable): transpile a kernel with the resource-map weights
-// and warp overrides a tuning plan (seq2par.plan/1, tuning/plan.h) chose. A plan that
-// repartitions a map over other tiles is refused, and the decisions the emitter does not act
-// on yet (ring depths, fusions, splits, variants) are named in a warning.
+// and usable tiles (less the plan's failed tiles), the warp overrides and the tunable constants
+// a tuning plan (seq2par.plan/1, tuning/plan.h) chose. The decisions the emitter does not act
+// on yet (ring depths that are not tunables, fusions, splits, variants) are named in a warning.
 #pragma once
 
 #include "pipeline/transpile_options.h"
@@ -15,6 +15,7 @@ namespace s2p::driver {
 struct PlanFiles {
   pipeline::PlanOverrides overrides;
   pipeline::WarpOverrides warps;
+  pipeline::TunableValues tunables; // of every plan: they are per input file, not per kernel
   std::vector<std::string> warnings;
 };
 

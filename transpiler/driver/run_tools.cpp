@@ -1,13 +1,17 @@
 #include "driver/run_tools.h"
 
 #include "driver/generated_file.h"
+#include "driver/tunables.h"
 
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
 #include <atomic>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -76,6 +80,46 @@ private:
   std::vector<ReportedDiagnostic>& out_;
 };
 
+// --plan's tunables applied: each input that declares one, as Clang should parse it (absolute
+// path -> text), or the error to report. A tunable no input declares is an error too: a plan
+// whose knob is gone must not build the kernel as if it had been applied.
+std::variant<std::map<std::string, std::string>, std::string>
+tunable_overlays(const std::vector<std::string>& sources, const pipeline::TunableValues& tunables,
+                 const frontend::TranspileActionFactory::DisplayName& display_name) {
+  std::map<std::string, std::string> overlays;
+  if (tunables.empty())
+    return overlays;
+  std::vector<std::string> used, declared;
+  for (const std::string& source : sources) {
+    std::ifstream in(source, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    const std::string name = display_name ? display_name(source) : source;
+    const auto scanned = scan_tunables(text, name);
+    if (const auto* error = std::get_if<LocatedError>(&scanned))
+      return error->text();
+    const auto& declarations = std::get<std::vector<TunableDeclaration>>(scanned);
+    for (const auto& d : declarations)
+      declared.push_back(d.name);
+    auto applied = with_tunables(text, name, declarations, tunables, used);
+    if (const auto* error = std::get_if<LocatedError>(&applied))
+      return error->text();
+    llvm::SmallString<256> path(source);
+    llvm::sys::fs::make_absolute(path);
+    overlays[std::string(path)] = std::get<std::string>(std::move(applied));
+  }
+  for (const auto& [name, tunable] : tunables)
+    if (std::find(used.begin(), used.end(), name) == used.end()) {
+      std::string known;
+      for (const auto& d : declared)
+        known += (known.empty() ? "" : ", ") + d;
+      return "seq2par: error: " + tunable.plan_file + ": tunable '" + name + "' is not declared (S2P_TUNABLE) in " +
+             (sources.size() == 1 ? (display_name ? display_name(sources.front()) : sources.front())
+                                  : std::string("the inputs")) +
+             (known.empty() ? " (it declares none)" : " (it declares " + known + ")");
+    }
+  return overlays;
+}
+
 } // namespace
 
 ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
@@ -90,6 +134,13 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
   std::atomic<std::size_t> next{0};
   std::size_t started = 0;
   std::vector<FileRun> runs(sources.size());
+  const auto overlays = tunable_overlays(sources, options.tunables, display_name);
+  if (const auto* error = std::get_if<std::string>(&overlays)) {
+    llvm::errs() << *error << "\n";
+    ToolRunResult refused;
+    refused.tool_failed = true;
+    return refused;
+  }
 
   // One ClangTool per file: workers pull the next file, so a slow file doesn't hold up a
   // fixed share, and results land in input order whichever worker produced them.
@@ -102,6 +153,8 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
                                        llvm::vfs::createPhysicalFileSystem()));
     tool.setPrintErrorMessage(false); // our own summary says which files failed
+    for (const auto& [path, text] : std::get<std::map<std::string, std::string>>(overlays))
+      tool.mapVirtualFile(path, text);
     for (const auto& adjuster : adjusters)
       tool.appendArgumentsAdjuster(adjuster);
     // One job: Clang's own consumer streams diagnostics as they come. Several: buffer them.

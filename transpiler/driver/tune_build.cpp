@@ -199,8 +199,15 @@ std::optional<tuning::KernelPlan> TuneBuilder::plan_as_written() {
   std::vector<std::string> kernels;
   const auto file = transpile(settings_.options, [&](const ir::Kernel& kernel) {
     kernels.push_back(kernel.name);
-    if (kernel.name == settings_.kernel && kernel.multi_tile)
+    if (kernel.name == settings_.kernel && kernel.multi_tile) {
       plan = tuning::plan_from_kernel(kernel);
+      for (const auto& [parameter, extent] : kernel.multi_tile->parameter_extents) {
+        double elements = 1;
+        for (const std::int64_t e : extent)
+          elements *= static_cast<double>(e);
+        input_sizes_[parameter] = elements;
+      }
+    }
   });
   if (!file)
     return std::nullopt;
@@ -304,6 +311,7 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
   for (const std::string& warning : std::get<PlanFiles>(plans).warnings)
     notes.push_back(named(warning));
   pipeline::TranspileOptions options = settings_.options;
+  options.tunables = std::get<PlanFiles>(plans).tunables;
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
   options.warp_overrides = std::get<PlanFiles>(plans).warps;
   return options;
@@ -359,6 +367,13 @@ std::optional<std::string> TuneBuilder::variant(const tuning::KernelPlan& plan, 
   return binary;
 }
 
+void TuneBuilder::add_inputs(tuning::Feedback& feedback) const {
+  for (const auto& [name, elements] : input_sizes_)
+    feedback.inputs.emplace(name, elements);
+  for (const auto& [name, value] : settings_.inputs)
+    feedback.inputs[name] = value;
+}
+
 std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
   const auto started = std::chrono::steady_clock::now();
   const std::string dir = join(work_, "round" + std::to_string(round));
@@ -379,6 +394,7 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
   }
   feedback->failed_tiles.insert(feedback->failed_tiles.end(), settings_.failed_tiles.begin(),
                                 settings_.failed_tiles.end());
+  add_inputs(*feedback);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
   return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes),
                              took.count(), from_store};

@@ -38,6 +38,7 @@ struct TuneBuildSettings {
   std::string cxx;                // empty: the default chain above
   std::string fabric_file;        // S2P_FABRIC of the runs; empty: the built-in chip
   std::vector<int> failed_tiles;  // fabric tiles the rules are told have failed
+  std::map<std::string, double> inputs; // --input NAME=VALUE: input.<name> for the rules
   std::string store_dir;          // --store: the operation store; empty: none
   pipeline::TranspileOptions options;
   ToolPaths paths;
@@ -63,6 +64,9 @@ public:
   std::optional<tuning::Measurement> measure(const tuning::KernelPlan& plan, int round);
 
   const RoundFiles& files_of(int round) const { return files_.at(round); }
+  // The rules' input.<name> variables: the element count of each field parameter whose extent
+  // the kernel's calls fix (read by plan_as_written), then each --input (which wins).
+  void add_inputs(tuning::Feedback& feedback) const;
   int exit_code() const { return exit_code_; }
   std::string plan_file_name() const; // <stem>.<kernel>.plan.json
 
@@ -87,6 +91,7 @@ private:
   std::string oracle_output_;
   int oracle_status_ = 0;
   std::map<int, RoundFiles> files_;
+  std::map<std::string, double> input_sizes_; // field parameter -> elements
   std::optional<OperationStore> store_;
   nlohmann::ordered_json store_inputs_; // the key's inputs every round shares
   int exit_code_ = 0;

@@ -13,7 +13,11 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cmath>
+#include <map>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -30,7 +34,7 @@ constexpr const char* kUsage = "usage: seq2par tune FILE --kernel NAME --out-dir
                                "[--rounds N] [--failed-tiles T,T,...]\n"
                                "                    [--in-root R] [--cxx COMPILER] [--explain] "
                                "[--quiet] [--feedback REPORT.json]\n"
-                               "                    [--store DIR] [--local-chips]\n"
+                               "                    [--store DIR] [--local-chips] [--input NAME=VALUE]...\n"
                                "                    [-- compiler flags]\n";
 
 struct TuneOptions {
@@ -38,6 +42,7 @@ struct TuneOptions {
   std::vector<std::string> rules;
   std::vector<std::string> flags;
   std::vector<int> failed_tiles;
+  std::map<std::string, double> inputs; // --input: input.<name> for the rules
   int rounds = 5;
   bool default_rules = true, explain = false, quiet = false, local_chips = false;
 };
@@ -91,6 +96,21 @@ std::string take_option(const std::string& name, const std::string& value, TuneO
     if (!rounds)
       return "--rounds must be a number from 0 to 1000, got '" + value + "'";
     options.rounds = *rounds;
+    return "";
+  }
+  if (name == "input") {
+    const std::size_t eq = value.find('=');
+    const std::string key = value.substr(0, eq);
+    double number = 0;
+    const char* begin = eq == std::string::npos ? nullptr : value.data() + eq + 1;
+    const char* end = value.data() + value.size();
+    const bool named = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!named || !begin || begin == end || std::from_chars(begin, end, number).ptr != end ||
+        !std::isfinite(number))
+      return "--input must be NAME=NUMBER (NAME of letters, digits and '_'), got '" + value + "'";
+    options.inputs[key] = number;
     return "";
   }
   if (name == "failed-tiles") {
@@ -222,6 +242,7 @@ std::optional<TuneBuildSettings> build_settings(const TuneOptions& options, cons
   settings.flags = options.flags;
   settings.cxx = options.cxx;
   settings.failed_tiles = options.failed_tiles;
+  settings.inputs = options.inputs;
   settings.store_dir = options.store.empty() ? "" : absolute(options.store);
   settings.paths = find_tool_paths(argv0);
   if (settings.paths.clang_resource_dir.empty()) {
@@ -298,7 +319,8 @@ int apply_feedback_locally(const TuneOptions& options, const TuneBuildSettings& 
 
 // --feedback: one round of the rules on a report produced elsewhere; writes the adjusted plan.
 int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings,
-                   const tuning::KernelPlan& plan, const tuning::RuleSet& rules) {
+                   const TuneBuilder& builder, const tuning::KernelPlan& plan,
+                   const tuning::RuleSet& rules) {
   const auto text = read_file(options.feedback);
   if (!text) {
     llvm::errs() << "seq2par tune: error: cannot read the report '" << options.feedback << "'\n";
@@ -310,6 +332,7 @@ int apply_feedback(const TuneOptions& options, const TuneBuildSettings& settings
     return report_diagnostics(diagnostics);
   feedback->failed_tiles.insert(feedback->failed_tiles.end(), options.failed_tiles.begin(),
                                 options.failed_tiles.end());
+  builder.add_inputs(*feedback);
   if (feedback->tiles > 0)
     for (const std::string& change : tuning::report_changes(plan, feedback->tiles))
       llvm::errs() << "seq2par tune: warning: " << options.feedback
@@ -396,7 +419,7 @@ int run_tune_command(int argc, const char** argv) {
       llvm::errs() << "seq2par tune: warning: " << options.start_plan << ": kernel '"
                    << options.kernel << "' changed since the plan was made: " << change << "\n";
   if (!options.feedback.empty())
-    return apply_feedback(options, *settings, *start, *rules);
+    return apply_feedback(options, *settings, builder, *start, *rules);
   return tune_kernel(options, builder, *settings, *start, *rules);
 }
 

@@ -19,6 +19,8 @@ const char* method_name(MapSpec::Refinement::Method method) {
     return "memory_blocks";
   case MapSpec::Refinement::Method::AlgorithmicBlocks:
     return "algorithmic_blocks";
+  case MapSpec::Refinement::Method::ExcludeTiles:
+    return "exclude_tiles";
   }
   return "?";
 }
@@ -39,6 +41,8 @@ json map_json(const MapSpec& spec) {
     json r{{"method", method_name(step.method)}};
     if (step.method == MapSpec::Refinement::Method::Weights)
       r["weights"] = step.weights;
+    else if (step.method == MapSpec::Refinement::Method::ExcludeTiles)
+      r["tiles"] = step.tiles;
     else
       r["extent"] = step.extent;
     refinements.push_back(std::move(r));

@@ -250,6 +250,17 @@ KernelExtractor::Impl::map_spec(const clang::CallExpr& protocol,
           return std::nullopt;
         step.weights.push_back(value.convertToDouble());
       }
+    } else if (method == "exclude_tiles") {
+      step.method = Method::ExcludeTiles;
+      const clang::InitListExpr* list = braced_list(member.getArg(0));
+      if (!list)
+        return std::nullopt;
+      for (const clang::Expr* tile : list->inits()) {
+        const auto value = integer(tile);
+        if (!value)
+          return std::nullopt;
+        step.tiles.push_back(static_cast<int>(*value));
+      }
     } else if (method == "memory_blocks" || method == "algorithmic_blocks") {
       step.method = method == "memory_blocks" ? Method::MemoryBlocks : Method::AlgorithmicBlocks;
       auto extent = constant_extent(member.getArg(0), ctx_);

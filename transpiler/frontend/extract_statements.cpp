@@ -9,6 +9,7 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -172,7 +173,7 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
     }
     const auto args = integer_template_args(var.getType());
     ir::Pool pool{name, element_type_of(var.getType(), ctx_), args.empty() ? 0 : args.back(),
-                  loc(var.getLocation()), 0};
+                  loc(var.getLocation()), 0, std::nullopt};
     if (const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
             var.getType().getNonReferenceType()->getAsCXXRecordDecl()))
       pool.element_bytes =
@@ -248,6 +249,44 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
   add_preamble();
 }
 
+// The tunable constant (S2P_TUNABLE) a pool tensor's slot count is written as
+// (`pool.tensor<kDepth, N>(offset)`): the pool's ring depth is then a knob a tuning plan turns.
+std::optional<ir::Tunable>
+KernelExtractor::Impl::tunable_slot_count(const clang::CXXMemberCallExpr& call) {
+  const auto* member = llvm::dyn_cast<clang::MemberExpr>(call.getCallee()->IgnoreParenImpCasts());
+  if (!member || member->getNumTemplateArgs() < 2)
+    return std::nullopt;
+  const clang::TemplateArgumentLoc& slots = member->getTemplateArgs()[0];
+  if (slots.getArgument().getKind() != clang::TemplateArgument::Expression)
+    return std::nullopt;
+  const auto* ref =
+      llvm::dyn_cast<clang::DeclRefExpr>(slots.getSourceExpression()->IgnoreParenImpCasts());
+  const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || !var->getInit() || !var->getInit()->getBeginLoc().isMacroID())
+    return std::nullopt;
+  const auto& sm = ctx_.getSourceManager();
+  if (clang::Lexer::getImmediateMacroName(var->getInit()->getBeginLoc(), sm, ctx_.getLangOpts()) !=
+      "S2P_TUNABLE")
+    return std::nullopt;
+  // S2P_TUNABLE(v[, min, max]) is a call of s2p::detail::tunable with those arguments.
+  const auto* tunable = llvm::dyn_cast<clang::CallExpr>(var->getInit()->IgnoreParenImpCasts());
+  if (!tunable)
+    return std::nullopt;
+  std::vector<std::int64_t> args;
+  for (const clang::Expr* arg : tunable->arguments()) {
+    clang::Expr::EvalResult value;
+    if (!arg->EvaluateAsInt(value, ctx_))
+      return std::nullopt;
+    args.push_back(value.Val.getInt().getExtValue());
+  }
+  if (args.size() != 1 && args.size() != 3)
+    return std::nullopt;
+  ir::Tunable out{var->getNameAsString(), args[0], std::nullopt, std::nullopt};
+  if (args.size() == 3)
+    out.min = args[1], out.max = args[2];
+  return out;
+}
+
 void KernelExtractor::Impl::visit_pool_tensor(const clang::VarDecl& var,
                                               const clang::DeclStmt& stmt, bool& preamble_added) {
   const std::string name = var.getNameAsString();
@@ -278,6 +317,8 @@ void KernelExtractor::Impl::visit_pool_tensor(const clang::VarDecl& var,
   tensor.sub_size = dims.back();
   tensor.element_type = element_type_of(var.getType(), ctx_);
   tensor.loc = loc(var.getLocation());
+  if (auto depth = tunable_slot_count(*call); depth && !kernel_.pools[pool->index].depth)
+    kernel_.pools[pool->index].depth = std::move(depth);
   const ir::Pool& p = kernel_.pools[pool->index];
   const std::int64_t extent = tensor.sub_tensor_count() * tensor.sub_size;
   if (offset->is_constant() && (offset->value() < 0 || offset->value() + extent > p.units)) {

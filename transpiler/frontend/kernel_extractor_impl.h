@@ -196,6 +196,7 @@ private:
                        bool last_in_function);
   void visit_declaration(const clang::DeclStmt& stmt, ir::ScheduleNode& parent);
   void visit_variable(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
+  std::optional<ir::Tunable> tunable_slot_count(const clang::CXXMemberCallExpr& call);
   void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
                          bool& preamble_added);
   void visit_for(const clang::ForStmt& loop, ir::ScheduleNode& parent, int warp);

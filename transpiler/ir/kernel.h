@@ -34,6 +34,13 @@ std::optional<MapProtocol> parse_map_protocol(std::string_view name);
 enum class CombineOp { Sum, Product, Max, Min };
 const char* to_string(CombineOp op); // as the schedule spells it: "sum", "prod", "max", "min"
 
+// A tunable constant (`constexpr int kDepth = S2P_TUNABLE(2, 1, 8);`) a kernel's pool uses.
+struct Tunable {
+  std::string name;
+  std::int64_t value = 0;              // as compiled (a plan's, or as written)
+  std::optional<std::int64_t> min, max; // the declaration's range, if it gives one
+};
+
 // On-tile buffer memory (`s2p::pool<T, N>`): the resource warps share.
 struct Pool {
   std::string name;
@@ -41,6 +48,9 @@ struct Pool {
   std::int64_t units = 0; // elements
   SourceLocation loc;
   std::int64_t element_bytes = 0;
+  // The tunable a tensor of the pool has as its slot count (`pool.tensor<kDepth, N>`): the
+  // pool's ring depth, which a tuning plan may change. Nothing: the depth is not tunable.
+  std::optional<Tunable> depth = std::nullopt;
 };
 
 enum class TensorKind {
@@ -208,11 +218,13 @@ struct MapSpec {
   std::vector<std::vector<std::int64_t>> splits; // split_points, per axis
   int tiles = 0;
   bool columns = false; // s2p::axis::columns
-  struct Refinement {   // .weights(...), .memory_blocks(...), .algorithmic_blocks(...)
-    enum class Method { Weights, MemoryBlocks, AlgorithmicBlocks };
+  // .weights(...), .memory_blocks(...), .algorithmic_blocks(...), .exclude_tiles(...)
+  struct Refinement {
+    enum class Method { Weights, MemoryBlocks, AlgorithmicBlocks, ExcludeTiles };
     Method method = Method::Weights;
     std::vector<double> weights;
     std::vector<std::int64_t> extent;
+    std::vector<int> tiles = {}; // ExcludeTiles
   };
   std::vector<Refinement> refinements; // in call order
 };

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <regex>
+#include <variant>
 
 namespace s2p::pipeline {
 
@@ -29,13 +30,57 @@ std::string weights_text(const std::vector<double>& weights) {
   return out + "}";
 }
 
-void set_spec_weights(ir::MapSpec& spec, const std::vector<double>& weights) {
-  using Method = ir::MapSpec::Refinement::Method;
-  std::erase_if(spec.refinements, [](const auto& r) { return r.method == Method::Weights; });
-  spec.refinements.push_back({Method::Weights, weights, {}});
+void set_spec_refinement(ir::MapSpec& spec, ir::MapSpec::Refinement refinement) {
+  std::erase_if(spec.refinements, [&](const auto& r) { return r.method == refinement.method; });
+  spec.refinements.push_back(std::move(refinement));
 }
 
-// One map's new weights; false after an error.
+std::string tiles_text(const std::vector<int>& tiles) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < tiles.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(tiles[i]);
+  return out + "}";
+}
+
+// The map's tiles a plan leaves out (its usable tiles' complement), or what is wrong with the
+// usable tiles: --plan keeps the map's tile count and deals to a subset of its tiles, so a
+// usable tile must be one of them, listed once, ascending.
+std::variant<std::vector<int>, std::string> excluded_tiles(const MapWeights& override_, int tiles) {
+  std::vector<int> excluded;
+  if (override_.usable_tiles.empty())
+    return excluded;
+  int previous = -1;
+  for (const int tile : override_.usable_tiles) {
+    if (tile >= tiles)
+      return "usable tile " + std::to_string(tile) + " is not one of the map's tiles 0.." +
+             std::to_string(tiles - 1) + " (--plan deals a map to a subset of its own tiles)";
+    if (tile <= previous)
+      return "usable tiles must be ascending and listed once";
+    for (int t = previous + 1; t < tile; ++t)
+      excluded.push_back(t);
+    previous = tile;
+  }
+  for (int t = previous + 1; t < tiles; ++t)
+    excluded.push_back(t);
+  return excluded;
+}
+
+// The map's weights, one per tile of the map, from the plan's, one per usable tile (an
+// excluded tile gets 1: exclude_tiles deals it nothing whatever its weight).
+std::vector<double> weights_per_tile(const MapWeights& override_, const std::vector<int>& excluded,
+                                     int tiles) {
+  if (override_.weights.empty() || excluded.empty())
+    return override_.weights;
+  std::vector<double> weights;
+  std::size_t next = 0;
+  for (int t = 0; t < tiles; ++t)
+    weights.push_back(std::find(excluded.begin(), excluded.end(), t) != excluded.end()
+                          ? 1.0
+                          : override_.weights[next++]);
+  return weights;
+}
+
+// One map's new weights and usable tiles; false after an error.
 bool apply_weights(ir::Kernel& kernel, const MapWeights& override_, const ir::SourceLocation& at,
                    ir::Diagnostics& diags) {
   const std::string where = override_.plan_file + ": kernel '" + kernel.name + "', map '" + override_.map + "': ";
@@ -44,9 +89,16 @@ bool apply_weights(ir::Kernel& kernel, const MapWeights& override_, const ir::So
     diags.error(at, where + "the kernel builds no resource map of that name with constant sizes");
     return false;
   }
-  if (override_.weights.size() != static_cast<std::size_t>(spec->second.tiles)) {
+  const auto excluded = excluded_tiles(override_, spec->second.tiles);
+  if (const auto* error = std::get_if<std::string>(&excluded)) {
+    diags.error(at, where + *error);
+    return false;
+  }
+  const auto& left_out = std::get<std::vector<int>>(excluded);
+  const std::size_t usable = static_cast<std::size_t>(spec->second.tiles) - left_out.size();
+  if (!override_.weights.empty() && override_.weights.size() != usable) {
     diags.error(at, where + std::to_string(override_.weights.size()) + " weights for a map of " +
-                        std::to_string(spec->second.tiles) + " tiles");
+                        std::to_string(usable) + (left_out.empty() ? "" : " usable") + " tiles");
     return false;
   }
   const auto statement = declaration_of(kernel, override_.map);
@@ -55,14 +107,22 @@ bool apply_weights(ir::Kernel& kernel, const MapWeights& override_, const ir::So
                                        : "its declaration is not at kernel scope"));
     return false;
   }
-  set_spec_weights(spec->second, override_.weights);
+  using Method = ir::MapSpec::Refinement::Method;
   // The comment goes on a line of its own and names the file, not its path: a trailing
   // comment holding a long absolute path made clang-format break the statement differently
   // from one checkout to the next, and generated code should not depend on where it was built.
+  std::vector<std::string> lines = {
+      "// re-weighted by --plan " + std::filesystem::path(override_.plan_file).filename().string()};
+  if (const auto weights = weights_per_tile(override_, left_out, spec->second.tiles); !weights.empty()) {
+    set_spec_refinement(spec->second, {Method::Weights, weights, {}, {}});
+    lines.push_back(override_.map + ".weights(" + weights_text(weights) + ");");
+  }
+  if (!left_out.empty()) {
+    set_spec_refinement(spec->second, {Method::ExcludeTiles, {}, {}, left_out});
+    lines.push_back(override_.map + ".exclude_tiles(" + tiles_text(left_out) + ");");
+  }
   const auto after = kernel.preamble.begin() + static_cast<std::ptrdiff_t>(*statement) + 1;
-  kernel.preamble.insert(after, {"// re-weighted by --plan " +
-                                     std::filesystem::path(override_.plan_file).filename().string(),
-                                 override_.map + ".weights(" + weights_text(override_.weights) + ");"});
+  kernel.preamble.insert(after, lines.begin(), lines.end());
   return true;
 }
 

@@ -26,13 +26,20 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
   nlohmann::ordered_json plans = nlohmann::ordered_json::object();
   for (const auto& [kernel, maps] : options.plan_overrides)
     for (const auto& map : maps)
-      plans[kernel].push_back({{"map", map.map}, {"weights", map.weights}, {"plan_file", map.plan_file}});
+      plans[kernel].push_back({{"map", map.map},
+                               {"weights", map.weights},
+                               {"plan_file", map.plan_file},
+                               {"usable_tiles", map.usable_tiles}});
   out["plan_overrides"] = std::move(plans);
   nlohmann::ordered_json warps = nlohmann::ordered_json::object();
   for (const auto& [kernel, moves] : options.warp_overrides)
     for (const auto& move : moves)
       warps[kernel].push_back({{"op", move.op}, {"warp", move.warp}, {"plan_file", move.plan_file}});
   out["warp_overrides"] = std::move(warps);
+  nlohmann::ordered_json tunables = nlohmann::ordered_json::object();
+  for (const auto& [name, tunable] : options.tunables)
+    tunables[name] = {{"value", tunable.value}, {"plan_file", tunable.plan_file}};
+  out["tunables"] = std::move(tunables);
   out["dumps"] = std::move(dumps);
   out["style"] = options.style;
   return out;

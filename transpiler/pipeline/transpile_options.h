@@ -30,12 +30,15 @@ struct FabricTarget {
 // --extents: kernel -> field parameter -> extent, instead of those its calls pass.
 using GivenExtents = std::map<std::string, std::map<std::string, std::vector<std::int64_t>>>;
 
-// --plan: resource-map weights as a tuning plan (tuning/plan.h) sets them, by kernel and map
-// variable; applied to the kernel before planning and emission (pipeline/plan_overrides.h).
+// --plan: resource-map weights and usable tiles as a tuning plan (tuning/plan.h) sets them, by
+// kernel and map variable; applied to the kernel before planning and emission
+// (pipeline/plan_overrides.h).
 struct MapWeights {
   std::string map;
-  std::vector<double> weights;
+  std::vector<double> weights; // one per usable tile (all the map's tiles when none are listed)
   std::string plan_file; // where they came from, for the generated code's comment and messages
+  // The map's tiles that get segments, ascending (a failed tile left out); empty: all of them.
+  std::vector<int> usable_tiles = {};
   friend bool operator==(const MapWeights&, const MapWeights&) = default;
 };
 using PlanOverrides = std::map<std::string, std::vector<MapWeights>>;
@@ -51,12 +54,22 @@ struct CallWarp {
 };
 using WarpOverrides = std::map<std::string, std::vector<CallWarp>>;
 
+// --plan: tunable constants (S2P_TUNABLE) set to other values than written, by name; applied
+// by the driver to the input's text before parsing (driver/tunables.h).
+struct TunableValue {
+  std::int64_t value = 0;
+  std::string plan_file;
+  friend bool operator==(const TunableValue&, const TunableValue&) = default;
+};
+using TunableValues = std::map<std::string, TunableValue>;
+
 struct TranspileOptions {
   passes::PipelineOptions passes;
   FabricTarget fabric;
   GivenExtents given_extents;
   PlanOverrides plan_overrides;
   WarpOverrides warp_overrides;
+  TunableValues tunables;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)
 };

@@ -140,6 +140,10 @@ Planned<s2p::resource_map<N>> build_map(const MapSpec& spec,
       map.weights(step.weights);
       continue;
     }
+    if (step.method == MapSpec::Refinement::Method::ExcludeTiles) {
+      map.exclude_tiles(step.tiles);
+      continue;
+    }
     const Planned<s2p::extent<N>> extent = to_extent<N>(step.extent);
     if (const NoTemplate* none = no_template(extent))
       return *none;

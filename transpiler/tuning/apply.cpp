@@ -156,14 +156,27 @@ void repartition(State& state, const Rule& rule, const Target& target, Firing& f
   std::sort(state.plan.failed_tiles.begin(), state.plan.failed_tiles.end());
 }
 
+// A pool whose depth is a tunable constant sets the tunable too (what --plan compiles), within
+// the range its declaration allows.
 void set_ring_depth(State& state, const Rule& rule, const Target& target, Firing& firing) {
   const double wanted = scalar_of(*rule.action.value, bind(state, target), "depth");
-  const int depth = static_cast<int>(std::clamp(std::round(wanted), 1.0, static_cast<double>(rule.action.count)));
+  double highest = static_cast<double>(rule.action.count), lowest = 1;
   PoolPlan& pool = state.plan.pools[target.index];
+  TunablePlan* tunable = nullptr;
+  if (const auto it = state.plan.tunables.find(pool.tunable); !pool.tunable.empty() && it != state.plan.tunables.end()) {
+    tunable = &it->second;
+    if (tunable->max)
+      highest = std::min(highest, static_cast<double>(*tunable->max));
+    if (tunable->min)
+      lowest = std::max(lowest, static_cast<double>(*tunable->min));
+  }
+  const int depth = static_cast<int>(std::clamp(std::round(wanted), lowest, std::max(lowest, highest)));
   firing.change = "ring depth of pool '" + pool.name + "' " + std::to_string(pool.ring_depth) + " -> " +
-                  std::to_string(depth);
+                  std::to_string(depth) + (tunable ? " (tunable '" + pool.tunable + "')" : "");
   firing.not_predicted = "no model of bubbles against ring depth: the next run measures it";
   pool.ring_depth = depth;
+  if (tunable)
+    tunable->value = depth;
 }
 
 void set_warp(State& state, const Rule& rule, const Target& target, Firing& firing) {

@@ -93,8 +93,25 @@ PoolPlan read_pool(const Json& json, const std::string& path) {
   PoolPlan pool;
   pool.name = reader.required_string("name");
   pool.ring_depth = static_cast<int>(reader.required_int("ring_depth", 1, 1 << 16));
+  pool.tunable = reader.string_or("tunable", "");
   reader.finish();
   return pool;
+}
+
+constexpr std::int64_t kMaxTunable = std::int64_t{1} << 40;
+
+TunablePlan read_tunable(const Json& json, const std::string& path) {
+  ObjectReader reader(json, path);
+  TunablePlan tunable;
+  tunable.value = reader.required_int("value", -kMaxTunable, kMaxTunable);
+  if (reader.find("min"))
+    tunable.min = reader.required_int("min", -kMaxTunable, kMaxTunable);
+  if (reader.find("max"))
+    tunable.max = reader.required_int("max", -kMaxTunable, kMaxTunable);
+  reader.finish();
+  if ((tunable.min && tunable.value < *tunable.min) || (tunable.max && tunable.value > *tunable.max))
+    throw FieldError(path + ".value", std::to_string(tunable.value) + " is outside [min, max]");
+  return tunable;
 }
 
 WarpOverride read_warp(const Json& json, const std::string& path) {
@@ -159,6 +176,12 @@ KernelPlan read_plan(const Json& json) {
   plan.steps = read_list<StepPlan>(reader, "steps", read_step);
   plan.maps = read_list<MapPlan>(reader, "maps", read_map);
   plan.pools = read_list<PoolPlan>(reader, "pools", read_pool);
+  if (const Json* tunables = reader.find("tunables")) {
+    if (!tunables->is_object())
+      throw FieldError("tunables", "expected an object (name -> {\"value\": ...})");
+    for (const auto& [name, value] : tunables->items())
+      plan.tunables[name] = read_tunable(value, "tunables." + name);
+  }
   plan.warps = read_list<WarpOverride>(reader, "warps", read_warp);
   plan.fusions = read_list<FusionDecision>(reader, "fusions", read_fusion);
   plan.splits = read_list<SplitDecision>(reader, "splits", read_split);
@@ -171,6 +194,22 @@ KernelPlan read_plan(const Json& json) {
   reader.finish();
   check_references(plan);
   return plan;
+}
+
+// Pools as plan entries: a pool whose slot count is a tunable has that tunable's value as its
+// depth, and the tunable goes into the plan's tunables; others have depth 1 (`tunable_only`:
+// left out).
+void add_pools(const std::vector<ir::Pool>& pools, KernelPlan& plan, bool tunable_only = false) {
+  for (const auto& pool : pools) {
+    if (!pool.depth) {
+      if (!tunable_only)
+        plan.pools.push_back({pool.name, 1, ""});
+      continue;
+    }
+    const auto depth = static_cast<int>(std::clamp<std::int64_t>(pool.depth->value, 1, 1 << 16));
+    plan.pools.push_back({pool.name, depth, pool.depth->name});
+    plan.tunables[pool.depth->name] = {pool.depth->value, pool.depth->min, pool.depth->max};
+  }
 }
 
 } // namespace
@@ -187,10 +226,12 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
   KernelPlan plan;
   plan.kernel = kernel.name;
   plan.source = kernel.loc.file;
-  for (const auto& pool : kernel.pools)
-    plan.pools.push_back({pool.name, 1});
+  add_pools(kernel.pools, plan);
   if (!kernel.multi_tile)
     return plan;
+  for (const auto& step : kernel.multi_tile->steps)
+    if (step.task) // a forall's task: only its tunable pools, the ones a plan can deepen
+      add_pools(step.task->pools, plan, true);
   plan.tiles = kernel.multi_tile->tiles;
   for (const auto& [name, spec] : kernel.multi_tile->maps)
     plan.maps.push_back({name, "", spec.protocol, spec.columns, spec.segment, spec.tiles,
@@ -223,6 +264,18 @@ const MapPlan* find_map(const KernelPlan& plan, std::string_view name) {
 
 int fabric_tile(const MapPlan& map, int t) {
   return map.usable_tiles.empty() ? t : map.usable_tiles[static_cast<std::size_t>(t)];
+}
+
+bool uses_failed_tiles(const KernelPlan& plan, const std::vector<int>& also_failed) {
+  const auto failed = [&](int tile) {
+    return std::find(plan.failed_tiles.begin(), plan.failed_tiles.end(), tile) != plan.failed_tiles.end() ||
+           std::find(also_failed.begin(), also_failed.end(), tile) != also_failed.end();
+  };
+  for (const MapPlan& map : plan.maps)
+    for (int t = 0; t < map.tiles; ++t)
+      if (failed(fabric_tile(map, t)))
+        return true;
+  return false;
 }
 
 namespace {
@@ -299,8 +352,21 @@ nlohmann::ordered_json to_json(const KernelPlan& plan) {
   for (const auto& map : plan.maps)
     json["maps"].push_back(map_json(map));
   json["pools"] = Json::array();
-  for (const auto& pool : plan.pools)
-    json["pools"].push_back({{"name", pool.name}, {"ring_depth", pool.ring_depth}});
+  for (const auto& pool : plan.pools) {
+    Json p{{"name", pool.name}, {"ring_depth", pool.ring_depth}};
+    if (!pool.tunable.empty())
+      p["tunable"] = pool.tunable;
+    json["pools"].push_back(std::move(p));
+  }
+  json["tunables"] = Json::object();
+  for (const auto& [name, tunable] : plan.tunables) {
+    Json t{{"value", tunable.value}};
+    if (tunable.min)
+      t["min"] = *tunable.min;
+    if (tunable.max)
+      t["max"] = *tunable.max;
+    json["tunables"][name] = std::move(t);
+  }
   json["warps"] = Json::array();
   for (const auto& warp : plan.warps)
     json["warps"].push_back({{"op", warp.op}, {"warp", warp.warp}});

@@ -4,10 +4,12 @@
 // transpiles with it (driver/plan_option.h), and the rule evaluator (tuning/apply.h) produces
 // a new one from feedback.
 //
-// What transpiling with a plan applies today: the maps' weights and the warp overrides
-// (pipeline/plan_overrides.h). Protocol, block sizes, tile counts, usable/failed tiles, ring
-// depths, fusions, splits and variant choices are recorded decisions that the emitter does
-// not read yet; a rule that makes them changes the plan file only.
+// What transpiling with a plan applies today: the maps' weights and usable tiles (a failed tile
+// left out) and the warp overrides (pipeline/plan_overrides.h), and the tunable constants (ring
+// depths among them; driver/tunables.h). Protocol, block sizes, tile counts, ring depths of
+// pools whose depth is not a tunable, fusions, splits and variant choices are recorded
+// decisions that the emitter does not read yet; a rule that makes them changes the plan file
+// only (--plan warns).
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -40,11 +42,22 @@ struct MapPlan {
   friend bool operator==(const MapPlan&, const MapPlan&) = default;
 };
 
-// A buffer pool's ring (pipeline) depth: how many slots its producer may run ahead.
+// A buffer pool's ring (pipeline) depth: how many slots its producer may run ahead. When the
+// pool's slot count is a tunable constant (`pool.tensor<kDepth, N>`, S2P_TUNABLE), `tunable`
+// names it and the depth is that tunable's value: setting one sets the other.
 struct PoolPlan {
   std::string name;
   int ring_depth = 1;
+  std::string tunable = {}; // empty: the depth is as written (not applied by --plan)
   friend bool operator==(const PoolPlan&, const PoolPlan&) = default;
+};
+
+// A tunable constant's value in the plan (S2P_TUNABLE; `seq2par --plan` compiles the kernel
+// with it) and the range its declaration allows (informational: --plan checks the source's).
+struct TunablePlan {
+  std::int64_t value = 0;
+  std::optional<std::int64_t> min, max;
+  friend bool operator==(const TunablePlan&, const TunablePlan&) = default;
 };
 
 // Moves intrinsic calls onto another warp (applied by --plan: pipeline/plan_overrides.h).
@@ -90,6 +103,7 @@ struct KernelPlan {
   std::vector<StepPlan> steps;
   std::vector<MapPlan> maps;
   std::vector<PoolPlan> pools;
+  std::map<std::string, TunablePlan> tunables; // by name
   std::vector<WarpOverride> warps;
   std::vector<FusionDecision> fusions;
   std::vector<SplitDecision> splits;
@@ -107,6 +121,11 @@ MapPlan* find_map(KernelPlan& plan, std::string_view name);
 const MapPlan* find_map(const KernelPlan& plan, std::string_view name);
 // The fabric tile the map's tile `t` runs on.
 int fabric_tile(const MapPlan& map, int t);
+
+// Whether a map of the plan deals segments to a failed tile (the plan's failed_tiles or
+// `also_failed`, the feedback's): such a plan computes on hardware that is gone, so the tuning
+// loop never keeps it as its best nor rolls back a round that stopped using the tile.
+bool uses_failed_tiles(const KernelPlan& plan, const std::vector<int>& also_failed);
 
 // What changed in the kernel since `recorded` was made from it, against the plan it has now
 // (`now`, plan_from_kernel): maps built or no longer built, a map's protocol, block or tile

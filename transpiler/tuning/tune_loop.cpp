@@ -130,7 +130,10 @@ private:
     TuneRound& measured = result_.rounds.back();
     const TuneRound& from = result_.rounds[static_cast<std::size_t>(accepted_)];
     measured.changes = measured_changes(from, measured);
-    if (measured.measured.cycles > from.measured.cycles * (1 + options_.rollback_threshold)) {
+    // Leaving a failed tile is never rolled back, however much slower the remaining tiles are.
+    const bool left_failed_tiles = on_failed_tiles(from) && !on_failed_tiles(measured);
+    if (!left_failed_tiles &&
+        measured.measured.cycles > from.measured.cycles * (1 + options_.rollback_threshold)) {
       measured.rolled_back = true;
       for (const Firing& firing : measured.trace.fired)
         blocked_[key_of(from.plan)].insert(firing.rule);
@@ -158,13 +161,22 @@ private:
 
   const RuleSet& rules_of_accepted() const { return result_.rules; }
 
+  static bool on_failed_tiles(const TuneRound& round) {
+    return uses_failed_tiles(round.plan, round.measured.feedback.failed_tiles);
+  }
+
+  // Rounds on no failed tile first, then the fewest cycles (the earliest on a tie).
+  bool better(const TuneRound& round, const TuneRound& best) const {
+    if (on_failed_tiles(round) != on_failed_tiles(best))
+      return !on_failed_tiles(round);
+    return round.measured.cycles < best.measured.cycles;
+  }
+
   TuneResult finish(TuneStop stop) {
     result_.stop = stop;
     result_.best = 0;
     for (const TuneRound& round : result_.rounds)
-      if (!round.rolled_back &&
-          round.measured.cycles <
-              result_.rounds[static_cast<std::size_t>(result_.best)].measured.cycles)
+      if (!round.rolled_back && better(round, result_.rounds[static_cast<std::size_t>(result_.best)]))
         result_.best = round.round;
     return std::move(result_);
   }

@@ -18,8 +18,10 @@
 //     the change does not falsify fires again with changes within the noise until the round
 //     limit (oscillation). When nothing else fires on that plan, the loop stops (NoGain).
 //   - A plan measured before (the same plan, byte for byte) reuses that measurement.
+//   - A round whose plan stops dealing segments to a failed tile (tuning/plan.h,
+//     uses_failed_tiles) is never rolled back: the tile is gone, whatever the cycles say.
 //   - The loop stops after `rounds` adjusted plans. The best round is the accepted round with
-//     the fewest cycles, the earliest on a tie.
+//     the fewest cycles, the earliest on a tie, among the rounds on no failed tile if any.
 // Every firing logs its predicate, the change its action's model predicted and the change
 // measured in the round that ran its plan.
 #pragma once

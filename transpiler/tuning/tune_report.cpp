@@ -75,6 +75,9 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
                              {"cycles", cycles_json(round.measured.cycles)},
                              {"fired", fired},
                              {"plan", to_json(round.plan)}};
+  // Per fabric tile: which tiles the round's program computed on (a failed tile must get none).
+  if (!round.measured.feedback.compute.empty())
+    out["tile_compute"] = round.measured.feedback.compute;
   if (round.from >= 0)
     out["from"] = round.from;
   out["rolled_back"] = round.rolled_back;

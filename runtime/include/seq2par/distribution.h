@@ -227,6 +227,16 @@ inline std::string weight_count(std::int64_t weights, std::int64_t tiles) {
 inline std::string weight(double w) {
   return w > 0 ? std::string() : "tile weights must be positive"; // NaN is not positive
 }
+// A tile left out of a map (a failed tile) must be one of its tiles, and one must remain.
+inline std::string excluded_tile(std::int64_t tile, std::int64_t tiles) {
+  return tile >= 0 && tile < tiles
+             ? std::string()
+             : "excluded tile " + std::to_string(tile) + " is not one of the map's tiles 0.." +
+                   std::to_string(tiles - 1);
+}
+inline std::string tiles_left(std::int64_t excluded, std::int64_t tiles) {
+  return excluded < tiles ? std::string() : "every tile of the map is excluded";
+}
 inline std::string block_extent(std::int64_t size) {
   return size > 0 ? std::string() : "block extents must be positive";
 }
@@ -312,6 +322,20 @@ public:
     for (double x : w)
       enforce(map_rules::weight(x));
     weights_ = w;
+    assign();
+    return *this;
+  }
+  // Tiles that get no segment (failed tiles, or tiles kept free): the segments are dealt to the
+  // other tiles only, by the same protocol and weights, as if the excluded tiles' weights were
+  // zero. The map keeps its tile count, so tile numbers (and the kernel's tiles) do not change.
+  resource_map& exclude_tiles(const std::vector<int>& excluded) {
+    std::vector<bool> out(static_cast<std::size_t>(tiles_), false);
+    for (int t : excluded) {
+      enforce(map_rules::excluded_tile(t, tiles_));
+      out[static_cast<std::size_t>(t)] = true;
+    }
+    enforce(map_rules::tiles_left(std::count(out.begin(), out.end(), true), tiles_));
+    excluded_ = std::move(out);
     assign();
     return *this;
   }
@@ -503,23 +527,35 @@ private:
     }
     return s;
   }
+  // The weight each tile's share is dealt by: its weight (1 without weights), 0 if excluded.
+  std::vector<double> dealing_weights() const {
+    std::vector<double> w =
+        weights_.empty() ? std::vector<double>(static_cast<std::size_t>(tiles_), 1.0) : weights_;
+    for (std::size_t t = 0; t < excluded_.size(); ++t)
+      if (excluded_[t])
+        w[t] = 0;
+    return w;
+  }
   void assign() {
     const std::int64_t count = segment_extent().size();
     owner_.assign(static_cast<std::size_t>(count), 0);
-    if (protocol_ == protocol::cyclic && weights_.empty()) {
+    const bool excluding = std::find(excluded_.begin(), excluded_.end(), true) != excluded_.end();
+    if (protocol_ == protocol::cyclic && weights_.empty() && !excluding) {
       for (std::int64_t s = 0; s < count; ++s)
         owner_[static_cast<std::size_t>(s)] = static_cast<int>(s % tiles_);
       return;
     }
+    const std::vector<double> w = dealing_weights();
+    const double total = std::accumulate(w.begin(), w.end(), 0.0);
     if (protocol_ == protocol::cyclic) { // weighted round robin, deterministic (ties: lower tile)
-      const double total = std::accumulate(weights_.begin(), weights_.end(), 0.0);
+      // A tile of weight 0 never has the largest deficit: the deficits sum to 1 and its is 0.
       std::vector<std::int64_t> dealt(static_cast<std::size_t>(tiles_), 0);
       for (std::int64_t s = 0; s < count; ++s) {
         int best = 0;
         double best_deficit = -1e300;
         for (int t = 0; t < tiles_; ++t) {
           const double deficit =
-              weights_[static_cast<std::size_t>(t)] / total * static_cast<double>(s + 1) -
+              w[static_cast<std::size_t>(t)] / total * static_cast<double>(s + 1) -
               static_cast<double>(dealt[static_cast<std::size_t>(t)]);
           if (deficit > best_deficit + 1e-12)
             best = t, best_deficit = deficit;
@@ -531,9 +567,6 @@ private:
     }
     // Contiguous runs; tile t gets [floor(S * W_t / W), floor(S * W_{t+1} / W)) with W_t the
     // cumulative weight (equal weights: as even as possible, the larger runs last).
-    std::vector<double> w =
-        weights_.empty() ? std::vector<double>(static_cast<std::size_t>(tiles_), 1.0) : weights_;
-    const double total = std::accumulate(w.begin(), w.end(), 0.0);
     double cumulative = 0;
     std::int64_t start = 0;
     for (int t = 0; t < tiles_; ++t) {
@@ -558,6 +591,7 @@ private:
   extent<N> algorithmic_;
   bool algorithmic_set_ = false;
   std::vector<double> weights_;
+  std::vector<bool> excluded_; // exclude_tiles; empty: none
   std::vector<int> owner_;
 };
 

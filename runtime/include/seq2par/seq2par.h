@@ -58,11 +58,28 @@
 // Macro form of `#pragma s2p warp(N)`: applies to the next statement.
 #define S2P_WARP(N) _Pragma(S2P_DETAIL_STRINGIFY(s2p warp(N)))
 
+// A tunable constant, a knob a tuning plan may turn without editing the source:
+//   constexpr int kDepth = S2P_TUNABLE(2);        // any value
+//   constexpr int kDepth = S2P_TUNABLE(2, 1, 8);  // a value in [1, 8]
+// The first argument is the value as written, the one the sequential program (the oracle)
+// always uses; `seq2par --plan` compiles the kernel with the plan's value instead (its
+// "tunables"). Arguments are integer literals. A value outside [min, max] does not compile.
+#define S2P_TUNABLE(...) (::s2p::detail::tunable(__VA_ARGS__))
+
 namespace s2p {
 
 namespace detail {
 [[noreturn]] inline void fail(const std::string& what) {
   throw std::out_of_range("s2p: " + what);
+}
+// S2P_TUNABLE's value, checked against its range in constant evaluation (a throw there is a
+// compile error).
+template <class T> constexpr T tunable(T value) {
+  return value;
+}
+template <class T, class L, class H> constexpr T tunable(T value, L min, H max) {
+  return value < min || value > max ? throw std::out_of_range("s2p: S2P_TUNABLE outside its range")
+                                    : value;
 }
 } // namespace detail
 

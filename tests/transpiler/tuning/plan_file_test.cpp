@@ -17,7 +17,7 @@ KernelPlan full_plan() {
   plan.maps.push_back({"rows", "", ir::MapProtocol::Block, true, {}, 2, {}, {}});
   plan.steps.push_back({ir::TileStep::Kind::AllReduce, ""});
   plan.steps.push_back({ir::TileStep::Kind::Forall, "map"});
-  plan.pools.push_back({"buf", 3});
+  plan.pools.push_back({"buf", 3, ""});
   plan.warps.push_back({"k.cpp:20", 1});
   plan.fusions.push_back({0, 2});
   plan.splits.push_back({2, 4});
@@ -106,7 +106,7 @@ TEST(PlanFile, ChangesSinceThePlanWasMadeAreNamed) {
   KernelPlan old_plan = recorded;
   old_plan.maps.push_back(old_plan.maps[0]);
   old_plan.maps[1].name = "gone";
-  old_plan.pools.push_back({"smem", 2});
+  old_plan.pools.push_back({"smem", 2, ""});
   EXPECT_EQ(plan_changes(old_plan, now),
             (std::vector<std::string>{"map 'map': protocol block_cyclic -> cyclic", "map 'map': 4 tiles -> 3",
                                       "map 'gone' is no longer built (with constant sizes)", "map 'other' is new",
@@ -130,7 +130,7 @@ TEST(PlanFile, PlanOfAKernelAsWritten) {
   spec.protocol = ir::MapProtocol::BlockCyclic;
   spec.segment = {50};
   spec.tiles = 3;
-  spec.refinements.push_back({ir::MapSpec::Refinement::Method::Weights, {2, 1, 1}, {}});
+  spec.refinements.push_back({ir::MapSpec::Refinement::Method::Weights, {2, 1, 1}, {}, {}});
   tile.maps["map"] = spec;
   tile.distributed["Zd"] = {"z", "map", "f32"};
   ir::TileStep forall;

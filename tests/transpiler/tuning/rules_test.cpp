@@ -193,7 +193,7 @@ TEST(Rules, ApplyIsDeterministic) {
   const RuleSet rules = merge(default_rules(), test::rules_of(kChain));
   KernelPlan plan = test::one_map_plan(4, {6, 1, 1, 1});
   plan.steps.assign(3, {ir::TileStep::Kind::Forall, "map"});
-  plan.pools.push_back({"buf", 1});
+  plan.pools.push_back({"buf", 1, ""});
   Feedback feedback = test::feedback_of(test::sim_report({6000, 1000, 1000, 1000}, {200, 200, 200, 200}));
   feedback.warp_bubble = {0.5, 0.1};
   const auto first = apply_rules(plan, rules, feedback);

@@ -99,6 +99,33 @@ TEST(TuneLoop, ASlowerPlanIsRolledBackAndItsRuleBlockedOnThatPlan) {
   EXPECT_NE(tune_table(result).find("(rolled back)"), std::string::npos);
 }
 
+// A failed tile: the map is repartitioned over the other three tiles. That plan is slower than
+// the one that still computed on the failed tile (a third more work per tile), but it is never
+// rolled back, and a plan on a failed tile is never the best, whatever its cycles.
+TEST(TuneLoop, LeavingAFailedTileIsNeverRolledBackAndNeverLosesToIt) {
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         const MapPlan& map = p.maps.at(0);
+                         std::vector<long long> compute(4, 0), exchange(4, 100);
+                         for (int t = 0; t < map.tiles; ++t)
+                           compute[static_cast<std::size_t>(fabric_tile(map, t))] = 9000 / map.tiles;
+                         Measurement m;
+                         m.feedback = test::feedback_of(test::sim_report(compute, exchange));
+                         m.feedback.failed_tiles = {2};
+                         m.cycles = m.feedback.total_cycles;
+                         return m;
+                       }};
+  const TuneResult result = tune(test::one_map_plan(4, {}), default_rules(), fake.measure());
+  ASSERT_GE(result.rounds.size(), 2u) << tune_table(result);
+  const TuneRound& repartitioned = result.rounds[1];
+  EXPECT_EQ(repartitioned.trace.fired.at(0).rule, "repartition-failed-tiles");
+  EXPECT_GT(repartitioned.measured.cycles, 1.2 * result.rounds[0].measured.cycles);
+  EXPECT_FALSE(repartitioned.rolled_back);
+  EXPECT_EQ(repartitioned.plan.maps[0].usable_tiles, (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(result.best, 1);
+  EXPECT_TRUE(uses_failed_tiles(result.rounds[0].plan, {2}));
+  EXPECT_FALSE(uses_failed_tiles(repartitioned.plan, {2}));
+}
+
 // Rolled back above 1 % slower, kept at or below it.
 TEST(TuneLoop, TheRollbackThresholdIsOnePercent) {
   for (const auto& [slowdown, rolled_back] : {std::pair{1.005, false}, std::pair{1.02, true}}) {

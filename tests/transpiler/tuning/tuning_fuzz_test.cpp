@@ -97,7 +97,7 @@ void check_one_error(const ir::Diagnostics& diagnostics, bool parsed, const std:
 TEST(Rules, MutatedRuleFilesNeverCrash) {
   KernelPlan plan = test::one_map_plan(4, {6, 1, 1, 1});
   plan.steps.assign(3, {ir::TileStep::Kind::Forall, "map"});
-  plan.pools.push_back({"buf", 1});
+  plan.pools.push_back({"buf", 1, ""});
   const Feedback feedback = test::feedback_of(test::sim_report({6000, 1000, 1000, 1000}, {10, 10, 10, 10}));
   std::mt19937 random(20261124);
   int parsed_count = 0;
@@ -118,7 +118,7 @@ TEST(Rules, MutatedRuleFilesNeverCrash) {
 
 TEST(PlanFile, MutatedPlanFilesNeverCrash) {
   KernelPlan plan = test::one_map_plan(4, {6, 1, 1, 1});
-  plan.pools.push_back({"buf", 2});
+  plan.pools.push_back({"buf", 2, ""});
   plan.fusions.push_back({0, 1 + 1});
   plan.steps.push_back({ir::TileStep::Kind::Forall, "map"});
   const std::string seed = to_json(plan).dump(1);

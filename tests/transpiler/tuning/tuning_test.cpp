@@ -60,7 +60,7 @@ TEST(Tuning, DefaultRulesRepartitionAwayFromAFailedTile) {
 
 TEST(Tuning, DefaultRulesDeepenARingWhenAWarpIdles) {
   KernelPlan plan = test::one_map_plan(2, {});
-  plan.pools.push_back({"buf", 2});
+  plan.pools.push_back({"buf", 2, ""});
   Feedback feedback = test::feedback_of(test::sim_report({1000, 1000}, {0, 0}));
   feedback.warp_bubble = {0.05, 0.40};
   const auto result = apply_rules(plan, default_rules(), feedback);

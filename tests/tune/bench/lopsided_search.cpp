@@ -3,7 +3,8 @@
 // every weight vector (A, b, c, d) with b, c, d in 1..G (a report keeps at most 1000 launches:
 // the bench runs A = 1..G one at a time); `one W0 W1 W2 W3` once with those weights. It prints
 // the vectors in launch order; the simulator's report (S2P_REPORT) has each launch's cycles in
-// the same order.
+// the same order. With tile 2 failed (the map's exclude_tiles, as `seq2par --plan` builds a
+// plan that left it out): `grid3 G` for every (a, b, d) in 1..G on tiles 0, 1, 3, `one3 W0 W1 W3`.
 #include <seq2par/seq2par.h>
 
 #include <cstddef>
@@ -15,6 +16,16 @@
 S2P_KERNEL S2P_TILES(4) void lopsided(s2p::field<1, float>& z, const s2p::field<1, float>& x,
                                       float scale, double w0, double w1, double w2, double w3) {
   auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {64}, 4).weights({w0, w1, w2, w3});
+  auto Zd = s2p::agile(z, map);
+  auto Xd = s2p::agile(x, map);
+  s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = Xd[i] * scale + 1.0f; });
+}
+
+S2P_KERNEL S2P_TILES(4) void without_tile2(s2p::field<1, float>& z, const s2p::field<1, float>& x,
+                                           float scale, double w0, double w1, double w3) {
+  auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {64}, 4)
+                 .weights({w0, w1, 1.0, w3})
+                 .exclude_tiles({2});
   auto Zd = s2p::agile(z, map);
   auto Xd = s2p::agile(x, map);
   s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = Xd[i] * scale + 1.0f; });
@@ -33,8 +44,23 @@ int main(int argc, char** argv) {
     std::printf("%s %s %s %s\n", argv[2], argv[3], argv[4], argv[5]);
     return 0;
   }
+  if (mode == "one3" && argc == 5) {
+    without_tile2(Z, X, 3.0f, std::atof(argv[2]), std::atof(argv[3]), std::atof(argv[4]));
+    std::printf("%s %s %s\n", argv[2], argv[3], argv[4]);
+    return 0;
+  }
+  if (mode == "grid3" && argc == 3) {
+    const int grid = std::atoi(argv[2]);
+    for (int a = 1; a <= grid; ++a)
+      for (int b = 1; b <= grid; ++b)
+        for (int d = 1; d <= grid; ++d) {
+          without_tile2(Z, X, 3.0f, a, b, d);
+          std::printf("%d %d %d\n", a, b, d);
+        }
+    return 0;
+  }
   if (mode != "grid" || argc != 4) {
-    std::fprintf(stderr, "usage: %s grid G A | one W0 W1 W2 W3\n", argv[0]);
+    std::fprintf(stderr, "usage: %s grid G A | one W0 W1 W2 W3 | grid3 G | one3 W0 W1 W3\n", argv[0]);
     return 2;
   }
   const int grid = std::atoi(argv[2]), a = std::atoi(argv[3]);
