@@ -453,6 +453,13 @@ void print_host_stats(const RunReport& r, double seconds, unsigned threads, cons
                                                  std::to_string(ranks->size()) + ": ";
   std::fprintf(stderr, "%shost: %.3f s, peak RSS %s\n", who.c_str(), seconds,
                human_bytes(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024).c_str());
+  // CPU time next to the wall time: on a machine shared with other work, the wall time also
+  // counts the time slices others took, the CPU time only what the run itself needed.
+  const auto cpu = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  std::fprintf(stderr, "%shost cpu: %.3f s user, %.3f s system\n", who.c_str(),
+               cpu(usage.ru_utime), cpu(usage.ru_stime));
   if (ranks == nullptr || ranks->rank() == 0) {
     print_event_rate(r, seconds, threads);
   }
