@@ -6,7 +6,9 @@
 // floating-point results are identical bit for bit. tally_votes sums integers: where its tiles
 // span chips (S2P_FABRIC of small chips) the simulator runs it as a hierarchical all-reduce,
 // rings within chips and then across them, which combines in another order - exact for
-// integers, so it still prints what the sequential run prints.
+// integers, so it still prints what the sequential run prints. global_maximum's all_gather
+// runs hierarchically there too (across chips, then within them), for doubles as well: it
+// only copies, from where the ring reduce-scatter left each fragment.
 #include <seq2par/seq2par.h>
 
 #include "../common/sample_support.h"

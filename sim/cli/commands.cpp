@@ -31,13 +31,16 @@ const char* const kGenUsage =
     "s2p-sim gen <allreduce|reduce-scatter|all-gather> --tiles N --bytes S -o sched.json\n"
     "            [--chips C] [--bidirectional] [--type f32] [--op sum] [--owner-offset -1]\n"
     "            [--kernel NAME] [--fabric f.json] [--algorithm auto|ring|hierarchical]\n"
+    "            [--placement ring|hierarchical]\n"
     "  Writes a ring collective as a schedule template. N tiles (over C chips, N/C each), S bytes\n"
     "  per tile (K/M/G suffixes allowed), element type i8 u8 i16 u16 i32 u32 i64 u64 f32 f64,\n"
     "  op sum max min prod. Fragment k ends on tile (k + owner-offset) mod N after the\n"
-    "  reduce-scatter (-1: the seed's Figs. 3/4). --fabric only informs where a bidirectional\n"
-    "  ring's backward half is sent. --algorithm auto (the default) is hierarchical when C > 1\n"
-    "  (rings within each chip, then across chips; fragment k = jC + i ends on tile (j-1) mod\n"
-    "  N/C of chip (i-1) mod C), else one flat ring over all tiles.\n";
+    "  reduce-scatter (-1: the seed's Figs. 3/4). --fabric informs where a bidirectional\n"
+    "  ring's backward half is sent (and spaces the sends of --placement ring). --algorithm auto\n"
+    "  (the default) is hierarchical when C > 1 (rings within each chip, then across chips;\n"
+    "  fragment k = jC + i ends on tile (j-1) mod N/C of chip (i-1) mod C), else one flat ring\n"
+    "  over all tiles. --placement ring: a hierarchical all-gather whose input lies as the flat\n"
+    "  ring's (fragment k on tile (k-1) mod N), so that it gives the flat ring's result.\n";
 const char* const kCheckUsage =
     "s2p-sim check sched.json [--fabric f.json]\n"
     "  Validates a schedule on a fabric: every superstep on every tile, timing included\n"
@@ -234,6 +237,7 @@ int run_gen(const std::vector<std::string>& argv) {
                          {"--kernel", true},
                          {"--fabric", true},
                          {"--algorithm", true},
+                         {"--placement", true},
                          {"-o", true}});
   if (args.positional().size() != 1) {
     throw UsageError("gen takes one collective: allreduce, reduce-scatter or all-gather");
@@ -262,6 +266,12 @@ int run_gen(const std::vector<std::string>& argv) {
   options.owner_offset = args.signed_number("--owner-offset", -1);
   options.kernel = args.value("--kernel").value_or("");
   options.algorithm = gen_algorithm(args.value("--algorithm"), options.chips);
+  if (const auto placement = args.value("--placement")) {
+    options.placement = fragment_placement_from_string(*placement);
+    if (!options.placement) {
+      throw UsageError("--placement: expected ring or hierarchical, got '" + *placement + "'");
+    }
+  }
   const std::string out = args.required("-o");
   Fabric fabric = args.value("--fabric") ? load_fabric(*args.value("--fabric")) : default_fabric();
   Json schedule;
@@ -453,6 +463,13 @@ void print_host_stats(const RunReport& r, double seconds, unsigned threads, cons
                                                  std::to_string(ranks->size()) + ": ";
   std::fprintf(stderr, "%shost: %.3f s, peak RSS %s\n", who.c_str(), seconds,
                human_bytes(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024).c_str());
+  // CPU time next to the wall time: on a machine shared with other work, the wall time also
+  // counts the time slices others took, the CPU time only what the run itself needed.
+  const auto cpu = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  std::fprintf(stderr, "%shost cpu: %.3f s user, %.3f s system\n", who.c_str(),
+               cpu(usage.ru_utime), cpu(usage.ru_stime));
   if (ranks == nullptr || ranks->rank() == 0) {
     print_event_rate(r, seconds, threads);
   }

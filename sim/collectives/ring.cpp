@@ -37,9 +37,10 @@ struct RingSpace {
   std::string cb;               ///< rotation of the backward ring
   std::string back_cycle;       ///< send cycle of the backward half
   std::string entry_prefix;     ///< entry names: prefix + "rs" / "ag"
+  std::string fragment_suffix;  ///< fragment of ring fragment r: prefix + (r) + suffix
 };
 
-const RingSpace kFlatRing{"tile", "tiles", "", "", "", "tiles", "c", "cb", "back_cycle", ""};
+const RingSpace kFlatRing{"tile", "tiles", "", "", "", "tiles", "c", "cb", "back_cycle", "", ""};
 
 /// Region of fragment `k` (a let) for a direction.
 void put_region(Json& entry, int half, const std::string& fragments) {
@@ -113,7 +114,9 @@ std::vector<Direction> ring_directions(const RingSpace& sp, bool bidirectional) 
     return sp.tile_prefix + position + sp.tile_suffix;
   };
   const auto fragment = [&](const std::string& terms) {
-    return sp.fragment_prefix.empty() ? ring(terms) : sp.fragment_prefix + "(" + ring(terms) + ")";
+    return sp.fragment_prefix.empty() && sp.fragment_suffix.empty()
+               ? ring(terms)
+               : sp.fragment_prefix + "(" + ring(terms) + ")" + sp.fragment_suffix;
   };
   std::vector<Direction> directions;
   directions.push_back({tile_at(ring("+ 1")), tile_at(ring("- 1")), fragment("- s + " + sp.c),
@@ -127,6 +130,11 @@ std::vector<Direction> ring_directions(const RingSpace& sp, bool bidirectional) 
                           sp.back_cycle, 2, "b"});
   }
   return directions;
+}
+
+FragmentPlacement own_placement(CollectiveAlgorithm algorithm) {
+  return algorithm == CollectiveAlgorithm::kHierarchical ? FragmentPlacement::kHierarchical
+                                                         : FragmentPlacement::kRing;
 }
 
 /// Cycles after which the backward half may start so that, at every receive port, it arrives
@@ -201,6 +209,11 @@ void validate(const RingOptions& o, const Fabric& fabric) {
         "--owner-offset: a hierarchical collective places fragments as -1 does (see "
         "fragment_owner)");
   }
+  if (placement_of(o) != own_placement(o.algorithm) &&
+      (o.kind != "all-gather" || o.bidirectional)) {
+    throw std::invalid_argument("--placement: only a one-way hierarchical all-gather can take "
+                                "the flat ring's placement");
+  }
 }
 
 /// The header, parameters and buffer every generated collective shares.
@@ -242,6 +255,9 @@ Json collective_metadata(const RingOptions& o, const std::string& op) {
                {"buffer", "data"},
                {"bytes", o.bytes},
                {"owner_offset", o.owner_offset}};
+  if (placement_of(o) != own_placement(o.algorithm)) {
+    meta["placement"] = to_string(placement_of(o));
+  }
   if (o.algorithm == CollectiveAlgorithm::kHierarchical) {
     meta["levels"] = Json::array(
         {{{"scope", to_string(LevelScope::kWithinChip)}, {"tiles", o.tiles / o.chips}},
@@ -253,14 +269,79 @@ Json collective_metadata(const RingOptions& o, const std::string& op) {
 // -- hierarchical ---------------------------------------------------------------------------
 
 /// Ring over the tiles of each chip: fragments are the P chip fragments.
-const RingSpace kWithinChip{"chip_tile", "tiles_per_chip", "chip * tiles_per_chip + ", "", "",
-                            "tiles_per_chip", "c", "", "", ""};
+const RingSpace kWithinChip{"chip_tile",
+                            "tiles_per_chip",
+                            "chip * tiles_per_chip + ",
+                            "",
+                            "",
+                            "tiles_per_chip",
+                            "c",
+                            "",
+                            "",
+                            "",
+                            ""};
 /// Ring over the chips among the tiles of one index: fragments are the C global fragments of the
 /// chip fragment that tile completed within its chip, (chip_tile + c + 1) mod P. External sends
 /// wait for XON, so the backward half needs no send cycle of its own.
-const RingSpace kAcrossChips{"chip", "chips", "", " * tiles_per_chip + chip_tile",
-                             "((chip_tile + c + 1) % tiles_per_chip) * chips + ", "tiles", "cx",
-                             "cbx", "0", "x"};
+const RingSpace kAcrossChips{"chip",
+                             "chips",
+                             "",
+                             " * tiles_per_chip + chip_tile",
+                             "((chip_tile + c + 1) % tiles_per_chip) * chips + ",
+                             "tiles",
+                             "cx",
+                             "cbx",
+                             "0",
+                             "x",
+                             ""};
+
+// With the flat ring's placement (an all-gather only): tile (chip i, chip_tile t) starts with
+// global fragment g(i, t) = (i P + t + 1) mod N. The ring across chips among the tiles of index
+// t moves those (ring fragment r is g((r - 1) mod C, t)); then the tile of index t holds
+// g(c, t) for every chip c, and ring fragment r within a chip is that set for t = (r - 1) mod P:
+// one ring per c, its fragment g(c, (r - 1) mod P), run side by side in one superstep.
+const RingSpace kAcrossChipsRingPlaced{
+    "chip",
+    "chips",
+    "",
+    " * tiles_per_chip + chip_tile",
+    "(((",
+    "tiles",
+    "cx",
+    "",
+    "0",
+    "x",
+    " + chips - 1) % chips) * tiles_per_chip + chip_tile + 1) % tiles"};
+
+RingSpace within_chip_ring_placed(std::uint32_t chip) {
+  const std::string c = std::to_string(chip);
+  return {"chip_tile",
+          "tiles_per_chip",
+          "chip * tiles_per_chip + ",
+          "",
+          "(" + c + " * tiles_per_chip + ((",
+          "tiles",
+          "c",
+          "",
+          "",
+          "p" + c + ".",
+          " + tiles_per_chip - 1) % tiles_per_chip) + 1) % tiles"};
+}
+
+/// The exchange of a within-chip step with the flat ring's placement: C sends a tile, back to
+/// back on its send port (each `part_cycles` after the last: the longest fragment's time).
+Json within_chip_ring_placed_exchange(const RingOptions& o, bool reduce, const std::string& op) {
+  Json exchange = Json::array();
+  for (std::uint32_t c = 0; c < o.chips; ++c) {
+    const RingSpace space = within_chip_ring_placed(c);
+    std::vector<Direction> directions = ring_directions(space, false);
+    directions.front().cycle = c == 0 ? "0" : std::to_string(c) + " * part_cycles";
+    for (auto& entry : ring_exchange(directions, reduce, op, space)) {
+      exchange.push_back(std::move(entry));
+    }
+  }
+  return exchange;
+}
 
 /// One step of the within-chip ring on every chip: one superstep per chip, each synchronising
 /// only that chip's tiles (its own sync group), so chips step independently. Always one
@@ -268,7 +349,9 @@ const RingSpace kAcrossChips{"chip", "chips", "", " * tiles_per_chip + chip_tile
 /// queue behind each other (and wait for the skew of the ring's long hop).
 Json within_chip_loop(const char* phase, const RingOptions& o, bool reduce, const std::string& op) {
   const Json exchange =
-      ring_exchange(ring_directions(kWithinChip, false), reduce, op, kWithinChip);
+      placement_of(o) == FragmentPlacement::kRing
+          ? within_chip_ring_placed_exchange(o, reduce, op)
+          : ring_exchange(ring_directions(kWithinChip, false), reduce, op, kWithinChip);
   Json body = Json::array();
   for (std::uint32_t chip = 0; chip < o.chips; ++chip) {
     body.push_back({{"name", "chip " + std::to_string(chip) + " " + phase + " step {s}"},
@@ -284,12 +367,15 @@ Json across_chips_loop(const char* phase, const RingOptions& o, bool reduce,
   Json step{{"name", std::string("across chips ") + phase + " step {s}"},
             {"sync", "all"},
             {"barrier", "a"},
-            {"exchange", ring_exchange(ring_directions(kAcrossChips, o.bidirectional), reduce, op,
-                                       kAcrossChips)}};
+            {"exchange", placement_of(o) == FragmentPlacement::kRing
+                             ? ring_exchange(ring_directions(kAcrossChipsRingPlaced, false), reduce,
+                                             op, kAcrossChipsRingPlaced)
+                             : ring_exchange(ring_directions(kAcrossChips, o.bidirectional), reduce,
+                                             op, kAcrossChips)}};
   return {{"repeat", "s"}, {"count", "chips - 1"}, {"body", Json::array({std::move(step)})}};
 }
 
-Json make_hierarchical(const RingOptions& o) {
+Json make_hierarchical(const RingOptions& o, const Fabric& fabric) {
   const std::string op(to_string(o.op));
   const std::uint32_t per_chip = o.tiles / o.chips;
   Json schedule = schedule_head(o);
@@ -298,6 +384,12 @@ Json make_hierarchical(const RingOptions& o) {
   params["cx"] = "(-owner_offset - 1) % chips";
   if (o.bidirectional) {
     params["cbx"] = "(1 - owner_offset) % chips"; // the ring across chips only
+  }
+  if (placement_of(o) == FragmentPlacement::kRing) {
+    // The longest fragment, ceil(E / N) elements, at the tile's send rate.
+    params["part_cycles"] = "((E + tiles - 1) / tiles * esize + " +
+                            std::to_string(fabric.exchange.send_bytes_per_cycle) + " - 1) / " +
+                            std::to_string(fabric.exchange.send_bytes_per_cycle);
   }
   schedule["params"] = std::move(params);
   Json groups;
@@ -330,7 +422,7 @@ Json make_hierarchical(const RingOptions& o) {
 Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
   validate(o, fabric);
   if (o.algorithm == CollectiveAlgorithm::kHierarchical) {
-    return make_hierarchical(o);
+    return make_hierarchical(o, fabric);
   }
   const std::string op(to_string(o.op));
   Json schedule = schedule_head(o);
@@ -357,12 +449,20 @@ Json make_ring_schedule(const RingOptions& o, const Fabric& fabric) {
   return schedule;
 }
 
+FragmentPlacement placement_of(const RingOptions& options) {
+  return options.placement.value_or(own_placement(options.algorithm));
+}
+
+FragmentPlacement placement_of(const CollectiveInfo& info) {
+  return info.placement.value_or(own_placement(info.algorithm));
+}
+
 TileId fragment_owner(const CollectiveInfo& info, std::uint32_t tiles,
                       std::uint32_t tiles_per_chip, std::uint64_t k) {
   const auto wrap = [](std::int64_t value, std::int64_t n) {
     return static_cast<std::uint64_t>((value % n + n) % n);
   };
-  if (info.algorithm == CollectiveAlgorithm::kRing) {
+  if (placement_of(info) == FragmentPlacement::kRing) {
     return static_cast<TileId>(
         wrap(static_cast<std::int64_t>(k) + info.owner_offset, static_cast<std::int64_t>(tiles)));
   }

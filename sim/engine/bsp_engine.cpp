@@ -49,7 +49,7 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
     : schedule_(schedule), fabric_(fabric), options_(options), diagnostics_(&diagnostics),
       report_(report), trace_(trace), shares_(shares_of(schedule, options.ranks)),
       owners_(shares_.empty() ? RankOwners() : RankOwners(schedule, options.ranks->size())),
-      resolver_(schedule, diagnostics),
+      resolver_(schedule, diagnostics), places_(schedule, fabric),
       memory_(resolver_, fabric, options.move_data, options.max_host_bytes, diagnostics,
               fresh_tile_stats(report, schedule.tiles), report.tiles_memory_over_time, shares_,
               shares_.empty() ? 0 : options.ranks->rank()),
@@ -430,7 +430,7 @@ bool BspEngine::run_transfers(std::size_t k) {
   };
   timing_diagnostics_ = Diagnostics(diagnostics_->max_kept());
   const auto time_ports = [&] {
-    time_on_chip(step_, resolver_, fabric_, exchange_start_,
+    time_on_chip(step_, resolver_, fabric_, places_, exchange_start_,
                  tpl.barrier == BarrierVariant::kB ? std::span<const Cycles>(compute_end_)
                                                    : std::span<const Cycles>(),
                  transfers_, timing_diagnostics_, timing_scratch_);

@@ -16,6 +16,7 @@
 
 #include "engine/distributed.h"
 #include "engine/tile_memory.h"
+#include "exchange/on_chip.h"
 #include "exchange/transfers.h"
 #include "external/external_exchange.h"
 #include "report/trace.h"
@@ -148,6 +149,7 @@ private:
   };
   std::vector<AloneStep> alone_steps_; ///< since the last catching-up
   Resolver resolver_;
+  TilePlaces places_;
   TileMemory memory_;
   std::unique_ptr<ExternalExchange> external_;
   WorkerPool pool_;

@@ -29,9 +29,14 @@ void IntervalSet::add(std::uint64_t lo, std::uint64_t hi) {
   if (lo >= hi) {
     return;
   }
-  // Merge with every range that overlaps or touches [lo, hi).
+  // Merge with every range that overlaps or touches [lo, hi). Most additions (a receive into
+  // bytes the initial data already produced) fall inside one range and change nothing: the
+  // range that could hold them is found and the vector left as it is.
   auto first = std::lower_bound(ranges_.begin(), ranges_.end(), lo,
                                 [](const auto& r, std::uint64_t v) { return r.second < v; });
+  if (first != ranges_.end() && first->first <= lo && first->second >= hi) {
+    return;
+  }
   auto last = first;
   while (last != ranges_.end() && last->first <= hi) {
     lo = std::min(lo, last->first);

@@ -39,7 +39,8 @@ Cycles place(std::vector<Interval>& busy, Cycles earliest, Cycles duration) {
 /// fixed transfers, in the order of its earliest start (then transfer order), and its latency
 /// grows with the share of its chip's tiles that send in this phase.
 void time_dynamic(const ResolvedSuperstep& step, const Schedule& schedule, const Fabric& fabric,
-                  std::vector<Transfer>& transfers, const std::vector<std::uint32_t>& internal) {
+                  const TilePlaces& places, std::vector<Transfer>& transfers,
+                  const std::vector<std::uint32_t>& internal) {
   const SuperstepTemplate& tpl = *step.step;
   const auto dynamic = [&](const Transfer& t) {
     return tpl.sends[step.sends[t.send].entry].timing == SendTiming::kDynamic;
@@ -99,8 +100,7 @@ void time_dynamic(const ResolvedSuperstep& step, const Schedule& schedule, const
   for (const std::uint32_t i : pending) {
     Transfer& t = transfers[i];
     const Cycles duration = t.send_end - t.send_start;
-    const Cycles base =
-        fabric.on_chip_latency(schedule.chip_tile_of(t.src), schedule.chip_tile_of(t.dst));
+    const Cycles base = places.latency(t.src, t.dst);
     const double load = std::min(1.0, senders[schedule.chip_of(t.src)] / chip_tiles);
     // Rounded to the nearest cycle: one sender on a big chip adds nothing.
     const auto extra = static_cast<Cycles>(std::llround(
@@ -112,10 +112,19 @@ void time_dynamic(const ResolvedSuperstep& step, const Schedule& schedule, const
 
 } // namespace
 
+TilePlaces::TilePlaces(const Schedule& schedule, const Fabric& fabric)
+    : base_(fabric.exchange.latency_base_cycles), per_hop_(fabric.exchange.latency_cycles_per_hop) {
+  places_.reserve(schedule.tiles);
+  for (TileId t = 0; t < schedule.tiles; ++t) {
+    const GridPosition at = fabric.position(schedule.chip_tile_of(t));
+    places_.push_back({schedule.chip_of(t), at.column, at.row});
+  }
+}
+
 void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const Fabric& fabric,
-                  std::span<const Cycles> exchange_start, std::span<const Cycles> compute_end,
-                  std::vector<Transfer>& transfers, Diagnostics& diagnostics,
-                  ExchangeScratch& scratch) {
+                  const TilePlaces& places, std::span<const Cycles> exchange_start,
+                  std::span<const Cycles> compute_end, std::vector<Transfer>& transfers,
+                  Diagnostics& diagnostics, ExchangeScratch& scratch) {
   const Schedule& schedule = resolver.schedule();
   const SuperstepTemplate& tpl = *step.step;
   auto& internal = scratch.order;
@@ -129,8 +138,7 @@ void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const
     const ResolvedSend& send = step.sends[t.send];
     t.send_start = exchange_start[t.src] + send.cycle;
     t.send_end = t.send_start + fabric.on_chip_transfer_cycles(t.bytes);
-    t.arrival_start = t.send_start + fabric.on_chip_latency(schedule.chip_tile_of(t.src),
-                                                            schedule.chip_tile_of(t.dst));
+    t.arrival_start = t.send_start + places.latency(t.src, t.dst);
     t.arrival_end = t.arrival_start + (t.send_end - t.send_start);
     if (t.bytes > 0) {
       internal.push_back(i);
@@ -138,7 +146,7 @@ void time_on_chip(const ResolvedSuperstep& step, const Resolver& resolver, const
     }
   }
   if (any_dynamic) {
-    time_dynamic(step, schedule, fabric, transfers, internal);
+    time_dynamic(step, schedule, fabric, places, transfers, internal);
   }
 
   // Receive ports: per destination, by arrival.

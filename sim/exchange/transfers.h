@@ -95,12 +95,28 @@ namespace s2p::sim::detail {
 template <class T, class TileOf, class Less>
 void sort_by_tile(std::vector<T>& items, TileOf tile_of, Less less, std::uint32_t tiles,
                   std::vector<std::uint32_t>& counts, std::vector<T>& spare) {
+  const auto before = [&](const T& a, const T& b) {
+    const auto ta = tile_of(a);
+    const auto tb = tile_of(b);
+    return ta != tb ? ta < tb : less(a, b);
+  };
   if (items.size() < 64 || items.size() * 4 < tiles) {
-    std::sort(items.begin(), items.end(), [&](const T& a, const T& b) {
-      const auto ta = tile_of(a);
-      const auto tb = tile_of(b);
-      return ta != tb ? ta < tb : less(a, b);
-    });
+    std::sort(items.begin(), items.end(), before);
+    return;
+  }
+  // Lists made entry by entry over a group's tiles often come sorted already (one receive per
+  // tile), or as two sorted runs (sends then receives; a ring's legs, sorted but for the one
+  // into tile 0): one look at each neighbour and at most one merge cost less than moving them
+  // all through the buckets, and as the buckets keep equal items in their order, and so does
+  // std::merge (the first run's first), the result is the same.
+  const auto run_end = std::is_sorted_until(items.begin(), items.end(), before);
+  if (run_end == items.end()) {
+    return;
+  }
+  if (std::is_sorted(run_end, items.end(), before)) {
+    spare.resize(items.size());
+    std::merge(items.begin(), run_end, run_end, items.end(), spare.begin(), before);
+    items.swap(spare);
     return;
   }
   counts.assign(static_cast<std::size_t>(tiles) + 1, 0);

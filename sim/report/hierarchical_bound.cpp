@@ -25,6 +25,7 @@
 #include <functional>
 #include <queue>
 
+#include "seq2par/sim/collectives.h"
 #include "seq2par/sim/report.h"
 
 namespace s2p::sim {
@@ -79,15 +80,19 @@ ChipLoad chip_load(const Schedule& s, const CollectiveInfo& info, const Fabric& 
       reduce ? (chip + chips - step % chips) % chips : (chip + 1 + chips - step % chips) % chips;
   const std::uint64_t backward =
       reduce ? (chip + step + cb) % chips : (chip + cb - 1 + step + chips) % chips;
+  // With the flat ring's placement (an all-gather), ring fragment r of index t is global
+  // fragment ((r - 1) mod C) P + t + 1 mod N (collectives/ring.cpp).
+  const bool ring_placed = placement_of(info) == FragmentPlacement::kRing;
   ChipLoad load;
   for (std::uint64_t t = 0; t < p; ++t) {
     const std::uint64_t j = (t + 1) % p;
     const std::size_t size = element_size(info.type);
     const std::uint64_t before = load.packets;
+    const std::uint64_t fragment =
+        ring_placed ? ((forward + chips - 1) % chips * p + t + 1) % s.tiles : j * chips + forward;
     Cycles emit = add_transfer(
-        load,
-        fragment_bytes(j * chips + forward, s.tiles, elements, info.bidirectional ? 1 : 0, size),
-        f, true);
+        load, fragment_bytes(fragment, s.tiles, elements, info.bidirectional ? 1 : 0, size), f,
+        true);
     if (info.bidirectional) {
       emit += add_transfer(load, fragment_bytes(j * chips + backward, s.tiles, elements, 2, size),
                            f, chips == 2);

@@ -455,6 +455,45 @@ bool try_floor_mod(std::int64_t a, std::int64_t b, std::int64_t& r) {
   return true;
 }
 
+/// Floor division (or modulo, `kModulo`) of every lane by one divisor, through a double-precision
+/// reciprocal corrected to the exact result: a hardware integer division per lane was the
+/// costliest part of resolving a ring's offsets (`k * E / tiles`, `% tiles`). Where |a| and b
+/// are at most 2^50, a is exact as a double, 1 / b and the product are each rounded once (off by
+/// at most |a / b| * 2^-52 <= 1/4), so the truncated estimate is within -2..+1 of the floor and
+/// the remainder fixes it in at most two steps (written out: a loop of them would be turned back
+/// into a division by the compiler). False (the caller divides lane by lane) for other operands.
+template <bool kModulo>
+bool divide_lanes(const std::int64_t* a, std::int64_t b, std::int64_t* out, std::size_t lanes) {
+  constexpr std::int64_t kExact = std::int64_t{1} << 50;
+  if (b <= 0 || b > kExact) {
+    return false;
+  }
+  bool small = true;
+  for (std::size_t i = 0; i < lanes; ++i) {
+    small &= a[i] >= -kExact && a[i] <= kExact;
+  }
+  if (!small) {
+    return false;
+  }
+  const double inverse = 1.0 / static_cast<double>(b);
+  for (std::size_t i = 0; i < lanes; ++i) {
+    auto q = static_cast<std::int64_t>(static_cast<double>(a[i]) * inverse);
+    std::int64_t r = a[i] - q * b;
+    for (int step = 0; step < 2; ++step) {
+      const bool low = r < 0;
+      q -= low ? 1 : 0;
+      r += low ? b : 0;
+    }
+    for (int step = 0; step < 2; ++step) {
+      const bool high = r >= b;
+      q += high ? 1 : 0;
+      r -= high ? b : 0;
+    }
+    out[i] = kModulo ? r : q;
+  }
+  return true;
+}
+
 /// A value on eval_lanes' stack: the same for every lane (`lane` null) or one per lane.
 struct LaneValue {
   const std::int64_t* lane;
@@ -586,19 +625,37 @@ bool Expr::eval_lanes(std::span<const std::int64_t> env,
       };
       using I = std::int64_t;
       switch (instr.op) {
+      // Addition and subtraction wrap and test the signs, branch-free, which the compiler can
+      // do for several lanes at once (the builtins' flag tests it cannot).
       case Op::kAdd:
-        ok = apply([](I x, I y, I& z) { return !__builtin_add_overflow(x, y, &z); });
+        ok = apply([](I x, I y, I& z) {
+          z = static_cast<I>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y));
+          return ((x ^ z) & (y ^ z)) >= 0;
+        });
         break;
       case Op::kSub:
-        ok = apply([](I x, I y, I& z) { return !__builtin_sub_overflow(x, y, &z); });
+        ok = apply([](I x, I y, I& z) {
+          z = static_cast<I>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y));
+          return ((x ^ y) & (x ^ z)) >= 0;
+        });
         break;
       case Op::kMul:
         ok = apply([](I x, I y, I& z) { return !__builtin_mul_overflow(x, y, &z); });
         break;
       case Op::kDiv:
+        if (a.lane != nullptr && b.lane == nullptr &&
+            divide_lanes<false>(a.lane, b.value, r, lanes)) {
+          a.lane = r;
+          break;
+        }
         ok = apply([](I x, I y, I& z) { return try_floor_div(x, y, z); });
         break;
       case Op::kMod:
+        if (a.lane != nullptr && b.lane == nullptr &&
+            divide_lanes<true>(a.lane, b.value, r, lanes)) {
+          a.lane = r;
+          break;
+        }
         ok = apply([](I x, I y, I& z) { return try_floor_mod(x, y, z); });
         break;
       case Op::kEq:

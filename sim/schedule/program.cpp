@@ -14,6 +14,7 @@ constexpr std::array<std::size_t, 10> kTypeSizes = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8
 constexpr std::array<std::string_view, 5> kOpNames = {"copy", "sum", "max", "min", "prod"};
 constexpr std::array<std::string_view, 2> kAlgorithmNames = {"ring", "hierarchical"};
 constexpr std::array<std::string_view, 2> kScopeNames = {"within-chip", "across-chips"};
+constexpr std::array<std::string_view, 2> kPlacementNames = {"ring", "hierarchical"};
 
 template <class Enum, std::size_t N>
 std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names,
@@ -112,6 +113,12 @@ std::optional<CollectiveAlgorithm> collective_algorithm_from_string(std::string_
 }
 std::optional<LevelScope> level_scope_from_string(std::string_view name) {
   return enum_from_name<LevelScope>(kScopeNames, name);
+}
+std::string_view to_string(FragmentPlacement placement) {
+  return kPlacementNames[static_cast<std::size_t>(placement)];
+}
+std::optional<FragmentPlacement> fragment_placement_from_string(std::string_view name) {
+  return enum_from_name<FragmentPlacement>(kPlacementNames, name);
 }
 
 namespace {

@@ -653,8 +653,34 @@ private:
                    "a hierarchical collective places fragments with owner_offset -1 only");
       }
     }
+    info.placement = fragment_placement(r, info);
     r.finish();
     schedule_.collective = std::move(info);
+  }
+
+  /// `placement`: the algorithm's own (the default), or the flat ring's for a hierarchical
+  /// all-gather (the only collective whose result does not depend on it).
+  std::optional<FragmentPlacement> fragment_placement(ObjectReader& r, const CollectiveInfo& info) {
+    const FragmentPlacement own = info.algorithm == CollectiveAlgorithm::kHierarchical
+                                      ? FragmentPlacement::kHierarchical
+                                      : FragmentPlacement::kRing;
+    const Json* json = r.find("placement");
+    if (json == nullptr) {
+      return std::nullopt;
+    }
+    const auto parsed =
+        json->is_string() ? fragment_placement_from_string(json->get<std::string>()) : std::nullopt;
+    if (!parsed) {
+      fail_field(source_, r.field("placement"),
+                 "expected \"ring\" or \"hierarchical\", got " + describe(*json));
+    }
+    if (*parsed != own && !(info.kind == "all-gather" && !info.bidirectional &&
+                            *parsed == FragmentPlacement::kRing)) {
+      fail_field(source_, r.field("placement"),
+                 "only a one-way hierarchical all-gather can take another placement than its "
+                 "algorithm's (the flat ring's, \"ring\")");
+    }
+    return *parsed;
   }
 
   /// `levels` of a hierarchical collective: exactly a ring within each chip over its tiles, then

@@ -179,6 +179,54 @@ TEST(Expr, EvalLanesAgreesWithEvalOrDeclines) {
   EXPECT_EQ(out[39], 39);
 }
 
+TEST(Expr, EvalLanesDividesByOneDivisorExactly) {
+  // A divisor shared by every lane takes a reciprocal and a correction instead of a division per
+  // lane (where |numerator| and divisor are at most 2^50): its floor quotients and remainders
+  // must be eval()'s for every sign and size, near the limit and past it (the exact path).
+  Fixture f;
+  const int k = f.symbols.declare("k");
+  f.env.resize(4);
+  constexpr std::int64_t kLimit = std::int64_t{1} << 50;
+  std::vector<std::int64_t> k_lanes;
+  // The first two are past the limit; the rest are within it.
+  for (const std::int64_t v : {kLimit + 1, -kLimit - 1, std::int64_t{0}, std::int64_t{1},
+                               std::int64_t{-1}, kLimit, -kLimit, kLimit - 1, -kLimit + 1}) {
+    k_lanes.push_back(v);
+  }
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  while (k_lanes.size() < 64) { // xorshift: every magnitude, both signs
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    const int bits = static_cast<int>(state % 51); // below 2^50
+    const auto v = static_cast<std::int64_t>((state >> 12) & ((std::uint64_t{1} << bits) - 1));
+    k_lanes.push_back((state & 1) != 0 ? -v : v);
+  }
+  std::vector<const std::int64_t*> columns(4, nullptr);
+  const Expr div = Expr::parse("k / tiles", f.symbols);
+  const Expr mod = Expr::parse("k % tiles", f.symbols);
+  for (const std::int64_t divisor :
+       {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{7}, std::int64_t{1472},
+        std::int64_t{5888}, std::int64_t{2147483647}, std::int64_t{1000000007}, kLimit - 1, kLimit,
+        kLimit + 1, std::int64_t{-3}}) {
+    f.env[f.tiles] = divisor;
+    // Lanes within the limit only (the fast path), then all of them (past it: lane by lane).
+    for (const std::size_t first : {std::size_t{2}, std::size_t{0}}) {
+      columns[static_cast<std::size_t>(k)] = k_lanes.data() + first;
+      const std::size_t lanes = k_lanes.size() - first;
+      std::vector<std::int64_t> q(lanes);
+      std::vector<std::int64_t> r(lanes);
+      ASSERT_TRUE(div.eval_lanes(f.env, columns, lanes, q.data()));
+      ASSERT_TRUE(mod.eval_lanes(f.env, columns, lanes, r.data()));
+      for (std::size_t i = 0; i < lanes; ++i) {
+        f.env[k] = k_lanes[first + i];
+        EXPECT_EQ(q[i], div.eval(f.env)) << f.env[k] << " / " << divisor;
+        EXPECT_EQ(r[i], mod.eval(f.env)) << f.env[k] << " % " << divisor;
+      }
+    }
+  }
+}
+
 TEST(SymbolTable, ScopesHideNamesButKeepSlotsUnique) {
   SymbolTable symbols;
   const int a = symbols.declare("a");

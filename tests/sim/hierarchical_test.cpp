@@ -285,6 +285,53 @@ TEST(HierarchicalCollectives, FlatRingsUnchanged) {
   EXPECT_EQ(sim::automatic_algorithm(2), sim::CollectiveAlgorithm::kHierarchical);
 }
 
+/// An all-gather whose input lies as the flat ring leaves it (`placement` ring, what the
+/// runtime asks for): the rows every tile ends with are the flat ring's, for every type and for
+/// fragments of unequal sizes, one tile per chip included; the bound holds per level.
+template <class T>
+void expect_flat_rows(sim::ElementType type, std::uint32_t chips, std::uint32_t per_chip,
+                      std::uint64_t bytes) {
+  sim::RingOptions o = hierarchical("all-gather", chips, per_chip, bytes);
+  o.type = type;
+  o.placement = sim::FragmentPlacement::kRing;
+  sim::Simulation tree = run_on_data(o);
+  const std::string label = std::to_string(chips) + " x " + std::to_string(per_chip) + ", " +
+                            std::to_string(bytes) + " bytes of " +
+                            std::string(sim::to_string(type));
+  ASSERT_FALSE(tree.diagnostics().has_errors()) << label << all_text(tree.diagnostics());
+  const sim::VerifyResult verified = tree.verify();
+  EXPECT_TRUE(verified.ok) << label << ": " << verified.detail;
+  o.algorithm = sim::CollectiveAlgorithm::kRing;
+  o.placement.reset();
+  const sim::Simulation flat = run_on_data(o);
+  for (sim::TileId t = 0; t < o.tiles; ++t) {
+    ASSERT_EQ(tree.read<T>(t, "data"), flat.read<T>(t, "data")) << label << ", tile " << t;
+  }
+}
+
+TEST(HierarchicalCollectives, AllGatherFromTheFlatRingsPlacementGivesItsRows) {
+  expect_flat_rows<float>(sim::ElementType::kF32, 2, 4, 4 * 1001);
+  expect_flat_rows<double>(sim::ElementType::kF64, 3, 5, 8 * 37);
+  expect_flat_rows<std::int8_t>(sim::ElementType::kI8, 4, 3, 50);
+  expect_flat_rows<std::uint16_t>(sim::ElementType::kU16, 4, 1, 2 * 9);
+  // Without the placement (the hierarchical reduce-scatter's), the rows differ.
+  sim::RingOptions o = hierarchical("all-gather", 2, 4, 4 * 64);
+  const sim::Simulation own = run_on_data(o);
+  o.algorithm = sim::CollectiveAlgorithm::kRing;
+  const sim::Simulation flat = run_on_data(o);
+  EXPECT_NE(own.read<float>(0, "data"), flat.read<float>(0, "data"));
+
+  o = hierarchical("all-gather", 2, 64, 64 * 1024);
+  o.placement = sim::FragmentPlacement::kRing;
+  const sim::Fabric fabric = small_fabric(64, 2);
+  const sim::Simulation s = simulate(sim::make_ring_schedule(o, fabric), fabric);
+  ASSERT_FALSE(s.diagnostics().has_errors()) << all_text(s.diagnostics());
+  const auto& bound = s.report().hierarchical_bound;
+  ASSERT_TRUE(bound.has_value());
+  EXPECT_LE(bound->ratio, 1.05);
+  EXPECT_GE(bound->ratio, 0.95);
+}
+
 TEST(HierarchicalCollectives, RefusedOptionsAndMetadata) {
   sim::RingOptions o = hierarchical("allreduce", 1, 4, 64);
   EXPECT_THROW((void)sim::make_ring_schedule(o, sim::default_fabric()), std::invalid_argument);
@@ -298,6 +345,24 @@ TEST(HierarchicalCollectives, RefusedOptionsAndMetadata) {
               (void)sim::parse_schedule(schedule, "h.json");
             }).find("field 'collective.levels[1].tiles': expected 2 (the schedule's chips)"),
             std::string::npos);
+  // Only a one-way hierarchical all-gather takes the flat ring's placement.
+  o.placement = sim::FragmentPlacement::kRing;
+  EXPECT_THROW((void)sim::make_ring_schedule(o, small_fabric(4, 2)), std::invalid_argument);
+  o.kind = "all-gather";
+  o.bidirectional = true;
+  EXPECT_THROW((void)sim::make_ring_schedule(o, small_fabric(4, 2)), std::invalid_argument);
+  schedule["collective"]["levels"][1]["tiles"] = 2;
+  schedule["collective"]["placement"] = "ring";
+  EXPECT_NE(input_error([&] {
+              (void)sim::parse_schedule(schedule, "h.json");
+            }).find("field 'collective.placement': only a one-way hierarchical all-gather"),
+            std::string::npos);
+  schedule["collective"]["placement"] = "diagonal";
+  EXPECT_NE(input_error([&] {
+              (void)sim::parse_schedule(schedule, "h.json");
+            }).find("field 'collective.placement': expected \"ring\" or \"hierarchical\""),
+            std::string::npos);
+  schedule["collective"].erase("placement");
   schedule["collective"]["algorithm"] = "tree";
   EXPECT_NE(input_error([&] {
               (void)sim::parse_schedule(schedule, "h.json");

@@ -308,6 +308,16 @@ TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
   EXPECT_EQ(tree.at("collective").at("algorithm"), "hierarchical");
   EXPECT_EQ(tree.at("collective").at("levels").at(0).at("tiles"), 4);
   EXPECT_EQ(tree.at("fabric").at("chips"), 2);
+  // An all-gather over the two chips is hierarchical whatever its type, from the flat ring's
+  // placement (it only copies).
+  std::ofstream(dir / "gather.cpp")
+      << "#include <seq2par/seq2par.h>\n"
+      << "S2P_KERNEL S2P_TILES(8) void g(s2p::field<2, float>& rows) {\n"
+      << "  s2p::all_gather(rows);\n}\n";
+  ASSERT_EQ(run("gather.cpp --fabric two_chips.json --out-dir outgather", dir).status, 0);
+  const json gather = json::parse(read(dir / "outgather" / "gather.g.schedule.json"));
+  EXPECT_EQ(gather.at("collective").at("algorithm"), "hierarchical");
+  EXPECT_EQ(gather.at("collective").at("placement"), "ring");
   const auto nine = run(kernel(9) + " --fabric two_chips.json --out-dir out9", dir);
   EXPECT_EQ(nine.status, 1) << nine.output;
   EXPECT_NE(nine.output.find("k9.cpp:2:30: error: kernel 'k' spans 9 tiles but the fabric has 8 "

@@ -14,10 +14,11 @@
 // runs an all-reduce whose combine is exact - an integer element type: sum and product wrap
 // modulo 2^bits, min and max pick an operand - as a hierarchical collective (rings within each
 // chip, then across chips), which combines in another order: every order gives these bits
-// (an integer fold that overflows is undefined here, as in any C++ loop). Float element types,
-// and reduce-scatter and all-gather alone (their rows, partial sums included, are what the
-// flat ring's placement makes them), always run the flat ring's order. The rule is
-// s2p::rt::collective_algorithm (<seq2par/planning/ring_schedule.h>).
+// (an integer fold that overflows is undefined here, as in any C++ loop). An all-gather alone,
+// of any type, runs hierarchically too, from the placement below: it only copies, so its rows
+// are these bit for bit. Float all-reduces, and reduce-scatter alone (its rows hold the flat
+// ring's partial sums outside the fragment a tile owns), always run the flat ring's order. The
+// rule is s2p::rt::collective_algorithm (<seq2par/planning/ring_schedule.h>).
 #pragma once
 
 #include <seq2par/distribution.h>

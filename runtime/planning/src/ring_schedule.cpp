@@ -24,9 +24,11 @@ const char* schedule_name(collective_kind kind) {
 
 sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::uint32_t chips) {
   const bool exact_combine = !sim::is_floating(launch.element_type);
-  return chips > 1 && launch.kind == collective_kind::all_reduce && exact_combine
-             ? sim::CollectiveAlgorithm::kHierarchical
-             : sim::CollectiveAlgorithm::kRing;
+  // An all-gather only copies: from the flat ring's placement, any order gives its result.
+  const bool order_free = launch.kind == collective_kind::all_gather ||
+                          (launch.kind == collective_kind::all_reduce && exact_combine);
+  return chips > 1 && order_free ? sim::CollectiveAlgorithm::kHierarchical
+                                 : sim::CollectiveAlgorithm::kRing;
 }
 
 std::string ring_out_of_memory_message(const ring_launch& launch, const memory_layout& layout) {
@@ -61,6 +63,8 @@ nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fab
     fabric.chips = ring.chips;
   }
   ring.algorithm = collective_algorithm(launch, ring.chips);
+  if (launch.kind == collective_kind::all_gather) // its input lies as the flat ring leaves it
+    ring.placement = sim::FragmentPlacement::kRing;
   auto json = sim::make_ring_schedule(ring, fabric);
   json["generator"] = std::string("seq2par: ") + schedule_name(launch.kind) + ' ' +
                       std::string(sim::to_string(ring.algorithm)) + " (s2p-sim gen), " +

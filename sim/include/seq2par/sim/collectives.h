@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -49,7 +50,18 @@ struct RingOptions {
   /// kRing: one ring over all tiles, combining in the order the runtime's collectives promise.
   /// kHierarchical: rings within chips, then across chips (chips >= 2, owner_offset -1 only).
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  /// Where the fragments lie before the all-gather: the algorithm's own (nullopt), or, for a
+  /// hierarchical all-gather (one way), the flat ring's: fragment k on tile (k - 1) mod N, as the
+  /// runtime's all-gather means it. The ring across chips then moves each tile's own fragment
+  /// and the ring within each chip passes the C fragments a tile has gathered, one send each,
+  /// back to back (C fragments spaced by the longest one's cycles at the fabric's send rate).
+  std::optional<FragmentPlacement> placement;
 };
+
+/// The placement `options` give their fragments (their own or the algorithm's).
+[[nodiscard]] FragmentPlacement placement_of(const RingOptions& options);
+/// The placement a schedule's collective gives its fragments.
+[[nodiscard]] FragmentPlacement placement_of(const CollectiveInfo& info);
 
 /// What `s2p-sim gen` uses when no algorithm is named: hierarchical as soon as tiles span chips.
 [[nodiscard]] constexpr CollectiveAlgorithm automatic_algorithm(std::uint32_t chips) {
@@ -57,8 +69,9 @@ struct RingOptions {
 }
 
 /// The tile on which fragment k of `tiles` is complete after the reduce-scatter of `info` (and
-/// which holds it before an all-gather): (k + owner_offset) mod N for a ring; for a hierarchical
-/// collective, with k = jC + i, tile (j - 1) mod P of chip (i - 1) mod C.
+/// which holds it before an all-gather): (k + owner_offset) mod N for a ring (and a hierarchical
+/// all-gather with the ring's placement); for a hierarchical collective, with k = jC + i, tile
+/// (j - 1) mod P of chip (i - 1) mod C.
 [[nodiscard]] TileId fragment_owner(const CollectiveInfo& info, std::uint32_t tiles,
                                     std::uint32_t tiles_per_chip, std::uint64_t k);
 

@@ -35,6 +35,12 @@ enum class MemoryCategory : std::uint8_t { kData, kExchange, kShared, kCode };
 /// How a generated collective moves data: one flat ring over every tile, or rings per level
 /// (within each chip, then across chips; sim/README.md "Hierarchical collectives").
 enum class CollectiveAlgorithm : std::uint8_t { kRing, kHierarchical };
+/// Where a collective's fragments lie after its reduce-scatter (and so before its all-gather):
+/// as the flat ring leaves them, fragment k on tile (k + owner_offset) mod N, or as the
+/// hierarchical reduce-scatter leaves them (`fragment_owner` in collectives.h). A hierarchical
+/// all-gather may take the flat ring's placement: it only copies, so it then gives exactly the
+/// flat ring's result.
+enum class FragmentPlacement : std::uint8_t { kRing, kHierarchical };
 /// The tiles one level of a hierarchical collective runs a ring over.
 enum class LevelScope : std::uint8_t {
   kWithinChip,  ///< the tiles of one chip (every chip at once)
@@ -54,6 +60,9 @@ enum class SendTiming : std::uint8_t { kFixed, kDynamic };
 [[nodiscard]] std::string_view to_string(MemoryCategory category);
 [[nodiscard]] std::string_view to_string(CollectiveAlgorithm algorithm);
 [[nodiscard]] std::string_view to_string(LevelScope scope);
+[[nodiscard]] std::string_view to_string(FragmentPlacement placement);
+[[nodiscard]] std::optional<FragmentPlacement>
+fragment_placement_from_string(std::string_view name);
 [[nodiscard]] std::optional<CollectiveAlgorithm>
 collective_algorithm_from_string(std::string_view name);
 [[nodiscard]] std::optional<LevelScope> level_scope_from_string(std::string_view name);
@@ -207,6 +216,9 @@ struct CollectiveInfo {
   /// Ring: fragment k is complete on tile (k + owner_offset) mod N after the reduce-scatter.
   /// Hierarchical: always -1, placement as fragment_owner (collectives.h) says.
   std::int64_t owner_offset = -1;
+  /// nullopt: the algorithm's own (placement_of in collectives.h); a hierarchical all-gather
+  /// may be given the flat ring's.
+  std::optional<FragmentPlacement> placement;
 };
 
 struct Schedule {

@@ -31,12 +31,18 @@ const char* schedule_name(collective_kind kind);
 // How a collective launch over `chips` chips combines: the rule every backend's result rests
 // on (<seq2par/collectives.h> states it as the collectives' meaning). A hierarchical collective
 // (rings within chips, then across them) combines in another order than the flat ring, so it
-// is chosen only where no order can show: an all-reduce (every element of every row ends as
-// the fold over all tiles; reduce-scatter and all-gather alone leave rows whose every element
-// the flat ring's fragment placement defines) whose combine is exact, i.e. an integer element
-// type (sum and product wrap modulo 2^bits, min and max pick one of their operands). Float
-// sums and products round differently in another order, and float min/max differ on signed
-// zeros and NaNs, so they keep the flat ring, as does a launch on one chip.
+// is chosen only where no order can show:
+//  - an all-gather, of any element type: it only copies each fragment from the tile the flat
+//    ring's placement puts it on (fragment k on tile (k - 1) mod N) to every tile, so the
+//    hierarchical all-gather from that placement (`sim::FragmentPlacement::kRing`) gives
+//    the flat ring's rows exactly;
+//  - an all-reduce (every element of every row ends as the fold over all tiles) whose combine
+//    is exact, i.e. an integer element type (sum and product wrap modulo 2^bits, min and max
+//    pick one of their operands).
+// Float sums and products round differently in another order, and float min/max differ on
+// signed zeros and NaNs, so they keep the flat ring, as does a launch on one chip. A
+// reduce-scatter alone keeps it too, whatever its type: its rows outside the fragment a tile
+// owns hold the flat ring's partial sums, which are part of its meaning.
 sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::uint32_t chips);
 
 // The schedule of a collective launch, as `s2p-sim gen` writes it, with the algorithm
