@@ -399,6 +399,31 @@ void KernelExtractor::Impl::check_shared_uses(const clang::FunctionDecl& kernel,
   }
 }
 
+// The generated kernel runs every declaration (its preamble) before its first step. A
+// declaration written after a step is hoisted, so it must not observe what a step writes:
+// after the first step only views (resource maps, agile fields, tile blocks, field views)
+// and constexpr constants may be declared; anything else could read a field the step has
+// not yet written in the generated program and is refused.
+void KernelExtractor::Impl::refuse_data_declaration_after_step(const clang::DeclStmt& decl,
+                                                              const ir::TileStep& first_step) {
+  for (const clang::Decl* d : decl.decls()) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+    if (!var)
+      continue;
+    const std::string kind = s2p_template_name(var->getType());
+    if (var->isConstexpr() || kind == "resource_map" || kind == "agile_field" ||
+        kind == "tile_blocks" || kind == "field")
+      continue;
+    error(var->getBeginLoc(),
+          "'" + var->getNameAsString() + "' is declared after the kernel's first step (line " +
+              std::to_string(first_step.loc.line) +
+              "); seq2par runs a multi-tile kernel's declarations before its steps, so after a "
+              "step only resource maps, agile views, field views and constexpr constants may be "
+              "declared (this one could read what a step writes); declare it before the first "
+              "step");
+  }
+}
+
 std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::FunctionDecl& kernel,
                                                                 const clang::CompoundStmt& body) {
   ir::MultiTile multi;
@@ -421,6 +446,8 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
       continue;
     if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(stmt)) {
       // Runs once, as in the sequential program: resource maps, agile fields, sizes.
+      if (!multi.steps.empty())
+        refuse_data_declaration_after_step(*decl, multi.steps.front());
       kernel_.preamble.push_back(text(decl->getSourceRange()));
       for (const clang::Decl* d : decl->decls()) {
         const auto* var = llvm::dyn_cast<clang::VarDecl>(d);

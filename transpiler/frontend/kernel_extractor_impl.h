@@ -50,6 +50,8 @@ public:
 
 private:
   // S2P_TILES kernels (multi-tile): collectives and foralls over agile fields.
+  void refuse_data_declaration_after_step(const clang::DeclStmt& decl,
+                                          const ir::TileStep& first_step);
   std::optional<ir::Kernel> run_multi_tile(const clang::FunctionDecl& kernel,
                                            const clang::CompoundStmt& body);
   std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);
