@@ -164,6 +164,26 @@ TEST(Tuning, FeedbackFromAProgramReport) {
   EXPECT_NE(diagnostics.items().back().message.find("field 'launches': no launch of kernel 'missing'"), std::string::npos);
 }
 
+// A multi-tile kernel launches each of its steps: the feedback is the sum of its fabric
+// launches (a fused plan of three steps, one launch, compares with the three launches of the
+// plan as written), not its last launch alone.
+TEST(Tuning, FeedbackSumsAKernelsLaunches) {
+  nlohmann::ordered_json first = test::sim_report({10, 20}, {1, 1});
+  first["kernel"] = "k";
+  nlohmann::ordered_json second = test::sim_report({30, 5}, {2, 0});
+  second["kernel"] = "k";
+  const nlohmann::ordered_json report = {{"format", "seq2par.sim-report/1"}, {"launches", {first, second}}};
+  ir::Diagnostics diagnostics;
+  const auto both = feedback_from_report(report, "k", "r.json", diagnostics);
+  const auto one = feedback_from_report({{"format", "seq2par.sim-report/1"}, {"launches", {second}}}, "k",
+                                        "r.json", diagnostics);
+  ASSERT_TRUE(both && one) << diagnostics.items()[0].message;
+  EXPECT_EQ(both->compute, (std::vector<double>{40, 25}));
+  EXPECT_EQ(both->tiles, 2);
+  EXPECT_GT(both->total_cycles, one->total_cycles);
+  EXPECT_GT(both->busy[0], one->busy[0]);
+}
+
 // A multi-tile kernel whose forall tasks are warp pipelines: its fabric launch's task_warps
 // sum each warp's busy cycles and the tasks' cycles per tile; a warp's bubble is its idle
 // share over all tiles, and a warp that ran nothing (warp 1 here) idles all the time.
