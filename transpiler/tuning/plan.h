@@ -5,11 +5,11 @@
 // a new one from feedback.
 //
 // What transpiling with a plan applies today: the maps' weights and usable tiles (a failed tile
-// left out) and the warp overrides (pipeline/plan_overrides.h), and the tunable constants (ring
-// depths among them; driver/tunables.h). Protocol, block sizes, tile counts, ring depths of
-// pools whose depth is not a tunable, fusions, splits and variant choices are recorded
-// decisions that the emitter does not read yet; a rule that makes them changes the plan file
-// only (--plan warns).
+// left out) and the warp overrides (pipeline/plan_overrides.h), the fusions
+// (pipeline/fuse_foralls.h), and the tunable constants (ring depths among them;
+// driver/tunables.h). Protocol, block sizes, tile counts, ring depths of pools whose depth is
+// not a tunable, splits and variant choices are recorded decisions that the emitter does not
+// read yet; a rule that makes them changes the plan file only (--plan warns).
 #pragma once
 
 #include "ir/diagnostic.h"

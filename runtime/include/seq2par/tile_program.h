@@ -709,7 +709,7 @@ void refuse_shared_memory(const agile_field<N, Out>& out, const char* out_name,
   if (std::none_of(written.begin(), written.end(), [](bool w) { return w; }))
     return;
   std::size_t j = 0;
-  const auto check = [&](const auto& input) {
+  [[maybe_unused]] const auto check = [&](const auto& input) {
     const std::array<bool, sizeof...(In)> with{
         share_memory(input.field->data(), inputs.field->data())...};
     for (std::size_t k = 0; k < with.size(); ++k)
@@ -787,6 +787,7 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
   // Only the output goes back, and the fields a fused forall also writes.
   const std::array<bool, sizeof...(In)> written{inputs.written...};
   result.program.store = [shared, written](int tile, const tile_memory& memory) {
+    (void)written; // a forall without inputs has none
     std::get<0>(*shared).copy(tile, memory(0).data, false);
     ((written[I] ? std::get<I + 1>(*shared).copy_out(tile, memory(static_cast<int>(I + 1)).data)
                  : void()),
@@ -800,6 +801,8 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
                 const char* out_name, Body body, const shared_reads<Shared...>& shared,
                 std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
   refuse_shared_alias(out, out_name, shared.views);
+  // A fused forall's further outputs (`writes`) are outputs too.
+  ((inputs.written ? refuse_shared_alias(*inputs.field, inputs.name, shared.views) : void()), ...);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);
