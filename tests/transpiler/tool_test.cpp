@@ -542,13 +542,16 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
     return n;
   };
   plan_with({{{"first", 0}, {"count", 3}}});
-  const auto all = run("k.cpp --plan k.k.plan.json --out-dir all", dir);
+  const auto all = run("k.cpp --plan k.k.plan.json --out-dir all --dump=tile-steps", dir);
   ASSERT_EQ(all.status, 0) << all.output;
   EXPECT_EQ(all.output.find("not applied"), std::string::npos) << all.output;
   EXPECT_NE(all.output.find("1 step"), std::string::npos) << all.output;
   const std::string code = read(dir / "all" / "k.par.cpp");
   EXPECT_EQ(foralls(code), 1u) << code;
   EXPECT_NE(code.find("s2p::rt::writes(Zd, \"Zd\"), s2p::rt::writes(Wd, \"Wd\")"), std::string::npos) << code;
+  const json steps = json::parse(read(dir / "all" / "k.k.tile-steps.json"));
+  ASSERT_EQ(steps["steps"].size(), 1u) << steps.dump(1); // the dump sees the one fused step
+  EXPECT_EQ(steps["steps"][0]["reads"][0], (json{{"field", "Zd"}, {"index_maps", {{{"axis", {0}}, {"offset", {0}}}}}, {"written", true}}));
   plan_with({{{"first", 1}, {"count", 2}}});
   ASSERT_EQ(run("k.cpp --plan k.k.plan.json --out-dir last", dir).status, 0);
   EXPECT_EQ(foralls(read(dir / "last" / "k.par.cpp")), 2u);
