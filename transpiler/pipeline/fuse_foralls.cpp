@@ -173,6 +173,10 @@ TileStep fuse(const ir::MultiTile& multi, const StepFusion& fusion) {
 
 } // namespace
 
+bool can_fuse(const ir::MultiTile& multi, int first, int count) {
+  return !check(multi, {first, count, ""}, {}).has_value();
+}
+
 std::optional<ir::Kernel> apply_fusions(const ir::Kernel& kernel,
                                         const std::vector<StepFusion>& fusions,
                                         const ir::SourceLocation& declared_at,

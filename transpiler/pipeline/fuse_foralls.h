@@ -28,6 +28,10 @@ namespace s2p::pipeline {
 // The kernel with each fusion applied (step indices are the kernel's as written; fusions
 // may not overlap), or nothing after an error at the step that cannot be fused (at
 // `declared_at` for a kernel that is not multi-tile or a step range it does not have).
+// Whether apply_fusions would fuse steps first..first+count-1 of the kernel (the tuning plan's
+// patterns count only runs it would: tuning/plan.h's StepPlan::fuses_from).
+bool can_fuse(const ir::MultiTile& multi, int first, int count);
+
 std::optional<ir::Kernel> apply_fusions(const ir::Kernel& kernel,
                                         const std::vector<StepFusion>& fusions,
                                         const ir::SourceLocation& declared_at,

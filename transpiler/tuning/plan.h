@@ -71,6 +71,11 @@ struct WarpOverride {
 struct StepPlan {
   ir::TileStep::Kind kind = ir::TileStep::Kind::Forall;
   std::string map; // a forall's output map; empty for collectives
+  // The first step this one can run fused with: steps fuses_from..this one are foralls that
+  // `--plan` fuses into one (pipeline/fuse_foralls.h), and so is any run inside them; this
+  // step's own index when it fuses with none before it. -1: not known (a plan file that does
+  // not say); the patterns then take the kinds and maps alone.
+  int fuses_from = -1;
   friend bool operator==(const StepPlan&, const StepPlan&) = default;
 };
 

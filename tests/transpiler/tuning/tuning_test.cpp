@@ -87,6 +87,14 @@ TEST(Tuning, DefaultRulesFuseThreeConsecutiveForallsOnTheSameTiles) {
   EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
   plan.steps = {{Kind::Forall, "map"}, {Kind::Forall, "map"}, {Kind::AllGather, ""}, {Kind::Forall, "map"}};
   EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+  // Only runs --plan can fuse count (fuses_from, from the kernel): step 2 reads what step 0
+  // writes at another index, so 0..2 does not fuse, but 1..3 does.
+  plan.steps = {{Kind::Forall, "map", 0}, {Kind::Forall, "map", 0}, {Kind::Forall, "map", 1}};
+  EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+  plan.steps.push_back({Kind::Forall, "map", 1});
+  const auto later = apply_rules(plan, default_rules(), feedback);
+  ASSERT_EQ(later.trace.fired.size(), 1u) << explain(later.trace);
+  EXPECT_EQ(later.plan.fusions, (std::vector<FusionDecision>{{1, 3}}));
 }
 
 TEST(Tuning, AlgorithmRulesAreEvaluatedWithTheDefaults) {
