@@ -1,4 +1,4 @@
-// Three consecutive element-wise foralls over one resource map (tests/tune, tests/e2e): the
+// Three consecutive element-wise foralls over one resource map (tests/tune): the
 // seed's "three consecutive ops on the same tiles" case. Each forall reads, of what the others
 // write, only its own index, so `--plan` may fuse them into one (fewer supersteps); the default
 // rule `fuse-three-foralls` does.
@@ -16,9 +16,13 @@ S2P_KERNEL S2P_TILES(4) void three_ops(s2p::field<1, float>& y, s2p::field<1, fl
   auto Yd = s2p::agile(y, map);
   auto Zd = s2p::agile(z, map);
   auto Wd = s2p::agile(w, map);
+  // y again, dealt cyclically: the third forall reads its own index of it, which is the same
+  // element the first forall wrote (a fused task reads it from the output it updated).
+  auto cyclic = s2p::resource_map<1>::cyclic(y.extent(), 4);
+  auto Yc = s2p::agile(y, cyclic);
   s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = Xd[i] * scale + 1.0f; });
   s2p::forall(Zd.extent(), [&](s2p::index<1> j) { Zd[j] = Yd[j] * Yd[j] - Xd[j]; });
-  s2p::forall(Wd.extent(), [&](s2p::index<1> i) { Wd[i] = Zd[i] + Yd[i] * 0.5f; });
+  s2p::forall(Wd.extent(), [&](s2p::index<1> i) { Wd[i] = Zd[i] + Yc[i] * 0.5f; });
 }
 
 int main() {

@@ -97,6 +97,10 @@ std::optional<Refusal> check(const ir::MultiTile& multi, const StepFusion& fusio
   for (int k = fusion.first; k <= last; ++k) {
     const TileStep& step = multi.steps[static_cast<std::size_t>(k)];
     for (const auto& read : step.reads) {
+      if (!multi.distributed.contains(read.field)) // it could be one the fused steps write
+        return Refusal{step.loc, head + "step " + std::to_string(k) + " reads '" + read.field +
+                                     "', whose field and map are not known to seq2par (build "
+                                     "its map as a variable)"};
       const auto w = writer.find(data_of(multi, read.field));
       if (w == writer.end())
         continue;
@@ -121,8 +125,18 @@ std::string view_of(const std::string& field) {
   return "s2p_fused_" + field;
 }
 
+// The fields the fused steps write, by their data: the variable the fused task's view of it is
+// named after (the first writer's output). Any step's access to that data, by whatever agile
+// variable and map, is at the task's own index (check()), which that view holds.
+using WrittenViews = std::map<std::string, std::string>;
+
 // The fused task: each step's body, as written, called in order with the views it takes.
-std::string fused_body(TileStep& fused, const std::vector<const TileStep*>& steps) {
+std::string fused_body(TileStep& fused, const std::vector<const TileStep*>& steps,
+                       const ir::MultiTile& multi, const WrittenViews& written) {
+  const auto view = [&](const std::string& field) {
+    const auto it = written.find(data_of(multi, field));
+    return view_of(it == written.end() ? field : it->second);
+  };
   std::string params = "const auto& s2p_fused_i, auto& " + view_of(fused.output);
   for (const auto& read : fused.reads)
     params += ", auto& " + view_of(read.field);
@@ -131,9 +145,9 @@ std::string fused_body(TileStep& fused, const std::vector<const TileStep*>& step
   fused.body_head = "[&](" + params + ") ";
   std::string calls;
   for (const TileStep* step : steps) {
-    std::string args = "s2p_fused_i, " + view_of(step->output);
+    std::string args = "s2p_fused_i, " + view(step->output);
     for (const auto& read : step->reads)
-      args += ", " + view_of(read.field);
+      args += ", " + view(read.field);
     for (const auto& shared : step->shared_reads)
       args += ", " + view_of(shared);
     calls += "(" + step->body + ")(" + args + ");\n";
@@ -150,16 +164,14 @@ TileStep fuse(const ir::MultiTile& multi, const StepFusion& fusion) {
   fused.shared_reads.clear();
   fused.moved_at_start.clear();
   fused.text.clear();
-  std::vector<std::string> written{data_of(multi, fused.output)};
+  WrittenViews written{{data_of(multi, fused.output), fused.output}};
   for (const TileStep* step : steps) // the further outputs, before the fields only read
-    if (std::find(written.begin(), written.end(), data_of(multi, step->output)) == written.end()) {
-      written.push_back(data_of(multi, step->output));
+    if (written.emplace(data_of(multi, step->output), step->output).second)
       fused.reads.push_back({step->output, {own_index_map(fused.rank)}, true});
-    }
   for (const TileStep* step : steps) {
     fused.text += (fused.text.empty() ? "" : "\n") + step->text;
     for (const auto& read : step->reads)
-      if (std::find(written.begin(), written.end(), data_of(multi, read.field)) == written.end())
+      if (!written.contains(data_of(multi, read.field)))
         for (const auto& map : read.maps)
           fused.add_read(read.field, map);
     for (const auto& field : step->moved_at_start)
@@ -167,7 +179,7 @@ TileStep fuse(const ir::MultiTile& multi, const StepFusion& fusion) {
     for (const auto& shared : step->shared_reads)
       add_unique(fused.shared_reads, shared);
   }
-  fused.body = fused_body(fused, steps);
+  fused.body = fused_body(fused, steps, multi, written);
   return fused;
 }
 
