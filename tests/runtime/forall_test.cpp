@@ -235,6 +235,37 @@ TEST(ForallErrors, ReadingTheOutputsMemoryThroughAnotherFieldIsRefused) {
                std::invalid_argument);
 }
 
+// A fused forall (seq2par --plan's fusions): its further output, `writes`, is updated in place
+// at the task's own index and stored back with the output; a field it writes may not share
+// memory with another the forall names (the fused bodies would read what a later one writes).
+TEST(ForallFused, WritesAFurtherOutputInPlace) {
+  Backend backend("threads");
+  std::vector<double> x(16), y(16, -1.0), z(16, -1.0);
+  for (std::size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<double>(k);
+  const auto map = s2p::resource_map<1>::block_cyclic({16}, {3}, 2);
+  const auto Xd = s2p::agile(s2p::field<1, double>(x.data(), {16}), map);
+  const auto Yd = s2p::agile(s2p::field<1, double>(y.data(), {16}), map);
+  const auto Zd = s2p::agile(s2p::field<1, double>(z.data(), {16}), map);
+  const s2p::rt::tile_kernel_info info{"fused", "test.cpp", 2};
+  s2p::rt::forall(
+      info, 2, Yd, "Yd",
+      [](s2p::index<1> i, auto& Y, auto& Z, auto& X) {
+        Y[i] = X[i] * 2.0;
+        Z[i] = Y[i] + 1.0;
+      },
+      s2p::rt::writes(Zd, "Zd"), s2p::rt::reads(Xd, "Xd", {s2p::index_map<1>::identity()}));
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    EXPECT_EQ(y[k], 2.0 * static_cast<double>(k));
+    EXPECT_EQ(z[k], 2.0 * static_cast<double>(k) + 1.0);
+  }
+  const auto Same = s2p::agile(s2p::field<1, double>(z.data(), {16}), map);
+  EXPECT_THROW(s2p::rt::forall(
+                   info, 2, Yd, "Yd", [](s2p::index<1> i, auto& Y, auto& Z, auto& S) { Z[i] = S[i] + Y[i]; },
+                   s2p::rt::writes(Zd, "Zd"), s2p::rt::reads(Same, "Same", {s2p::index_map<1>::identity()})),
+               std::invalid_argument);
+}
+
 // The runtime's refusal of C = A + 1 over these views ("" if the forall ran).
 std::string refusal(const s2p::field<2, double>& C, const s2p::field<2, double>& A) {
   Backend backend("threads");

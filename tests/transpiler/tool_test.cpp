@@ -512,6 +512,61 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r) {
   }
 }
 
+// --plan's fusions: the steps a plan fuses become one forall (no "not applied" warning), whose
+// task calls the bodies in order and writes the later outputs in place (s2p::rt::writes); steps
+// outside the fusion stay as they were. Overlapping fusions, and steps the kernel does not have,
+// are errors and nothing is written.
+TEST_F(Tool, PlanFusesConsecutiveForalls) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
+                               s2p::field<1, float>& w, const s2p::field<1, float>& x) {
+  auto map = s2p::resource_map<1>::block(x.extent(), 4);
+  auto Xd = s2p::agile(x, map);
+  auto Yd = s2p::agile(y, map);
+  auto Zd = s2p::agile(z, map);
+  auto Wd = s2p::agile(w, map);
+  s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = Xd[i] * 2.0f; });
+  s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = Yd[i] - Xd[i]; });
+  s2p::forall(Wd.extent(), [&](s2p::index<1> i) { Wd[i] = Zd[i] + Yd[i]; });
+}
+)";
+  const auto plan_with = [&](const json& fusions) {
+    const json forall = {{"kind", "forall"}, {"map", "map"}};
+    std::ofstream(dir / "k.k.plan.json") << json{{"format", "seq2par.plan/1"}, {"kernel", "k"}, {"tiles", 4},
+                                                 {"steps", {forall, forall, forall}}, {"fusions", fusions}}.dump(1);
+  };
+  const auto foralls = [](const std::string& code) {
+    std::size_t n = 0;
+    for (auto at = code.find("s2p::rt::forall("); at != std::string::npos; at = code.find("s2p::rt::forall(", at + 1))
+      ++n;
+    return n;
+  };
+  plan_with({{{"first", 0}, {"count", 3}}});
+  const auto all = run("k.cpp --plan k.k.plan.json --out-dir all --dump=tile-steps", dir);
+  ASSERT_EQ(all.status, 0) << all.output;
+  EXPECT_EQ(all.output.find("not applied"), std::string::npos) << all.output;
+  EXPECT_NE(all.output.find("1 step"), std::string::npos) << all.output;
+  const std::string code = read(dir / "all" / "k.par.cpp");
+  EXPECT_EQ(foralls(code), 1u) << code;
+  EXPECT_NE(code.find("s2p::rt::writes(Zd, \"Zd\"), s2p::rt::writes(Wd, \"Wd\")"), std::string::npos) << code;
+  const json steps = json::parse(read(dir / "all" / "k.k.tile-steps.json"));
+  ASSERT_EQ(steps["steps"].size(), 1u) << steps.dump(1); // the dump sees the one fused step
+  EXPECT_EQ(steps["steps"][0]["reads"][0], (json{{"field", "Zd"}, {"index_maps", {{{"axis", {0}}, {"offset", {0}}}}}, {"written", true}}));
+  plan_with({{{"first", 1}, {"count", 2}}});
+  ASSERT_EQ(run("k.cpp --plan k.k.plan.json --out-dir last", dir).status, 0);
+  EXPECT_EQ(foralls(read(dir / "last" / "k.par.cpp")), 2u);
+  const std::pair<json, std::string> refused[] = {
+      {{{{"first", 0}, {"count", 2}}, {{"first", 1}, {"count", 2}}}, "k.k.plan.json: fusions of steps 0 and 1 overlap"},
+      {{{{"first", 1}, {"count", 4}}}, "field 'fusions[0]': fuses steps past the last (3 steps)"}};
+  for (const auto& [fusions, message] : refused) {
+    plan_with(fusions);
+    const auto bad = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
+    EXPECT_NE(bad.status, 0) << bad.output;
+    EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+  }
+}
+
 // --plan's tunables: the input is parsed with the plan's value of an S2P_TUNABLE constant (here
 // a ring of kDepth slots, the loop's i % kDepth), so the generated code is that of the tuned
 // value; a tunable the input does not declare, or a value outside its declared range, is an

@@ -6,6 +6,8 @@
 #   HALVED    a .tune.json whose best round must take at most half the cycles of round 0
 #   IMPROVED  a .tune.json whose best round must take fewer cycles than round 0
 #   UNUSED_TILE  "<.tune.json>;<tile>": the best round computes nothing on the tile, round 0 does
+#   TEMPLATES "<stem>;<n>": the output directory holds n schedule templates of <stem> (one per
+#             step of the tuned kernel: a fusion leaves fewer)
 file(REMOVE_RECURSE "${OUT}")
 execute_process(COMMAND "${SEQ2PAR}" tune ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
@@ -47,6 +49,15 @@ if(IMPROVED)
     message(FATAL_ERROR "the best round (${best}: ${tuned} cycles) is not faster than round 0 (${first})")
   endif()
   message("round 0: ${first} cycles; best round ${best}: ${tuned} cycles")
+endif()
+if(TEMPLATES)
+  list(GET TEMPLATES 0 stem)
+  list(GET TEMPLATES 1 expected)
+  file(GLOB written "${OUT}/${stem}.*schedule.json")
+  list(LENGTH written count)
+  if(NOT count EQUAL expected)
+    message(FATAL_ERROR "the tuned program has ${count} schedule templates (${written}), expected ${expected}")
+  endif()
 endif()
 if(UNUSED_TILE)
   list(GET UNUSED_TILE 0 record_file)

@@ -15,6 +15,7 @@ namespace s2p::driver {
 struct PlanFiles {
   pipeline::PlanOverrides overrides;
   pipeline::WarpOverrides warps;
+  pipeline::FusionOverrides fusions;
   pipeline::TunableValues tunables; // of every plan: they are per input file, not per kernel
   std::vector<std::string> warnings;
 };

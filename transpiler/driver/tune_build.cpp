@@ -314,6 +314,7 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
   options.tunables = std::get<PlanFiles>(plans).tunables;
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
   options.warp_overrides = std::get<PlanFiles>(plans).warps;
+  options.fusions = std::get<PlanFiles>(plans).fusions;
   return options;
 }
 

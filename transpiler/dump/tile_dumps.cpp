@@ -69,6 +69,8 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
           maps.back()["span"] = map.span;
       }
       reads.push_back({{"field", read.field}, {"index_maps", std::move(maps)}});
+      if (read.written) // a fused forall's further output (--plan's fusions)
+        reads.back()["written"] = true;
     }
     out["reads"] = std::move(reads);
     out["moved_at_start"] = step.moved_at_start;
@@ -161,8 +163,11 @@ std::string tile_steps_dot(const Kernel& kernel, const planning::TileSchedules& 
       continue;
     }
     for (const auto& read : step.reads)
-      out << "  " << field(read.field) << " -> " << node << " [label=\"" << read.maps.size()
-          << (read.maps.size() == 1 ? " map" : " maps") << "\"];\n";
+      if (read.written) // a fused forall's further output, updated in place
+        out << "  " << node << " -> " << field(read.field) << " [label=\"in place\"];\n";
+      else
+        out << "  " << field(read.field) << " -> " << node << " [label=\"" << read.maps.size()
+            << (read.maps.size() == 1 ? " map" : " maps") << "\"];\n";
     out << "  " << node << " -> " << field(step.output) << ";\n";
   }
   out << "}\n";

@@ -103,6 +103,10 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
         emit_shared_phase(out, multi, step, phases[k]);
       out << step.body;
       for (const auto& read : step.reads) {
+        if (read.written) { // a fused forall's further output: moves nowhere
+          out << ",\ns2p::rt::writes(" << read.field << ", \"" << read.field << "\")";
+          continue;
+        }
         out << ",\ns2p::rt::" << (step.local_global ? "tile_reads(" : "reads(") << read.field
             << ", \"" << read.field << "\", {";
         for (std::size_t m = 0; m < read.maps.size(); ++m) {

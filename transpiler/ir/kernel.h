@@ -183,6 +183,9 @@ struct TileStep {
   struct Read {
     std::string field;
     std::vector<IndexMap> maps;
+    // A fused forall's further output (pipeline/fuse_foralls.h): on the output's map, read
+    // and written only at the task's own index, stored back with the output.
+    bool written = false;
   };
   int rank = 0;
   bool local_global = false;

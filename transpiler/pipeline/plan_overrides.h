@@ -12,8 +12,8 @@
 // global): calls reaching the same such state must stay on one warp, else they would race, so
 // a move that separates them is refused, as '#pragma s2p warp' is.
 //
-// A plan's other decisions (tile count, usable tiles, ring depths, fusions, ...) are refused
-// by the driver or not read.
+// Fusions are pipeline/fuse_foralls.h; a plan's other decisions (tile count, ring depths,
+// splits, ...) are refused by the driver or not read.
 #pragma once
 
 #include "ir/diagnostic.h"

@@ -36,6 +36,12 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
     for (const auto& move : moves)
       warps[kernel].push_back({{"op", move.op}, {"warp", move.warp}, {"plan_file", move.plan_file}});
   out["warp_overrides"] = std::move(warps);
+  nlohmann::ordered_json fusions = nlohmann::ordered_json::object();
+  for (const auto& [kernel, list] : options.fusions)
+    for (const auto& fusion : list)
+      fusions[kernel].push_back(
+          {{"first", fusion.first}, {"count", fusion.count}, {"plan_file", fusion.plan_file}});
+  out["fusions"] = std::move(fusions);
   nlohmann::ordered_json tunables = nlohmann::ordered_json::object();
   for (const auto& [name, tunable] : options.tunables)
     tunables[name] = {{"value", tunable.value}, {"plan_file", tunable.plan_file}};

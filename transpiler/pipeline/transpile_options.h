@@ -54,6 +54,17 @@ struct CallWarp {
 };
 using WarpOverrides = std::map<std::string, std::vector<CallWarp>>;
 
+// --plan: tile steps first..first+count-1 of a multi-tile kernel fused into one forall (a
+// tuning plan's fusions), by kernel; applied to the kernel before planning
+// (pipeline/fuse_foralls.h).
+struct StepFusion {
+  int first = 0;
+  int count = 0;
+  std::string plan_file;
+  friend bool operator==(const StepFusion&, const StepFusion&) = default;
+};
+using FusionOverrides = std::map<std::string, std::vector<StepFusion>>;
+
 // --plan: tunable constants (S2P_TUNABLE) set to other values than written, by name; applied
 // by the driver to the input's text before parsing (driver/tunables.h).
 struct TunableValue {
@@ -69,6 +80,7 @@ struct TranspileOptions {
   GivenExtents given_extents;
   PlanOverrides plan_overrides;
   WarpOverrides warp_overrides;
+  FusionOverrides fusions;
   TunableValues tunables;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)

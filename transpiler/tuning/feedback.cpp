@@ -109,24 +109,66 @@ void read_warps(const Json& launch, const std::string& path, Feedback& feedback)
   }
 }
 
-// A program report: the kernel's last fabric launch and last warp launch.
+// Adds one fabric launch's per-tile counts and totals to the kernel's: cycles and bytes add up,
+// peak memory is the highest, free memory the lowest; the fabric is the launch's.
+void add_launch(Feedback& total, const Feedback& launch) {
+  const auto add = [](std::vector<double>& into, const std::vector<double>& from, auto combine) {
+    if (into.size() < from.size())
+      into.resize(from.size(), 0.0);
+    for (std::size_t t = 0; t < from.size(); ++t)
+      into[t] = combine(into[t], from[t]);
+  };
+  const auto sum = [](double a, double b) { return a + b; };
+  for (auto member : {&Feedback::busy, &Feedback::idle, &Feedback::compute, &Feedback::exchange,
+                      &Feedback::bytes_in, &Feedback::bytes_out})
+    add(total.*member, launch.*member, sum);
+  const bool first = total.tiles == 0;
+  add(total.peak_memory, launch.peak_memory, [](double a, double b) { return std::max(a, b); });
+  add(total.free_memory, launch.free_memory,
+      [first](double a, double b) { return first ? b : std::min(a, b); });
+  total.total_cycles += launch.total_cycles;
+  total.compute_cycles += launch.compute_cycles;
+  total.exchange_cycles += launch.exchange_cycles;
+  total.sync_cycles += launch.sync_cycles;
+  total.tiles = static_cast<int>(total.busy.size());
+  total.chips = launch.chips;
+  total.tiles_per_chip = launch.tiles_per_chip;
+  total.sram_bytes = launch.sram_bytes;
+}
+
+// A program report: the sum of the kernel's fabric launches (a multi-tile kernel launches each
+// of its steps, so a call of a three-step kernel is three launches and a fused plan of it one:
+// rounds compare what the whole run spent in the kernel), and its last warp launch.
 void read_program_report(const Json& report, const std::string& kernel, Feedback& feedback) {
   const Json& launches = read_array(member(report, "", "launches"), "launches");
-  std::optional<std::size_t> fabric_launch;
+  Feedback fabric;
+  std::vector<double> task_bubble; // the last fabric launch's task warps
+  bool any_fabric = false;
+  std::string wanted = kernel; // empty: the first launch's kernel
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const std::string at = index_field("launches", i);
     const std::string name = read_string(member(launches[i], at, "kernel"), join_field(at, "kernel"));
-    if (!kernel.empty() && name != kernel)
+    if (wanted.empty())
+      wanted = name;
+    if (name != wanted)
       continue;
-    if (launches[i].contains("warps"))
+    if (launches[i].contains("warps")) {
       read_warps(launches[i], at, feedback);
-    else
-      fabric_launch = i;
+      continue;
+    }
+    Feedback launch;
+    read_fabric_run(launches[i], at, launch);
+    add_launch(fabric, launch);
+    task_bubble = std::move(launch.warp_bubble);
+    any_fabric = true;
   }
-  if (fabric_launch)
-    read_fabric_run(launches[*fabric_launch], index_field("launches", *fabric_launch), feedback);
-  else if (feedback.warp_bubble.empty())
+  if (any_fabric) {
+    std::vector<double> warp_bubble = std::move(feedback.warp_bubble);
+    feedback = std::move(fabric);
+    feedback.warp_bubble = warp_bubble.empty() ? std::move(task_bubble) : std::move(warp_bubble);
+  } else if (feedback.warp_bubble.empty()) {
     throw FieldError("launches", "no launch of kernel '" + kernel + "'");
+  }
 }
 
 Feedback read_feedback(const Json& report, const std::string& kernel) {

@@ -1,5 +1,6 @@
 #include "tuning/plan.h"
 
+#include "pipeline/fuse_foralls.h"
 #include "tuning/json_fields.h"
 
 #include <algorithm>
@@ -84,6 +85,8 @@ StepPlan read_step(const Json& json, const std::string& path) {
     throw FieldError(reader.field("kind"), "unknown step kind \"" + kind + "\"");
   step.kind = *parsed;
   step.map = reader.string_or("map", "");
+  if (reader.find("fuses_from"))
+    step.fuses_from = static_cast<int>(reader.required_int("fuses_from", 0, 1 << 20));
   reader.finish();
   return step;
 }
@@ -212,6 +215,16 @@ void add_pools(const std::vector<ir::Pool>& pools, KernelPlan& plan, bool tunabl
   }
 }
 
+// The first step step `k` fuses with (pipeline/fuse_foralls.h): a run that fuses holds only runs
+// that fuse, so the first one that fuses up to k is where every longer one starts.
+int fuses_from(const ir::MultiTile& multi, std::size_t k) {
+  const int step = static_cast<int>(k);
+  int first = step;
+  while (first > 0 && pipeline::can_fuse(multi, first - 1, step - first + 2))
+    --first;
+  return first;
+}
+
 } // namespace
 
 std::optional<ir::TileStep::Kind> parse_step_kind(std::string_view name) {
@@ -242,7 +255,7 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
       const auto it = kernel.multi_tile->distributed.find(step.output);
       map = it == kernel.multi_tile->distributed.end() ? "" : it->second.map;
     }
-    plan.steps.push_back({step.kind, map});
+    plan.steps.push_back({step.kind, map, fuses_from(*kernel.multi_tile, plan.steps.size())});
   }
   return plan;
 }
@@ -288,6 +301,15 @@ std::string steps_text(const KernelPlan& plan) {
   return "[" + out + "]";
 }
 
+// A recorded plan that does not say which steps fuse (fuses_from -1) matches on kinds and maps.
+bool same_steps(const std::vector<StepPlan>& recorded, const std::vector<StepPlan>& now) {
+  return std::equal(recorded.begin(), recorded.end(), now.begin(), now.end(),
+                    [](const StepPlan& r, const StepPlan& n) {
+                      return r.kind == n.kind && r.map == n.map &&
+                             (r.fuses_from < 0 || r.fuses_from == n.fuses_from);
+                    });
+}
+
 void map_changes(const MapPlan& recorded, const MapPlan& now, std::vector<std::string>& out) {
   const std::string map = "map '" + now.name + "': ";
   if (recorded.protocol != now.protocol || recorded.columns != now.columns)
@@ -313,7 +335,7 @@ std::vector<std::string> plan_changes(const KernelPlan& recorded, const KernelPl
     for (const MapPlan& map : now.maps)
       if (!find_map(recorded, map.name))
         out.push_back("map '" + map.name + "' is new");
-  if (!recorded.steps.empty() && recorded.steps != now.steps)
+  if (!recorded.steps.empty() && !same_steps(recorded.steps, now.steps))
     out.push_back("steps " + steps_text(recorded) + " -> " + steps_text(now));
   for (const PoolPlan& pool : recorded.pools)
     if (std::none_of(now.pools.begin(), now.pools.end(),
@@ -346,6 +368,8 @@ nlohmann::ordered_json to_json(const KernelPlan& plan) {
     Json s{{"kind", ir::library_name(step.kind)}};
     if (!step.map.empty())
       s["map"] = step.map;
+    if (step.fuses_from >= 0)
+      s["fuses_from"] = step.fuses_from;
     json["steps"].push_back(std::move(s));
   }
   json["maps"] = Json::array();

@@ -5,11 +5,11 @@
 // a new one from feedback.
 //
 // What transpiling with a plan applies today: the maps' weights and usable tiles (a failed tile
-// left out) and the warp overrides (pipeline/plan_overrides.h), and the tunable constants (ring
-// depths among them; driver/tunables.h). Protocol, block sizes, tile counts, ring depths of
-// pools whose depth is not a tunable, fusions, splits and variant choices are recorded
-// decisions that the emitter does not read yet; a rule that makes them changes the plan file
-// only (--plan warns).
+// left out) and the warp overrides (pipeline/plan_overrides.h), the fusions
+// (pipeline/fuse_foralls.h), and the tunable constants (ring depths among them;
+// driver/tunables.h). Protocol, block sizes, tile counts, ring depths of pools whose depth is
+// not a tunable, splits and variant choices are recorded decisions that the emitter does not
+// read yet; a rule that makes them changes the plan file only (--plan warns).
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -71,6 +71,11 @@ struct WarpOverride {
 struct StepPlan {
   ir::TileStep::Kind kind = ir::TileStep::Kind::Forall;
   std::string map; // a forall's output map; empty for collectives
+  // The first step this one can run fused with: steps fuses_from..this one are foralls that
+  // `--plan` fuses into one (pipeline/fuse_foralls.h), and so is any run inside them; this
+  // step's own index when it fuses with none before it. -1: not known (a plan file that does
+  // not say); the patterns then take the kinds and maps alone.
+  int fuses_from = -1;
   friend bool operator==(const StepPlan&, const StepPlan&) = default;
 };
 

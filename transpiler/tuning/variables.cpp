@@ -142,11 +142,14 @@ std::pair<int, int> consecutive_foralls(const KernelPlan& plan) {
     if (!eligible(i))
       continue;
     std::size_t j = i;
-    while (j + 1 < steps.size() && eligible(j + 1) && steps[j + 1].map == steps[i].map)
+    // A step that fuses only with a later start (fuses_from, as --plan would refuse) ends the run.
+    const auto joins = [&](std::size_t k) {
+      return steps[k].fuses_from < 0 || steps[k].fuses_from <= static_cast<int>(i);
+    };
+    while (j + 1 < steps.size() && eligible(j + 1) && steps[j + 1].map == steps[i].map && joins(j + 1))
       ++j;
     if (static_cast<int>(j - i + 1) > best.second)
       best = {static_cast<int>(i), static_cast<int>(j - i + 1)};
-    i = j;
   }
   return best;
 }

@@ -12,6 +12,7 @@
 //   warp.bubble                                           per warp: waiting / (busy + waiting) (tasks: idle share)
 //   plan.tiles plan.steps plan.fusions
 //   plan.consecutive_foralls   longest run of consecutive, not yet fused foralls on one map
+//                              that --plan can fuse (StepPlan::fuses_from)
 //   input.<name>               caller-supplied facts (input sizes); 0 when not given
 //   var.<name>                 rule variables (set_variable); 0 until set
 // for_each "map":

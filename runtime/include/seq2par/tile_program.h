@@ -530,16 +530,28 @@ field<N, T> shared_copy(const shared_view<N, T>& view, const tile_memory& memory
 
 // An agile field a forall reads, with the index maps it is read through: element maps in
 // the global view, block maps in the local-global view.
+// `written`: a field a fused forall (operation fusion, seq2par --plan) also writes, besides its
+// output. It is on the output's map and accessed only at the task's own index, so it moves
+// nowhere: its owned blocks are loaded, the body reads and writes them in place, and they are
+// stored back with the output's.
 template <int N, class T> struct forall_input {
   const agile_field<N, T>* field;
   const char* name;
   std::vector<index_map<N>> maps;
   access_view view = access_view::global;
+  bool written = false;
 };
 template <int N, class T>
 forall_input<N, T> reads(const agile_field<N, T>& field, const char* name,
                          std::vector<index_map<N>> maps) {
   return {&field, name, std::move(maps), access_view::global};
+}
+// A further field a fused forall writes (global view): planned like an input read at the
+// task's own index, so the tile program is the one seq2par plans for the schedule template.
+template <int N, class T>
+forall_input<N, T> writes(const agile_field<N, T>& field, const char* name) {
+  static_assert(!std::is_const_v<T>, "a forall writes only fields it may modify");
+  return {&field, name, {index_map<N>::identity()}, access_view::global, true};
 }
 template <int N, class T>
 forall_input<N, T> tile_reads(const tile_blocks<N, T>& blocks, const char* name,
@@ -553,6 +565,11 @@ namespace forall_detail {
 template <int N, class T> struct binding {
   binding(const agile_field<N, T>& a, block_layout<N> l, std::string n)
       : global(a.data()), layout(std::move(l)), name(std::move(n)) {}
+  // Stores the owned blocks back: a fused forall's further outputs (`writes`).
+  void copy_out(int tile, std::byte* local) const {
+    if constexpr (!std::is_const_v<T>)
+      copy(tile, local, false);
+  }
   void copy(int tile, std::byte* local, bool in) const {
     T* base = reinterpret_cast<T*>(local);
     for (const auto& b : layout.owned(tile)) {
@@ -675,6 +692,8 @@ template <int N, class A, class B> bool share_memory(const field<N, A>& a, const
 // Each tile reads its inputs as they were before the forall, where the sequential loop would
 // read elements it has already written: no input may share memory with the output (views of
 // one buffer are fine where they are apart).
+// A fused forall's further outputs (`writes`) are held to the same rule against every other
+// field it names.
 template <int N, class Out, class... In>
 void refuse_shared_memory(const agile_field<N, Out>& out, const char* out_name,
                           const forall_input<N, In>&... inputs) {
@@ -686,6 +705,22 @@ void refuse_shared_memory(const agile_field<N, Out>& out, const char* out_name,
                                   "', which shares memory with '" + out_name +
                                   "', the field it writes (tiles would read elements other "
                                   "tiles overwrite); write the result to a separate buffer");
+  const std::array<bool, sizeof...(In)> written{inputs.written...};
+  if (std::none_of(written.begin(), written.end(), [](bool w) { return w; }))
+    return;
+  std::size_t j = 0;
+  [[maybe_unused]] const auto check = [&](const auto& input) {
+    const std::array<bool, sizeof...(In)> with{
+        share_memory(input.field->data(), inputs.field->data())...};
+    for (std::size_t k = 0; k < with.size(); ++k)
+      if (k != j && (written[j] || written[k]) && with[k])
+        throw std::invalid_argument(std::string("seq2par: a fused forall names '") + names[j] +
+                                    "' and '" + names[k] +
+                                    "', which share memory, and writes one of them; write the "
+                                    "results to separate buffers");
+    ++j;
+  };
+  (check(inputs), ...);
 }
 
 template <int N, class Out, class... In> struct planned_forall {
@@ -749,8 +784,14 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
     std::get<0>(*shared).copy(tile, memory(0).data, true);
     (std::get<I + 1>(*shared).copy(tile, memory(static_cast<int>(I + 1)).data, true), ...);
   };
-  result.program.store = [shared](int tile, const tile_memory& memory) {
-    std::get<0>(*shared).copy(tile, memory(0).data, false); // only the output goes back
+  // Only the output goes back, and the fields a fused forall also writes.
+  const std::array<bool, sizeof...(In)> written{inputs.written...};
+  result.program.store = [shared, written](int tile, const tile_memory& memory) {
+    (void)written; // a forall without inputs has none
+    std::get<0>(*shared).copy(tile, memory(0).data, false);
+    ((written[I] ? std::get<I + 1>(*shared).copy_out(tile, memory(static_cast<int>(I + 1)).data)
+                 : void()),
+     ...);
   };
   return result;
 }
@@ -760,6 +801,8 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
                 const char* out_name, Body body, const shared_reads<Shared...>& shared,
                 std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
   refuse_shared_alias(out, out_name, shared.views);
+  // A fused forall's further outputs (`writes`) are outputs too.
+  ((inputs.written ? refuse_shared_alias(*inputs.field, inputs.name, shared.views) : void()), ...);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);

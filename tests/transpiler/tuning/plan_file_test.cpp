@@ -16,7 +16,7 @@ KernelPlan full_plan() {
   plan.maps[0].at = "k.cpp:12";
   plan.maps.push_back({"rows", "", ir::MapProtocol::Block, true, {}, 2, {}, {}});
   plan.steps.push_back({ir::TileStep::Kind::AllReduce, ""});
-  plan.steps.push_back({ir::TileStep::Kind::Forall, "map"});
+  plan.steps.push_back({ir::TileStep::Kind::Forall, "map", 1});
   plan.pools.push_back({"buf", 3, ""});
   plan.warps.push_back({"k.cpp:20", 1});
   plan.fusions.push_back({0, 2});

@@ -87,6 +87,14 @@ TEST(Tuning, DefaultRulesFuseThreeConsecutiveForallsOnTheSameTiles) {
   EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
   plan.steps = {{Kind::Forall, "map"}, {Kind::Forall, "map"}, {Kind::AllGather, ""}, {Kind::Forall, "map"}};
   EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+  // Only runs --plan can fuse count (fuses_from, from the kernel): step 2 reads what step 0
+  // writes at another index, so 0..2 does not fuse, but 1..3 does.
+  plan.steps = {{Kind::Forall, "map", 0}, {Kind::Forall, "map", 0}, {Kind::Forall, "map", 1}};
+  EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+  plan.steps.push_back({Kind::Forall, "map", 1});
+  const auto later = apply_rules(plan, default_rules(), feedback);
+  ASSERT_EQ(later.trace.fired.size(), 1u) << explain(later.trace);
+  EXPECT_EQ(later.plan.fusions, (std::vector<FusionDecision>{{1, 3}}));
 }
 
 TEST(Tuning, AlgorithmRulesAreEvaluatedWithTheDefaults) {
@@ -162,6 +170,26 @@ TEST(Tuning, FeedbackFromAProgramReport) {
   EXPECT_EQ(feedback->warp_bubble, (std::vector<double>{0.25, 0}));
   EXPECT_FALSE(feedback_from_report(report, "missing", "r.json", diagnostics));
   EXPECT_NE(diagnostics.items().back().message.find("field 'launches': no launch of kernel 'missing'"), std::string::npos);
+}
+
+// A multi-tile kernel launches each of its steps: the feedback is the sum of its fabric
+// launches (a fused plan of three steps, one launch, compares with the three launches of the
+// plan as written), not its last launch alone.
+TEST(Tuning, FeedbackSumsAKernelsLaunches) {
+  nlohmann::ordered_json first = test::sim_report({10, 20}, {1, 1});
+  first["kernel"] = "k";
+  nlohmann::ordered_json second = test::sim_report({30, 5}, {2, 0});
+  second["kernel"] = "k";
+  const nlohmann::ordered_json report = {{"format", "seq2par.sim-report/1"}, {"launches", {first, second}}};
+  ir::Diagnostics diagnostics;
+  const auto both = feedback_from_report(report, "k", "r.json", diagnostics);
+  const auto one = feedback_from_report({{"format", "seq2par.sim-report/1"}, {"launches", {second}}}, "k",
+                                        "r.json", diagnostics);
+  ASSERT_TRUE(both && one) << diagnostics.items()[0].message;
+  EXPECT_EQ(both->compute, (std::vector<double>{40, 25}));
+  EXPECT_EQ(both->tiles, 2);
+  EXPECT_GT(both->total_cycles, one->total_cycles);
+  EXPECT_GT(both->busy[0], one->busy[0]);
 }
 
 // A multi-tile kernel whose forall tasks are warp pipelines: its fabric launch's task_warps
