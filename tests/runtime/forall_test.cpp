@@ -266,6 +266,34 @@ TEST(ForallFused, WritesAFurtherOutputInPlace) {
                std::invalid_argument);
 }
 
+// Work stealing returns only a stolen task's output: a fused forall's further output must
+// still hold every task's result when a lopsided map makes the other tiles steal (before, the
+// thieves' updates of Z stayed in their copies and Z kept its old values there).
+TEST(ForallFused, FurtherOutputsKeepEveryTasksResultUnderWorkStealing) {
+  Backend backend("threads");
+  setenv("S2P_WORK_STEALING", "greedy", 1);
+  std::vector<double> x(64), y(64, -1.0), z(64, -1.0);
+  for (std::size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<double>(k);
+  const auto map = s2p::resource_map<1>::block({64}, 4).weights({6, 1, 1, 1});
+  const auto Xd = s2p::agile(s2p::field<1, double>(x.data(), {64}), map);
+  const auto Yd = s2p::agile(s2p::field<1, double>(y.data(), {64}), map);
+  const auto Zd = s2p::agile(s2p::field<1, double>(z.data(), {64}), map);
+  const s2p::rt::tile_kernel_info info{"fused_stealing", "test.cpp", 4};
+  s2p::rt::forall(
+      info, 4, Yd, "Yd",
+      [](s2p::index<1> i, auto& Y, auto& Z, auto& X) {
+        Y[i] = X[i] * 2.0;
+        Z[i] = Y[i] + 1.0;
+      },
+      s2p::rt::writes(Zd, "Zd"), s2p::rt::reads(Xd, "Xd", {s2p::index_map<1>::identity()}));
+  unsetenv("S2P_WORK_STEALING");
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    EXPECT_EQ(y[k], 2.0 * static_cast<double>(k)) << k;
+    EXPECT_EQ(z[k], 2.0 * static_cast<double>(k) + 1.0) << k;
+  }
+}
+
 // The runtime's refusal of C = A + 1 over these views ("" if the forall ran).
 std::string refusal(const s2p::field<2, double>& C, const s2p::field<2, double>& A) {
   Backend backend("threads");

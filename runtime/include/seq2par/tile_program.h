@@ -764,8 +764,12 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
   const std::vector<forall_field_spec<N>> specs{forall_field_spec<N>{
       inputs.name, element_type_name<In>(), static_cast<std::int64_t>(sizeof(In)),
       &inputs.field->map(), inputs.maps, inputs.view}...};
+  // Work stealing returns a stolen task's output blocks only: a thief's updates of a fused
+  // forall's further outputs (`writes`) would stay in its copy. Such a forall runs every task
+  // at home.
+  const bool writes_further_outputs = (inputs.written || ...);
   std::optional<steal_costs> stealing;
-  if (work_stealing_enabled())
+  if (work_stealing_enabled() && !writes_further_outputs)
     stealing = work_stealing_costs(info);
   forall_layout<N> layout = plan_forall<N>(
       tiles,
