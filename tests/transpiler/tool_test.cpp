@@ -572,8 +572,14 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
 // value; a tunable the input does not declare, or a value outside its declared range, is an
 // error (at the declaration) and nothing is written.
 TEST_F(Tool, PlanSetsATunableConstant) {
-  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+  const std::string source = R"src(#include <seq2par/seq2par.h>
 constexpr int kDepth = S2P_TUNABLE(2, 1, 8); // S2P_TUNABLE(7) in a comment is not one
+#if 0
+constexpr int kDepth = S2P_TUNABLE(5); // a block that is never code is not a second declaration
+#endif
+[[maybe_unused]] const char* kDoc = R"doc(
+  nor is kDepth = S2P_TUNABLE(6) in a raw string
+)doc";
 S2P_INTRINSIC void produce(s2p::out<int> b);
 S2P_INTRINSIC void consume(s2p::in<int> b, s2p::out<int> r);
 S2P_KERNEL void k(s2p::tensor_ref<int> r) {
@@ -584,7 +590,8 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r) {
     S2P_WARP(1) consume(ring[i % kDepth], r[i]);
   }
 }
-)";
+)src";
+  std::ofstream(dir / "k.cpp") << source;
   const auto plan_with = [&](const json& tunables) {
     std::ofstream(dir / "k.k.plan.json")
         << json{{"format", "seq2par.plan/1"}, {"kernel", "k"}, {"tiles", 1}, {"tunables", tunables}}.dump(1);
@@ -603,7 +610,8 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r) {
   EXPECT_EQ(read(dir / "k.cpp").find("S2P_TUNABLE(3"), std::string::npos); // the source is not edited
   const std::pair<json, std::string> refused[] = {
       {{{"kDeph", {{"value", 3}}}}, "seq2par: error: k.k.plan.json: tunable 'kDeph' is not declared (S2P_TUNABLE) in k.cpp (it declares kDepth)"},
-      {{{"kDepth", {{"value", 9}}}}, "k.cpp:2:36: error: k.k.plan.json sets tunable 'kDepth' to 9; its declaration allows [1, 8]"}};
+      {{{"kDepth", {{"value", 9}}}}, "k.cpp:2:36: error: k.k.plan.json sets tunable 'kDepth' to 9; its declaration allows [1, 8]\n"
+       "    2 | constexpr int kDepth = S2P_TUNABLE(2, 1, 8);"}};
   for (const auto& [tunables, message] : refused) {
     plan_with(tunables);
     const auto bad = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
@@ -611,6 +619,16 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r) {
     EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
     EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
   }
+  // Only decimal literals: the plan writes its value back as decimal text.
+  std::string hex_source = source;
+  hex_source.replace(hex_source.find("(2, 1, 8)"), 9, "(0x2)");
+  std::ofstream(dir / "k.cpp") << hex_source;
+  plan_with({{"kDepth", {{"value", 3}}}});
+  const auto hex = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
+  EXPECT_EQ(hex.status, 1) << hex.output;
+  EXPECT_NE(hex.output.find("k.cpp:2:36: error: write a tunable as NAME = S2P_TUNABLE(value)"),
+            std::string::npos) << hex.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
 }
 
 // A forall's schedule template is planned for the extents the kernel's calls in the file pass

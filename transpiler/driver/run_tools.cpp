@@ -14,6 +14,7 @@
 #include <iterator>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace s2p::driver {
@@ -81,9 +82,9 @@ private:
 };
 
 // --plan's tunables applied: each input that declares one, as Clang should parse it (absolute
-// path -> text), or the error to report. A tunable no input declares is an error too: a plan
-// whose knob is gone must not build the kernel as if it had been applied.
-std::variant<std::map<std::string, std::string>, std::string>
+// path -> text), or nothing after the error is reported. A tunable no input declares is an error
+// too: a plan whose knob is gone must not build the kernel as if it had been applied.
+std::optional<std::map<std::string, std::string>>
 tunable_overlays(const std::vector<std::string>& sources, const pipeline::TunableValues& tunables,
                  const frontend::TranspileActionFactory::DisplayName& display_name) {
   std::map<std::string, std::string> overlays;
@@ -94,15 +95,19 @@ tunable_overlays(const std::vector<std::string>& sources, const pipeline::Tunabl
     std::ifstream in(source, std::ios::binary);
     const std::string text{std::istreambuf_iterator<char>(in), {}};
     const std::string name = display_name ? display_name(source) : source;
-    const auto scanned = scan_tunables(text, name);
-    if (const auto* error = std::get_if<LocatedError>(&scanned))
-      return error->text();
+    const auto scanned = scan_tunables(text);
+    if (const auto* error = std::get_if<TunableError>(&scanned)) {
+      report_tunable_error(text, name, *error);
+      return std::nullopt;
+    }
     const auto& declarations = std::get<std::vector<TunableDeclaration>>(scanned);
     for (const auto& d : declarations)
       declared.push_back(d.name);
-    auto applied = with_tunables(text, name, declarations, tunables, used);
-    if (const auto* error = std::get_if<LocatedError>(&applied))
-      return error->text();
+    auto applied = with_tunables(text, declarations, tunables, used);
+    if (const auto* error = std::get_if<TunableError>(&applied)) {
+      report_tunable_error(text, name, *error);
+      return std::nullopt;
+    }
     llvm::SmallString<256> path(source);
     llvm::sys::fs::make_absolute(path);
     overlays[std::string(path)] = std::get<std::string>(std::move(applied));
@@ -112,10 +117,12 @@ tunable_overlays(const std::vector<std::string>& sources, const pipeline::Tunabl
       std::string known;
       for (const auto& d : declared)
         known += (known.empty() ? "" : ", ") + d;
-      return "seq2par: error: " + tunable.plan_file + ": tunable '" + name + "' is not declared (S2P_TUNABLE) in " +
-             (sources.size() == 1 ? (display_name ? display_name(sources.front()) : sources.front())
-                                  : std::string("the inputs")) +
-             (known.empty() ? " (it declares none)" : " (it declares " + known + ")");
+      llvm::errs() << "seq2par: error: " << tunable.plan_file << ": tunable '" << name
+                   << "' is not declared (S2P_TUNABLE) in "
+                   << (sources.size() == 1 ? (display_name ? display_name(sources.front()) : sources.front())
+                                           : std::string("the inputs"))
+                   << (known.empty() ? " (it declares none)" : " (it declares " + known + ")") << "\n";
+      return std::nullopt;
     }
   return overlays;
 }
@@ -135,8 +142,7 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
   std::size_t started = 0;
   std::vector<FileRun> runs(sources.size());
   const auto overlays = tunable_overlays(sources, options.tunables, display_name);
-  if (const auto* error = std::get_if<std::string>(&overlays)) {
-    llvm::errs() << *error << "\n";
+  if (!overlays) {
     ToolRunResult refused;
     refused.tool_failed = true;
     return refused;
@@ -153,7 +159,7 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
                                        llvm::vfs::createPhysicalFileSystem()));
     tool.setPrintErrorMessage(false); // our own summary says which files failed
-    for (const auto& [path, text] : std::get<std::map<std::string, std::string>>(overlays))
+    for (const auto& [path, text] : *overlays)
       tool.mapVirtualFile(path, text);
     for (const auto& adjuster : adjusters)
       tool.appendArgumentsAdjuster(adjuster);

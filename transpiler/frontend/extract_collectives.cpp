@@ -404,6 +404,49 @@ void KernelExtractor::Impl::check_shared_uses(const clang::FunctionDecl& kernel,
 // after the first step only views (resource maps, agile fields, tile blocks, field views)
 // and constexpr constants may be declared; anything else could read a field the step has
 // not yet written in the generated program and is refused.
+namespace {
+
+// Calls a view's initializer may make when the view is built before the steps instead of after
+// one: s2p's own view builders, and the accessors that give a buffer's address or size (which
+// no step changes). Anything else could read what a step writes (a user function that copies
+// a field into a new buffer), so the hoisted view would see the values from before the step.
+bool view_builder_call(const clang::FunctionDecl& callee) {
+  if (qualified_name(&callee).rfind("::s2p::", 0) == 0)
+    return true;
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(&callee);
+  if (method && method->getParent()->isInStdNamespace())
+    return llvm::isa<clang::CXXConstructorDecl>(method)
+               ? method->getParent()->getName() == "array" ||
+                     method->getParent()->getName() == "initializer_list"
+               : method->getDeclName().isIdentifier() &&
+                     (method->getName() == "data" || method->getName() == "size");
+  return false;
+}
+
+// The first call in `e` that is not a view builder, or null.
+const clang::Expr* first_foreign_call(const clang::Stmt* s) {
+  if (!s)
+    return nullptr;
+  if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
+    return llvm::cast<clang::Expr>(s);
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (!callee || !view_builder_call(*callee))
+      return call;
+  }
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s))
+    if (!construct->getConstructor()->isTrivial() &&
+        !construct->getConstructor()->isCopyOrMoveConstructor() &&
+        !view_builder_call(*construct->getConstructor()))
+      return construct;
+  for (const clang::Stmt* child : s->children())
+    if (const clang::Expr* found = first_foreign_call(child))
+      return found;
+  return nullptr;
+}
+
+} // namespace
+
 void KernelExtractor::Impl::refuse_data_declaration_after_step(const clang::DeclStmt& decl,
                                                               const ir::TileStep& first_step) {
   for (const clang::Decl* d : decl.decls()) {
@@ -411,9 +454,19 @@ void KernelExtractor::Impl::refuse_data_declaration_after_step(const clang::Decl
     if (!var)
       continue;
     const std::string kind = s2p_template_name(var->getType());
-    if (var->isConstexpr() || kind == "resource_map" || kind == "agile_field" ||
-        kind == "tile_blocks" || kind == "field")
+    if (var->isConstexpr())
       continue;
+    if (kind == "resource_map" || kind == "agile_field" || kind == "tile_blocks" || kind == "field") {
+      if (const clang::Expr* call = first_foreign_call(var->getInit()))
+        error(call->getBeginLoc(),
+              "'" + var->getNameAsString() + "' is declared after the kernel's first step (line " +
+                  std::to_string(first_step.loc.line) +
+                  ") and built by a call seq2par cannot see into; seq2par runs a multi-tile "
+                  "kernel's declarations before its steps, so a view declared after a step may "
+                  "only be built by s2p calls from parameters, earlier views and constants (this "
+                  "call could read what a step writes); declare it before the first step");
+      continue;
+    }
     error(var->getBeginLoc(),
           "'" + var->getNameAsString() + "' is declared after the kernel's first step (line " +
               std::to_string(first_step.loc.line) +
