@@ -8,7 +8,10 @@
 // rings within chips and then across them, which combines in another order - exact for
 // integers, so it still prints what the sequential run prints. global_maximum's all_gather
 // runs hierarchically there too (across chips, then within them), for doubles as well: it
-// only copies, from where the ring reduce-scatter left each fragment.
+// only copies, from where the ring reduce-scatter left each fragment. lowest_bids is an
+// integer reduce-scatter whose partial results the all-gather right after it overwrites, so
+// only the fragment each tile owns matters: across chips it runs hierarchically too (within
+// chips, then across them), leaving each fragment where the flat ring would.
 #include <seq2par/seq2par.h>
 
 #include "../common/sample_support.h"
@@ -23,6 +26,11 @@ S2P_KERNEL S2P_TILES(6) void average_gradients(s2p::field<2, float>& gradients) 
 S2P_KERNEL S2P_TILES(64) void global_maximum(s2p::field<2, double>& values) {
   s2p::reduce_scatter(values, s2p::maximum{});
   s2p::all_gather(values);
+}
+
+S2P_KERNEL S2P_TILES(8) void lowest_bids(s2p::field<2, std::int64_t>& bids) {
+  s2p::reduce_scatter(bids, s2p::minimum{});
+  s2p::all_gather(bids);
 }
 
 S2P_KERNEL S2P_TILES(8) void tally_votes(s2p::field<2, std::int32_t>& votes) {
@@ -45,6 +53,14 @@ int main() {
   global_maximum(v);
   sample::print_array("maxima", values.data(), 200);
   sample::print_array("all tiles", values.data(), values.size());
+
+  std::vector<std::int64_t> bids(8 * 45); // 45 elements: fragments of 5 and 6
+  for (std::size_t k = 0; k < bids.size(); ++k)
+    bids[k] = static_cast<std::int64_t>((k * 2654435761u) % 100003) - 50000;
+  s2p::field<2, std::int64_t> b(bids.data(), {8, 45});
+  lowest_bids(b);
+  sample::print_array("lowest bids", bids.data(), 45);
+  sample::print_array("all tiles", bids.data(), bids.size());
 
   std::vector<std::int32_t> votes(8 * 300);
   for (std::size_t k = 0; k < votes.size(); ++k)

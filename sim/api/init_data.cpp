@@ -167,11 +167,30 @@ std::vector<Part> fragment_parts(std::uint64_t k, std::uint64_t elements, std::u
   return {{begin, middle, false}, {middle, end, true}};
 }
 
+/// Where a hierarchical reduce-scatter starts folding global fragment k: the chip tile whose
+/// input goes first within every chip, and the chip whose partial goes first across chips (a
+/// ring's fragment r starts on its position r, collectives/ring.cpp).
+struct FoldStart {
+  std::uint64_t chip_tile;
+  std::uint64_t chip;
+};
+
+FoldStart fold_start(const CollectiveInfo& info, std::uint64_t k, std::uint64_t p,
+                     std::uint64_t chips) {
+  if (placement_of(info) == FragmentPlacement::kRing) {
+    // k = g(i, t) = (i P + t + 1) mod N ends on tile i P + t: within chips it is ring fragment
+    // (t + 1) mod P, across chips ring fragment (i + 1) mod C.
+    const std::uint64_t owner = (k + p * chips - 1) % (p * chips);
+    return {(owner % p + 1) % p, (owner / p + 1) % chips};
+  }
+  return {k / chips, k % chips}; // k = jC + i: chip fragment j, its part i across chips
+}
+
 /// The result of a hierarchical reduce-scatter, combined in its own order (which differs from the
 /// flat ring's: floats are compared bit for bit against this, not against a fold in tile order).
-/// Within chip c, chip fragment j folds its tiles in ring order from tile j (that ring runs one
-/// way); across chips, global fragment k = jC + i folds the chips' partials in ring order from
-/// chip i (backward halves of a bidirectional ring from chip i - 2 downwards).
+/// Global fragment k folds, within each chip, the chip's tiles in ring order from the fragment's
+/// start (that ring runs one way), then across chips the chips' partials in ring order from its
+/// start chip (backward halves of a bidirectional ring from two chips before it, downwards).
 std::vector<std::byte> hierarchical_reduction(const Schedule& schedule, const CollectiveInfo& info,
                                               InitPattern pattern, std::uint64_t init_seed,
                                               int buffer) {
@@ -179,40 +198,32 @@ std::vector<std::byte> hierarchical_reduction(const Schedule& schedule, const Co
   const std::uint64_t elements = info.bytes / size;
   const std::uint64_t p = schedule.tiles_per_chip;
   const std::uint64_t chips = schedule.chips;
-  std::vector<std::vector<std::byte>> partial(chips, std::vector<std::byte>(info.bytes));
+  std::vector<std::byte> result(info.bytes);
+  std::vector<std::byte> partial;
   std::vector<std::byte> scratch;
-  for (std::uint64_t c = 0; c < chips; ++c) {
-    for (std::uint64_t j = 0; j < p; ++j) {
-      for (const Part& part : fragment_parts(j, elements, p, false)) {
-        const auto region = std::span(partial[c]).subspan(
-            part.begin * size, (part.end - part.begin) * size);
-        scratch.resize(region.size());
-        for (std::uint64_t m = 0; m < p; ++m) {
-          const auto tile = static_cast<TileId>(c * p + ring_member(j, m, p, part.backward));
-          fill_input_range(m == 0 ? region : std::span(scratch), info.type, pattern,
+  for (std::uint64_t k = 0; k < schedule.tiles; ++k) {
+    const FoldStart start = fold_start(info, k, p, chips);
+    for (const Part& part : fragment_parts(k, elements, schedule.tiles, info.bidirectional)) {
+      const std::uint64_t bytes = (part.end - part.begin) * size;
+      const auto region = std::span(result).subspan(part.begin * size, bytes);
+      partial.resize(bytes);
+      scratch.resize(bytes);
+      for (std::uint64_t m = 0; m < chips; ++m) {
+        const std::uint64_t chip = ring_member(start.chip, m, chips, part.backward);
+        for (std::uint64_t q = 0; q < p; ++q) {
+          const auto tile =
+              static_cast<TileId>(chip * p + ring_member(start.chip_tile, q, p, false));
+          fill_input_range(q == 0 ? std::span(partial) : std::span(scratch), info.type, pattern,
                            stream_key(init_seed, tile, buffer), part.begin);
-          if (m > 0) {
-            combine_into(region, scratch, info.op, info.type);
+          if (q > 0) {
+            combine_into(partial, scratch, info.op, info.type);
           }
         }
-      }
-    }
-  }
-  std::vector<std::byte> result(info.bytes);
-  for (std::uint64_t k = 0; k < schedule.tiles; ++k) {
-    for (const Part& part : fragment_parts(k, elements, schedule.tiles, info.bidirectional)) {
-      const std::uint64_t lo = part.begin * size;
-      const std::uint64_t bytes = (part.end - part.begin) * size;
-      const auto region = std::span(result).subspan(lo, bytes);
-      for (std::uint64_t m = 0; m < chips; ++m) {
-        const auto from = std::span<const std::byte>(partial[ring_member(k % chips, m, chips,
-                                                                         part.backward)])
-                              .subspan(lo, bytes);
         if (m == 0) {
-          std::copy(from.begin(), from.end(), region.begin()); // not memcpy: GCC 12 misreads
-                                                               // the bound (-Wstringop-overflow)
+          std::copy(partial.begin(), partial.end(), region.begin()); // not memcpy: GCC 12
+                                                                     // misreads the bound
         } else {
-          combine_into(region, from, info.op, info.type);
+          combine_into(region, partial, info.op, info.type);
         }
       }
     }

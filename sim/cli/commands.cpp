@@ -39,8 +39,9 @@ const char* const kGenUsage =
     "  ring's backward half is sent (and spaces the sends of --placement ring). --algorithm auto\n"
     "  (the default) is hierarchical when C > 1 (rings within each chip, then across chips;\n"
     "  fragment k = jC + i ends on tile (j-1) mod N/C of chip (i-1) mod C), else one flat ring\n"
-    "  over all tiles. --placement ring: a hierarchical all-gather whose input lies as the flat\n"
-    "  ring's (fragment k on tile (k-1) mod N), so that it gives the flat ring's result.\n";
+    "  over all tiles. --placement ring: a one-way hierarchical all-gather whose input lies as\n"
+    "  the flat ring's (fragment k on tile (k-1) mod N), so that it gives the flat ring's rows,\n"
+    "  or a one-way hierarchical reduce-scatter that leaves fragment k there.\n";
 const char* const kCheckUsage =
     "s2p-sim check sched.json [--fabric f.json]\n"
     "  Validates a schedule on a fabric: every superstep on every tile, timing included\n"

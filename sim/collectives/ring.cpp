@@ -209,10 +209,9 @@ void validate(const RingOptions& o, const Fabric& fabric) {
         "--owner-offset: a hierarchical collective places fragments as -1 does (see "
         "fragment_owner)");
   }
-  if (placement_of(o) != own_placement(o.algorithm) &&
-      (o.kind != "all-gather" || o.bidirectional)) {
-    throw std::invalid_argument("--placement: only a one-way hierarchical all-gather can take "
-                                "the flat ring's placement");
+  if (placement_of(o) != own_placement(o.algorithm) && (o.kind == "allreduce" || o.bidirectional)) {
+    throw std::invalid_argument("--placement: only a one-way hierarchical all-gather or "
+                                "reduce-scatter can take the flat ring's placement");
   }
 }
 
@@ -295,11 +294,15 @@ const RingSpace kAcrossChips{"chip",
                              "x",
                              ""};
 
-// With the flat ring's placement (an all-gather only): tile (chip i, chip_tile t) starts with
-// global fragment g(i, t) = (i P + t + 1) mod N. The ring across chips among the tiles of index
-// t moves those (ring fragment r is g((r - 1) mod C, t)); then the tile of index t holds
-// g(c, t) for every chip c, and ring fragment r within a chip is that set for t = (r - 1) mod P:
-// one ring per c, its fragment g(c, (r - 1) mod P), run side by side in one superstep.
+// With the flat ring's placement (a one-way all-gather or reduce-scatter): tile (chip i,
+// chip_tile t) holds global fragment g(i, t) = (i P + t + 1) mod N, where the flat ring puts
+// it. The ring across chips runs among the tiles of index t over those (ring fragment r is
+// g((r - 1) mod C, t)); within a chip, ring fragment r is the set g(c, (r - 1) mod P) over every
+// chip c: one ring per c, run side by side in one superstep. An all-gather runs across chips
+// first (then the tile of index t holds g(c, t) for every c) and passes those on within chips;
+// a reduce-scatter runs the levels the other way: within each chip, tile t ends with the chip's
+// fold of g(c, t) for every c, and across chips the tiles of index t fold those, leaving
+// g(i, t) complete on tile t of chip i.
 const RingSpace kAcrossChipsRingPlaced{
     "chip",
     "chips",

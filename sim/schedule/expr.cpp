@@ -455,6 +455,56 @@ bool try_floor_mod(std::int64_t a, std::int64_t b, std::int64_t& r) {
   return true;
 }
 
+/// Floor division by one divisor d in [2, 2^32) of numerators in [-2^32, 2^32), integer only: a
+/// multiply-high by c = ceil(2^64 / d) gives the truncated quotient of every n < 2^32 exactly
+/// (Lemire, Kaser and Kurz, "Faster Remainder by Direct Computation", 2019, for 32-bit n and d),
+/// and a negative n goes through its complement, floor(n / d) = ~(~n / d) with ~n = -n - 1 >= 0.
+/// Scalar int64 <-> double conversions cost more than the one multiply on the baseline x86-64
+/// instruction set, and ring offsets (`k * E / tiles`, `% tiles`) stay far inside this band.
+class SmallFloorDivider {
+public:
+  static constexpr std::int64_t kBound = std::int64_t{1} << 32;
+  /// Whether the divider serves divisor d (d = 1 would need c = 2^64).
+  [[nodiscard]] static bool serves(std::int64_t d) { return d >= 2 && d < kBound; }
+  explicit SmallFloorDivider(std::int64_t d)
+      : magic_(~std::uint64_t{0} / static_cast<std::uint64_t>(d) + 1) {}
+  /// Whether numerator n lies in the band the quotient is exact for.
+  [[nodiscard]] static bool in_band(std::int64_t n) { return n >= -kBound && n < kBound; }
+  [[nodiscard]] std::int64_t quotient(std::int64_t n) const {
+    __extension__ using U128 = unsigned __int128;
+    const std::int64_t sign = n >> 63; // all ones for a negative n
+    const auto folded = static_cast<std::uint64_t>(n ^ sign);
+    const auto truncated = static_cast<std::uint64_t>((U128{magic_} * folded) >> 64);
+    return static_cast<std::int64_t>(truncated) ^ sign;
+  }
+
+private:
+  std::uint64_t magic_;
+};
+
+/// divide_lanes through SmallFloorDivider; false when the divisor or a numerator is outside its
+/// band.
+template <bool kModulo>
+bool divide_small_lanes(const std::int64_t* a, std::int64_t b, std::int64_t* out,
+                        std::size_t lanes) {
+  if (!SmallFloorDivider::serves(b)) {
+    return false;
+  }
+  bool small = true;
+  for (std::size_t i = 0; i < lanes; ++i) {
+    small &= SmallFloorDivider::in_band(a[i]);
+  }
+  if (!small) {
+    return false;
+  }
+  const SmallFloorDivider divider(b);
+  for (std::size_t i = 0; i < lanes; ++i) {
+    const std::int64_t q = divider.quotient(a[i]);
+    out[i] = kModulo ? a[i] - q * b : q;
+  }
+  return true;
+}
+
 /// Floor division (or modulo, `kModulo`) of every lane by one divisor, through a double-precision
 /// reciprocal corrected to the exact result: a hardware integer division per lane was the
 /// costliest part of resolving a ring's offsets (`k * E / tiles`, `% tiles`). Where |a| and b
@@ -464,6 +514,9 @@ bool try_floor_mod(std::int64_t a, std::int64_t b, std::int64_t& r) {
 /// into a division by the compiler). False (the caller divides lane by lane) for other operands.
 template <bool kModulo>
 bool divide_lanes(const std::int64_t* a, std::int64_t b, std::int64_t* out, std::size_t lanes) {
+  if (divide_small_lanes<kModulo>(a, b, out, lanes)) {
+    return true;
+  }
   constexpr std::int64_t kExact = std::int64_t{1} << 50;
   if (b <= 0 || b > kExact) {
     return false;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "schedule/lane_memo.h"
 #include "support/json_reader.h"
 #include "support/part_diagnostics.h"
 
@@ -500,7 +501,8 @@ private:
       let_lanes_.resize(lets.size());
     }
     for (std::size_t l = 0; l < lets.size(); ++l) {
-      if (!lets[l].value.eval_lanes(env_, columns_, lanes, let_lanes_[l].data())) {
+      if (!detail::memo_eval_lanes(lets[l].value, env_, columns_, lanes,
+                                   let_lanes_[l].data())) {
         return false;
       }
       columns_[static_cast<std::size_t>(lets[l].slot)] = let_lanes_[l].data();
@@ -511,7 +513,7 @@ private:
   void unbind_lanes() { std::fill(columns_.begin(), columns_.end(), nullptr); }
 
   bool lanes(const Expr& expr, std::size_t n, std::int64_t* out) const {
-    return expr.eval_lanes(env_, columns_, n, out);
+    return detail::memo_eval_lanes(expr, env_, columns_, n, out);
   }
 
   /// Like for_each_tile, in batches for tile sets over the group (`all`, `where`).

@@ -658,8 +658,8 @@ private:
     schedule_.collective = std::move(info);
   }
 
-  /// `placement`: the algorithm's own (the default), or the flat ring's for a hierarchical
-  /// all-gather (the only collective whose result does not depend on it).
+  /// `placement`: the algorithm's own (the default), or the flat ring's for a one-way
+  /// hierarchical all-gather or reduce-scatter (an all-reduce's is its rows: every tile).
   std::optional<FragmentPlacement> fragment_placement(ObjectReader& r, const CollectiveInfo& info) {
     const FragmentPlacement own = info.algorithm == CollectiveAlgorithm::kHierarchical
                                       ? FragmentPlacement::kHierarchical
@@ -674,11 +674,11 @@ private:
       fail_field(source_, r.field("placement"),
                  "expected \"ring\" or \"hierarchical\", got " + describe(*json));
     }
-    if (*parsed != own && !(info.kind == "all-gather" && !info.bidirectional &&
-                            *parsed == FragmentPlacement::kRing)) {
+    if (*parsed != own &&
+        !(info.kind != "allreduce" && !info.bidirectional && *parsed == FragmentPlacement::kRing)) {
       fail_field(source_, r.field("placement"),
-                 "only a one-way hierarchical all-gather can take another placement than its "
-                 "algorithm's (the flat ring's, \"ring\")");
+                 "only a one-way hierarchical all-gather or reduce-scatter can take another "
+                 "placement than its algorithm's (the flat ring's, \"ring\")");
     }
     return *parsed;
   }

@@ -69,7 +69,8 @@ TEST(TileMemory, RingScheduleBufferGetsAnAddress) {
                                     s2p::rt::collective_kind::all_reduce,
                                     sim::ElementType::kF32,
                                     sim::CombineOp::kSum,
-                                    6 * 1024};
+                                    6 * 1024,
+                                    s2p::rt::ring_partials::kept};
   const auto json = s2p::rt::ring_schedule(launch, fabric, "");
   for (const auto& buffer : json.at("buffers"))
     EXPECT_TRUE(buffer.contains("base")) << buffer.dump();

@@ -200,9 +200,59 @@ TEST_F(MultiChip, AllGatherRunsHierarchicallyForEveryTypeWithinItsBound) {
     EXPECT_TRUE(l.contains("hierarchical_bound"));
 }
 
+// A reduce-scatter then an all-gather of the same rows, the sequential pair and the runtime's,
+// the reduce-scatter told that its partials are overwritten (what seq2par emits for that
+// pair): after the reduce-scatter each fragment k is the sequential one on its owner, tile
+// (k - 1) mod N; after the all-gather every row is the sequential one. Returns the
+// reduce-scatter's launch record.
+template <class T, class Op>
+nlohmann::json reduce_scatter_then_all_gather(int tiles, std::vector<T> rows, Op op) {
+  const std::int64_t elements = static_cast<std::int64_t>(rows.size()) / tiles;
+  std::vector<T> expected = rows;
+  const s2p::field<2, T> sequential(expected.data(), {tiles, elements});
+  const s2p::field<2, T> actual(rows.data(), {tiles, elements});
+  s2p::reduce_scatter(sequential, op);
+  const s2p::rt::tile_kernel_info info{"combine", "test.cpp", tiles};
+  s2p::rt::collective(info, s2p::rt::collective_kind::reduce_scatter, actual, op,
+                      s2p::rt::ring_partials::overwritten);
+  const nlohmann::json launch = last_launch();
+  for (std::int64_t k = 0; k < tiles; ++k) {
+    const std::int64_t owner = (k + tiles - 1) % tiles;
+    for (std::int64_t x = k * elements / tiles; x < (k + 1) * elements / tiles; ++x)
+      EXPECT_EQ(actual(owner, x), sequential(owner, x)) << "tile " << owner << ", element " << x;
+  }
+  s2p::all_gather(sequential);
+  s2p::rt::collective(info, s2p::rt::collective_kind::all_gather, actual, op);
+  EXPECT_EQ(expected, rows);
+  return launch;
+}
+
+// Where nothing reads a reduce-scatter's partials (the kernel's next step all-gathers the same
+// rows), its result is the owned fragments only, so an exact combine (integers) runs
+// hierarchically across chips, to the flat ring's placement, each level within 5% of its bound
+// (64 tiles a chip, 64 KiB a tile); a float combine still keeps the flat ring.
+TEST_F(MultiChip, IntegerReduceScatterWhosePartialsAreOverwrittenRunsHierarchically) {
+  std::optional<Env> fabric;
+  fabric.emplace("S2P_FABRIC", two_chip_fabric("s2p_two_chips_reduce_scatter.json", 64));
+  expect_two_level_collective_within_bound(
+      reduce_scatter_then_all_gather(128, spread_rows<std::int32_t>(128, 16384, 20000), s2p::sum{}));
+  // Other combines and widths, fragments of unequal sizes (43 elements over 8 tiles).
+  fabric.reset();
+  fabric.emplace("S2P_FABRIC", small_two_chip_fabric("s2p_two_small_chips_reduce_scatter.json"));
+  for (const auto& l :
+       {reduce_scatter_then_all_gather(8, spread_rows<std::int64_t>(8, 40, 9), s2p::product{}),
+        reduce_scatter_then_all_gather(8, spread_rows<std::uint16_t>(8, 43, 60000),
+                                       s2p::maximum{}),
+        reduce_scatter_then_all_gather(8, spread_rows<std::int8_t>(8, 40, 200), s2p::minimum{})})
+    EXPECT_TRUE(l.contains("hierarchical_bound"));
+  const auto floats = reduce_scatter_then_all_gather(8, spread_rows<float>(8, 40, 100), s2p::sum{});
+  EXPECT_TRUE(floats.contains("ring_bound"));
+  EXPECT_FALSE(floats.contains("hierarchical_bound"));
+}
+
 // The rule's other side: float combines (another order rounds differently; min/max differ on
-// signed zeros and NaNs) and reduce-scatter alone (its rows hold the flat ring's partial sums)
-// keep the flat ring across chips, and a launch on one chip is a flat ring anyway.
+// signed zeros and NaNs) and a reduce-scatter whose partials the program may read (its rows
+// hold the flat ring's partial sums) keep the flat ring across chips, and a launch on one chip is a flat ring anyway.
 TEST_F(MultiChip, OrderSensitiveCollectivesKeepTheFlatRing) {
   Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips_flat.json"));
   using kind = s2p::rt::collective_kind;

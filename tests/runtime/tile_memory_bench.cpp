@@ -267,7 +267,8 @@ int real_schedules() {
                                       s2p::rt::collective_kind::all_reduce,
                                       s2p::sim::ElementType::kF32,
                                       s2p::sim::CombineOp::kSum,
-                                      bytes};
+                                      bytes,
+                                      s2p::rt::ring_partials::kept};
     rows.push_back(real_row(std::string("ring all-reduce ").append(std::to_string(bytes / 1024)) + " KiB",
                             s2p::rt::ring_schedule(launch, fabric, "")));
   }

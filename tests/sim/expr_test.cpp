@@ -227,6 +227,57 @@ TEST(Expr, EvalLanesDividesByOneDivisorExactly) {
   }
 }
 
+TEST(Expr, EvalLanesDividesSmallNumeratorsByMultiplyHighExactly) {
+  // Numerators in [-2^32, 2^32) over a divisor in [2, 2^32) take an integer multiply-high by
+  // ceil(2^64 / d) instead of a division per lane; quotient and remainder must be eval()'s at
+  // both ends of the band and of the divisor range, at quotient boundaries (multiples of d and
+  // their neighbours, where a magic constant one too small or large is off by one), and beside
+  // lanes just past the band or at INT64 extremes (which send the whole batch the slower way).
+  Fixture f;
+  const int k = f.symbols.declare("k");
+  f.env.resize(4);
+  constexpr std::int64_t kBand = std::int64_t{1} << 32;
+  const Expr div = Expr::parse("k / tiles", f.symbols);
+  const Expr mod = Expr::parse("k % tiles", f.symbols);
+  std::vector<const std::int64_t*> columns(4, nullptr);
+  const auto check = [&](const std::vector<std::int64_t>& k_lanes, std::int64_t divisor) {
+    f.env[f.tiles] = divisor;
+    columns[static_cast<std::size_t>(k)] = k_lanes.data();
+    std::vector<std::int64_t> q(k_lanes.size());
+    std::vector<std::int64_t> r(k_lanes.size());
+    ASSERT_TRUE(div.eval_lanes(f.env, columns, k_lanes.size(), q.data()));
+    ASSERT_TRUE(mod.eval_lanes(f.env, columns, k_lanes.size(), r.data()));
+    for (std::size_t i = 0; i < k_lanes.size(); ++i) {
+      f.env[k] = k_lanes[i];
+      EXPECT_EQ(q[i], div.eval(f.env)) << k_lanes[i] << " / " << divisor;
+      EXPECT_EQ(r[i], mod.eval(f.env)) << k_lanes[i] << " % " << divisor;
+    }
+  };
+  for (const std::int64_t d :
+       {std::int64_t{2}, std::int64_t{3}, std::int64_t{7}, std::int64_t{1471}, std::int64_t{1472},
+        std::int64_t{5888}, std::int64_t{65536}, std::int64_t{1000000007},
+        std::int64_t{2147483647}, std::int64_t{2147483648}, kBand - 3, kBand - 1}) {
+    std::vector<std::int64_t> lanes = {0, 1, -1, kBand - 1, -kBand, -kBand + 1, kBand - 2};
+    for (const std::int64_t m : {std::int64_t{1}, std::int64_t{2}, (kBand - 1) / d}) {
+      for (const std::int64_t delta : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}}) {
+        const std::int64_t v = m * d + delta;
+        if (v < kBand && lanes.size() + 2 <= Expr::kMaxLanes) {
+          lanes.push_back(v);
+          lanes.push_back(-v);
+        }
+      }
+    }
+    check(lanes, d);
+    // One lane out of the band (or at an INT64 extreme): the batch must still be exact.
+    for (const std::int64_t outside : {kBand, -kBand - 1, std::numeric_limits<std::int64_t>::max(),
+                                       std::numeric_limits<std::int64_t>::min()}) {
+      std::vector<std::int64_t> mixed = lanes;
+      mixed.back() = outside;
+      check(mixed, d);
+    }
+  }
+}
+
 TEST(SymbolTable, ScopesHideNamesButKeepSlotsUnique) {
   SymbolTable symbols;
   const int a = symbols.declare("a");

@@ -332,6 +332,67 @@ TEST(HierarchicalCollectives, AllGatherFromTheFlatRingsPlacementGivesItsRows) {
   EXPECT_GE(bound->ratio, 0.95);
 }
 
+/// A reduce-scatter that leaves each fragment where the flat ring does (`placement` ring): the
+/// owner of fragment k, tile (k - 1) mod N, ends with the flat ring's complete fragment for an
+/// exact combine (integers: every order gives the same bits), one tile per chip and unequal
+/// fragments included, and `verify` checks the order it combined in (floats bit for bit).
+template <class T>
+void expect_flat_fragments(sim::ElementType type, sim::CombineOp op, std::uint32_t chips,
+                           std::uint32_t per_chip, std::uint64_t bytes) {
+  sim::RingOptions o = hierarchical("reduce-scatter", chips, per_chip, bytes);
+  o.type = type;
+  o.op = op;
+  o.placement = sim::FragmentPlacement::kRing;
+  sim::Simulation tree = run_on_data(o);
+  const std::string label = std::to_string(chips) + " x " + std::to_string(per_chip) + ", " +
+                            std::to_string(bytes) + " bytes of " +
+                            std::string(sim::to_string(type)) + ", " +
+                            std::string(sim::to_string(op));
+  ASSERT_FALSE(tree.diagnostics().has_errors()) << label << all_text(tree.diagnostics());
+  const sim::VerifyResult verified = tree.verify();
+  EXPECT_TRUE(verified.ok) << label << ": " << verified.detail;
+  EXPECT_GT(verified.checked_elements, 0u) << label;
+  o.algorithm = sim::CollectiveAlgorithm::kRing;
+  o.placement.reset();
+  const sim::Simulation flat = run_on_data(o);
+  const std::uint64_t elements = bytes / sizeof(T);
+  for (std::uint64_t k = 0; k < o.tiles; ++k) {
+    const auto owner = static_cast<sim::TileId>((k + o.tiles - 1) % o.tiles);
+    const auto mine = tree.read<T>(owner, "data");
+    const auto want = flat.read<T>(owner, "data");
+    for (std::uint64_t e = k * elements / o.tiles; e < (k + 1) * elements / o.tiles; ++e) {
+      ASSERT_EQ(mine[e], want[e]) << label << ", tile " << owner << ", element " << e;
+    }
+  }
+}
+
+TEST(HierarchicalCollectives, ReduceScatterToTheFlatRingsPlacementGivesItsFragments) {
+  expect_flat_fragments<std::int32_t>(sim::ElementType::kI32, sim::CombineOp::kSum, 2, 4, 4 * 1001);
+  expect_flat_fragments<std::int64_t>(sim::ElementType::kI64, sim::CombineOp::kMax, 3, 5, 8 * 37);
+  expect_flat_fragments<std::uint8_t>(sim::ElementType::kU8, sim::CombineOp::kProd, 4, 3, 50);
+  expect_flat_fragments<std::uint16_t>(sim::ElementType::kU16, sim::CombineOp::kMin, 4, 1, 2 * 9);
+  // Float inputs are small integers, so the sums are exact here; `verify` folds in the order
+  // the rings combined, bit for bit.
+  expect_flat_fragments<float>(sim::ElementType::kF32, sim::CombineOp::kSum, 3, 4, 4 * 203);
+
+  // Without the placement (the hierarchical one), fragment 1 ends on tile 3, not tile 0.
+  sim::RingOptions o = hierarchical("reduce-scatter", 2, 4, 4 * 64);
+  const sim::Schedule own =
+      sim::parse_schedule(sim::make_ring_schedule(o, small_fabric(4, 2)), "h.json");
+  EXPECT_EQ(sim::fragment_owner(*own.collective, 8, 4, 1), 3u);
+
+  o = hierarchical("reduce-scatter", 2, 64, 64 * 1024);
+  o.type = sim::ElementType::kI32;
+  o.placement = sim::FragmentPlacement::kRing;
+  const sim::Fabric fabric = small_fabric(64, 2);
+  const sim::Simulation s = simulate(sim::make_ring_schedule(o, fabric), fabric);
+  ASSERT_FALSE(s.diagnostics().has_errors()) << all_text(s.diagnostics());
+  const auto& bound = s.report().hierarchical_bound;
+  ASSERT_TRUE(bound.has_value());
+  EXPECT_LE(bound->ratio, 1.05);
+  EXPECT_GE(bound->ratio, 0.95);
+}
+
 TEST(HierarchicalCollectives, RefusedOptionsAndMetadata) {
   sim::RingOptions o = hierarchical("allreduce", 1, 4, 64);
   EXPECT_THROW((void)sim::make_ring_schedule(o, sim::default_fabric()), std::invalid_argument);
@@ -345,12 +406,14 @@ TEST(HierarchicalCollectives, RefusedOptionsAndMetadata) {
               (void)sim::parse_schedule(schedule, "h.json");
             }).find("field 'collective.levels[1].tiles': expected 2 (the schedule's chips)"),
             std::string::npos);
-  // Only a one-way hierarchical all-gather takes the flat ring's placement.
+  // Only a one-way hierarchical all-gather or reduce-scatter takes the flat ring's placement.
   o.placement = sim::FragmentPlacement::kRing;
   EXPECT_THROW((void)sim::make_ring_schedule(o, small_fabric(4, 2)), std::invalid_argument);
-  o.kind = "all-gather";
-  o.bidirectional = true;
-  EXPECT_THROW((void)sim::make_ring_schedule(o, small_fabric(4, 2)), std::invalid_argument);
+  for (const char* kind : {"all-gather", "reduce-scatter"}) {
+    o.kind = kind;
+    o.bidirectional = true;
+    EXPECT_THROW((void)sim::make_ring_schedule(o, small_fabric(4, 2)), std::invalid_argument);
+  }
   schedule["collective"]["levels"][1]["tiles"] = 2;
   schedule["collective"]["placement"] = "ring";
   EXPECT_NE(input_error([&] {

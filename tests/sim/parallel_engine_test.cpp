@@ -287,6 +287,22 @@ TEST(DistributedEngine, HierarchicalAllReduceOverTwoAndFourChipsIdentical) {
   }
 }
 
+/// A reduce-scatter to the flat ring's placement: C sends per tile in each step within a chip
+/// (run by the chip's rank alone), then the ring across chips.
+TEST(DistributedEngine, ReduceScatterToTheFlatRingsPlacementIdentical) {
+  const sim::Fabric fabric = small_fabric(kTiles / 2, 2);
+  sim::RingOptions options;
+  options.kind = "reduce-scatter";
+  options.tiles = kTiles;
+  options.chips = 2;
+  options.bytes = 8192;
+  options.type = sim::ElementType::kI32;
+  options.algorithm = sim::CollectiveAlgorithm::kHierarchical;
+  options.placement = sim::FragmentPlacement::kRing;
+  expect_same_for_every_rank_count(sim::make_ring_schedule(options, fabric), fabric,
+                                   /*verify=*/true);
+}
+
 TEST(DistributedEngine, MultiChipLossyLinksIdenticalForEveryRankCount) {
   sim::Fabric fabric = small_fabric(kTiles / 4, 4);
   fabric.external.loss_probability = 0.05;

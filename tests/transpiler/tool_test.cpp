@@ -318,6 +318,30 @@ TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {
   const json gather = json::parse(read(dir / "outgather" / "gather.g.schedule.json"));
   EXPECT_EQ(gather.at("collective").at("algorithm"), "hierarchical");
   EXPECT_EQ(gather.at("collective").at("placement"), "ring");
+  // An integer reduce-scatter whose partials the next step (an all-gather of the same rows)
+  // overwrites is hierarchical too, to the flat ring's placement, and the generated call says
+  // so; alone (the program may read its partials) it keeps the flat ring.
+  std::ofstream(dir / "scatter.cpp")
+      << "#include <seq2par/seq2par.h>\n"
+      << "S2P_KERNEL S2P_TILES(8) void r(s2p::field<2, int>& rows) {\n"
+      << "  s2p::reduce_scatter(rows, s2p::minimum{});\n  s2p::all_gather(rows);\n}\n"
+      << "S2P_KERNEL S2P_TILES(8) void a(s2p::field<2, int>& rows) {\n"
+      << "  s2p::reduce_scatter(rows, s2p::minimum{});\n}\n";
+  ASSERT_EQ(run("scatter.cpp --fabric two_chips.json --out-dir outscatter", dir).status, 0);
+  const json scatter = json::parse(read(dir / "outscatter" / "scatter.r.1.schedule.json"));
+  EXPECT_EQ(scatter.at("collective").at("kind"), "reduce-scatter");
+  EXPECT_EQ(scatter.at("collective").at("algorithm"), "hierarchical");
+  EXPECT_EQ(scatter.at("collective").at("placement"), "ring");
+  EXPECT_EQ(json::parse(read(dir / "outscatter" / "scatter.a.schedule.json"))
+                .at("collective")
+                .at("algorithm"),
+            "ring");
+  std::string scatter_code = read(dir / "outscatter" / "scatter.par.cpp");
+  std::erase_if(scatter_code, [](char c) { return c == ' ' || c == '\n'; }); // formatted code
+  const auto overwritten = scatter_code.find("s2p::rt::ring_partials::overwritten");
+  EXPECT_NE(overwritten, std::string::npos) << scatter_code;
+  EXPECT_EQ(scatter_code.find("ring_partials", overwritten + 30), std::string::npos)
+      << scatter_code;
   const auto nine = run(kernel(9) + " --fabric two_chips.json --out-dir out9", dir);
   EXPECT_EQ(nine.status, 1) << nine.output;
   EXPECT_NE(nine.output.find("k9.cpp:2:30: error: kernel 'k' spans 9 tiles but the fabric has 8 "

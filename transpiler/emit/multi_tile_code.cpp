@@ -1,5 +1,7 @@
 #include "emit/multi_tile_code.h"
 
+#include "planning/schedule_templates.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -128,11 +130,14 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
       out << ");\n";
       continue;
     }
+    const bool overwritten = planning::partials_overwritten(multi, step);
     out << "s2p::rt::collective(" << launch_info(multi, k)
         << ", s2p::rt::collective_kind::" << library_name(step.kind) << ", " << step.field
-        << ", " << step.op << "); // line " << step.loc.line << ": ring "
+        << ", " << step.op << (overwritten ? ", s2p::rt::ring_partials::overwritten" : "")
+        << "); // line " << step.loc.line << ": ring "
         << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather"
                                                    : library_name(step.kind))
+        << (overwritten ? " (its partials: the all-gather below overwrites them)" : "")
         << (note.empty() ? std::string() : ", " + note) << "\n";
   }
   out << "}";

@@ -65,6 +65,8 @@ Planned<rt::ring_launch> ring_launch_of(const Kernel& kernel, const TileStep& st
   launch.bytes_per_tile = static_cast<std::uint64_t>(elements) * sim::element_size(*type);
   if (step.combine) // the library's combine (not read for an all-gather)
     launch.op = *sim::combine_op_from_string(to_string(*step.combine));
+  if (partials_overwritten(*kernel.multi_tile, step))
+    launch.partials = rt::ring_partials::overwritten;
   return launch;
 }
 
@@ -380,6 +382,20 @@ ScheduleTemplate ring_schedule_template(const Kernel& kernel,
       throw OutOfTileMemory(out_of_memory);
     return schedule;
   });
+}
+
+bool partials_overwritten(const MultiTile& multi, const TileStep& step) {
+  if (step.kind != TileStep::Kind::ReduceScatter || step.rows_parameter.empty())
+    return false;
+  // `step` is one of the kernel's steps (by address: a copy says nothing about its place).
+  for (std::size_t k = 0; k + 1 < multi.steps.size(); ++k) {
+    if (&multi.steps[k] != &step)
+      continue;
+    const TileStep& next = multi.steps[k + 1];
+    return next.kind == TileStep::Kind::AllGather && next.rows_parameter == step.rows_parameter &&
+           next.field == step.field;
+  }
+  return false;
 }
 
 std::optional<nlohmann::ordered_json>

@@ -40,6 +40,12 @@ ScheduleTemplate forall_schedule_template(const ir::Kernel& kernel, const ir::Ti
 ScheduleTemplate ring_schedule_template(const ir::Kernel& kernel, const ir::TileStep& step,
                                         const std::string& fabric_file);
 
+// Whether nothing reads what reduce-scatter `step` leaves outside each tile's own fragment (the
+// flat ring's partial results): the kernel's next step all-gathers the same field parameter,
+// which overwrites all of it. The runtime may then run an exact combine hierarchically
+// (s2p::rt::ring_partials::overwritten); seq2par's template and generated call say the same.
+bool partials_overwritten(const ir::MultiTile& multi, const ir::TileStep& step);
+
 // When there is no exact ring: the ring for one element per tile, on chips of
 // `tiles_per_chip` tiles (none without the fabric simulator).
 std::optional<nlohmann::ordered_json> ring_placeholder_template(const ir::Kernel& kernel,

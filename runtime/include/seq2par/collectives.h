@@ -16,9 +16,12 @@
 // chip, then across chips), which combines in another order: every order gives these bits
 // (an integer fold that overflows is undefined here, as in any C++ loop). An all-gather alone,
 // of any type, runs hierarchically too, from the placement below: it only copies, so its rows
-// are these bit for bit. Float all-reduces, and reduce-scatter alone (its rows hold the flat
-// ring's partial sums outside the fragment a tile owns), always run the flat ring's order. The
-// rule is s2p::rt::collective_algorithm (<seq2par/planning/ring_schedule.h>).
+// are these bit for bit. So does an integer reduce-scatter whose partials nothing reads (the
+// kernel's next step all-gathers the same rows: seq2par passes s2p::rt::ring_partials::
+// overwritten), leaving each fragment where the flat ring does. Float all-reduces, and any
+// other reduce-scatter (its rows hold the flat ring's partial sums outside the fragment a tile
+// owns), always run the flat ring's order. The rule is s2p::rt::collective_algorithm
+// (<seq2par/planning/ring_schedule.h>).
 #pragma once
 
 #include <seq2par/distribution.h>

@@ -226,6 +226,13 @@ struct tile_kernel_info {
 
 enum class collective_kind { all_reduce, reduce_scatter, all_gather };
 
+// What a reduce-scatter leaves outside the fragment each tile owns (the flat ring's partial
+// results, part of its meaning): `kept` - the program may read them; `overwritten` - nothing
+// reads them, because the kernel's next step all-gathers the same rows (seq2par says so). Then
+// only the owned fragments are the launch's result, and an exact combine may run
+// hierarchically across chips (s2p::rt::collective_algorithm).
+enum class ring_partials { kept, overwritten };
+
 // A ring collective over contiguous rows (row t = tile t), type-erased for the library.
 struct collective_args {
   collective_kind kind;
@@ -235,6 +242,7 @@ struct collective_args {
   std::int64_t elements_per_tile;
   void* rows;
   void (*combine)(void* mine, const void* received, std::size_t count);
+  ring_partials partials; // a reduce-scatter's: read by the program or overwritten next
 };
 
 // Whether this runtime was built with the fabric simulator (multi-tile kernels on `sim`).
@@ -244,8 +252,9 @@ bool has_fabric_simulator();
 // simulator (the ring schedule of s2p-sim gen, timed), `threads` runs one host thread per
 // tile exchanging fragments with barriers between steps. Both combine in the ring order of
 // <seq2par/collectives.h>, so results equal the sequential run bit for bit (on chips the kernel's
-// tiles span, an integer all-reduce runs hierarchically on the simulator: every order of an
-// exact combine gives the same bits; see that header).
+// tiles span, an integer all-reduce - or an integer reduce-scatter whose partials are
+// overwritten - runs hierarchically on the simulator: every order of an exact combine gives the
+// same bits; see that header).
 void run_collective(const tile_kernel_info& info, const collective_args& args);
 
 template <class T> constexpr const char* element_type_name() {
@@ -266,7 +275,8 @@ template <class T> constexpr const char* element_type_name() {
 }
 
 template <class T, class Op>
-void collective(const tile_kernel_info& info, collective_kind kind, const field<2, T>& rows, Op) {
+void collective(const tile_kernel_info& info, collective_kind kind, const field<2, T>& rows, Op,
+                ring_partials partials = ring_partials::kept) {
   // The sequential library's own check, with its message: rows it refuses are refused here
   // too, on every backend (all_reduce starts with its reduce-scatter).
   detail::check_rows(rows, kind == collective_kind::all_gather ? "all_gather" : "reduce_scatter");
@@ -297,7 +307,8 @@ void collective(const tile_kernel_info& info, collective_kind kind, const field<
                                const T* r = static_cast<const T*>(received);
                                for (std::size_t i = 0; i < count; ++i)
                                  m[i] = Op{}(m[i], r[i]);
-                             }};
+                             },
+                             partials};
   run_collective(info, args);
   if (!contiguous)
     for (std::int64_t t = 0; t < info.tiles; ++t)

@@ -24,9 +24,13 @@ const char* schedule_name(collective_kind kind) {
 
 sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::uint32_t chips) {
   const bool exact_combine = !sim::is_floating(launch.element_type);
-  // An all-gather only copies: from the flat ring's placement, any order gives its result.
-  const bool order_free = launch.kind == collective_kind::all_gather ||
-                          (launch.kind == collective_kind::all_reduce && exact_combine);
+  // An all-gather only copies: from the flat ring's placement, any order gives its result. A
+  // reduce-scatter's result is its owned fragments only when nothing reads its partials.
+  const bool owned_only = launch.kind == collective_kind::all_reduce ||
+                          (launch.kind == collective_kind::reduce_scatter &&
+                           launch.partials == ring_partials::overwritten);
+  const bool order_free =
+      launch.kind == collective_kind::all_gather || (owned_only && exact_combine);
   return chips > 1 && order_free ? sim::CollectiveAlgorithm::kHierarchical
                                  : sim::CollectiveAlgorithm::kRing;
 }
@@ -63,7 +67,10 @@ nlohmann::ordered_json ring_schedule(const ring_launch& launch, sim::Fabric& fab
     fabric.chips = ring.chips;
   }
   ring.algorithm = collective_algorithm(launch, ring.chips);
-  if (launch.kind == collective_kind::all_gather) // its input lies as the flat ring leaves it
+  // An all-gather's input lies as the flat ring leaves it, and a reduce-scatter's fragments end
+  // there (an all-reduce keeps its own placement: its result is every row whole).
+  if (launch.kind != collective_kind::all_reduce &&
+      ring.algorithm == sim::CollectiveAlgorithm::kHierarchical)
     ring.placement = sim::FragmentPlacement::kRing;
   auto json = sim::make_ring_schedule(ring, fabric);
   json["generator"] = std::string("seq2par: ") + schedule_name(launch.kind) + ' ' +

@@ -32,6 +32,7 @@ void run_collective_on_fabric(const tile_kernel_info& info, const collective_arg
     launch.op = *op;
   }
   launch.bytes_per_tile = static_cast<std::uint64_t>(args.elements_per_tile) * args.element_bytes;
+  launch.partials = args.partials;
   auto [fabric, fabric_file] = launch_fabric(info);
   std::string out_of_memory;
   const auto json = ring_schedule(launch, fabric, fabric_file, &out_of_memory);

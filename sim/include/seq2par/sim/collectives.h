@@ -17,9 +17,8 @@
 // (j - 1) mod P of that chip (`fragment_owner`). `bidirectional` applies to the ring across
 // chips (halves over links LF and LB); within a chip the ring runs one way. That is not the
 // flat ring's order of combining, so the runtime's collectives - which promise the flat ring's
-// results bit for bit - choose kHierarchical only for integer all-reduces, where every order
-// gives the same bits (s2p::rt::collective_algorithm); `s2p-sim gen` chooses for its user
-// (`automatic_algorithm`).
+// results bit for bit - choose kHierarchical only where no order can show
+// (s2p::rt::collective_algorithm); `s2p-sim gen` chooses for its user (`automatic_algorithm`).
 //
 // The output is one template for all tiles (the `repeat` over steps keeps its size independent
 // of N), with collective metadata that lets reports compare it with the ring bound and lets
@@ -50,11 +49,12 @@ struct RingOptions {
   /// kRing: one ring over all tiles, combining in the order the runtime's collectives promise.
   /// kHierarchical: rings within chips, then across chips (chips >= 2, owner_offset -1 only).
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
-  /// Where the fragments lie before the all-gather: the algorithm's own (nullopt), or, for a
-  /// hierarchical all-gather (one way), the flat ring's: fragment k on tile (k - 1) mod N, as the
-  /// runtime's all-gather means it. The ring across chips then moves each tile's own fragment
-  /// and the ring within each chip passes the C fragments a tile has gathered, one send each,
-  /// back to back (C fragments spaced by the longest one's cycles at the fabric's send rate).
+  /// Where the fragments lie after the reduce-scatter (and before the all-gather): the
+  /// algorithm's own (nullopt), or, for a one-way hierarchical all-gather or reduce-scatter, the
+  /// flat ring's: fragment k on tile (k - 1) mod N, as the runtime's collectives mean it. The
+  /// ring across chips then moves (or folds) each tile's own fragment, and the ring within each
+  /// chip passes on (or folds) C fragments per tile, one send each, back to back (spaced by the
+  /// longest fragment's cycles at the fabric's send rate).
   std::optional<FragmentPlacement> placement;
 };
 

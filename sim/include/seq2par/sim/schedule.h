@@ -37,9 +37,10 @@ enum class MemoryCategory : std::uint8_t { kData, kExchange, kShared, kCode };
 enum class CollectiveAlgorithm : std::uint8_t { kRing, kHierarchical };
 /// Where a collective's fragments lie after its reduce-scatter (and so before its all-gather):
 /// as the flat ring leaves them, fragment k on tile (k + owner_offset) mod N, or as the
-/// hierarchical reduce-scatter leaves them (`fragment_owner` in collectives.h). A hierarchical
-/// all-gather may take the flat ring's placement: it only copies, so it then gives exactly the
-/// flat ring's result.
+/// hierarchical reduce-scatter leaves them (`fragment_owner` in collectives.h). A one-way
+/// hierarchical all-gather may take the flat ring's placement (it only copies, so it then gives
+/// exactly the flat ring's rows), and so may a one-way hierarchical reduce-scatter (each
+/// fragment then ends complete on the tile the flat ring completes it on).
 enum class FragmentPlacement : std::uint8_t { kRing, kHierarchical };
 /// The tiles one level of a hierarchical collective runs a ring over.
 enum class LevelScope : std::uint8_t {
@@ -216,8 +217,8 @@ struct CollectiveInfo {
   /// Ring: fragment k is complete on tile (k + owner_offset) mod N after the reduce-scatter.
   /// Hierarchical: always -1, placement as fragment_owner (collectives.h) says.
   std::int64_t owner_offset = -1;
-  /// nullopt: the algorithm's own (placement_of in collectives.h); a hierarchical all-gather
-  /// may be given the flat ring's.
+  /// nullopt: the algorithm's own (placement_of in collectives.h); a one-way hierarchical
+  /// all-gather or reduce-scatter may be given the flat ring's.
   std::optional<FragmentPlacement> placement;
 };
 

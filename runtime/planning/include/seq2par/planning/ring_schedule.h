@@ -23,6 +23,7 @@ struct ring_launch {
   sim::ElementType element_type = sim::ElementType::kF32;
   sim::CombineOp op = sim::CombineOp::kSum; // not read for an all-gather
   std::uint64_t bytes_per_tile = 0;
+  ring_partials partials = ring_partials::kept; // a reduce-scatter's (see <seq2par/runtime.h>)
 };
 
 // The schedule's spelling of a collective: "allreduce", "reduce-scatter", "all-gather".
@@ -38,11 +39,16 @@ const char* schedule_name(collective_kind kind);
 //    the flat ring's rows exactly;
 //  - an all-reduce (every element of every row ends as the fold over all tiles) whose combine
 //    is exact, i.e. an integer element type (sum and product wrap modulo 2^bits, min and max
-//    pick one of their operands).
+//    pick one of their operands);
+//  - a reduce-scatter with an exact combine whose partials are overwritten
+//    (`ring_partials::overwritten`: the kernel's next step all-gathers the same rows), to the
+//    flat ring's placement (`sim::FragmentPlacement::kRing`): each owned fragment is then the
+//    fold over all tiles, on the tile the flat ring completes it on, and nothing reads the rest.
 // Float sums and products round differently in another order, and float min/max differ on
 // signed zeros and NaNs, so they keep the flat ring, as does a launch on one chip. A
-// reduce-scatter alone keeps it too, whatever its type: its rows outside the fragment a tile
-// owns hold the flat ring's partial sums, which are part of its meaning.
+// reduce-scatter whose partials the program may read keeps it too, whatever its type: its rows
+// outside the fragment a tile owns hold the flat ring's partial sums, which are part of its
+// meaning, and no hierarchical order leaves those.
 sim::CollectiveAlgorithm collective_algorithm(const ring_launch& launch, std::uint32_t chips);
 
 // The schedule of a collective launch, as `s2p-sim gen` writes it, with the algorithm
