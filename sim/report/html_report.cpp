@@ -109,8 +109,11 @@ const char* const kStyle =
     "table.steps td:nth-child(2),table.steps th:nth-child(2){text-align:left}"
     "table.steps td:last-child{width:240px}.omitted{text-align:center;color:#555}\n";
 
-const char* const kCategoryColours[][2] = {
-    {"data", "#4e79a7"}, {"exchange", "#f28e2b"}, {"shared", "#59a14f"}, {"code", "#b07aa1"}};
+const char* const kCategoryColours[][2] = {{"data", "#4e79a7"},
+                                           {"received", "#76b7b2"},
+                                           {"exchange", "#f28e2b"},
+                                           {"shared", "#59a14f"},
+                                           {"code", "#b07aa1"}};
 
 std::string thousands(std::uint64_t value);
 
@@ -443,7 +446,9 @@ void memory(std::ostringstream& out, const Json& r, std::string_view source) {
         << "</text>\n";
     double at = label;
     for (const auto& [name, colour] : kCategoryColours) {
-      const double bytes = number(t, std::string("memory.at_peak.") + name, source);
+      // Reports from before a category existed lack it: nothing of it was live.
+      const Json& at_peak = need(t, "memory.at_peak", source);
+      const double bytes = at_peak.contains(name) ? number(at_peak, name, source) : 0.0;
       if (bytes <= 0)
         continue;
       out << "<rect x=\"" << fixed(at, 2) << "\" y=\"" << y + 1 << "\" width=\""
