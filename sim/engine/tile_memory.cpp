@@ -105,14 +105,14 @@ void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagn
     changes[l.first].emplace_back(l.buffer, static_cast<std::int64_t>(l.bytes));
     changes[l.last + 1].emplace_back(l.buffer, -static_cast<std::int64_t>(l.bytes));
   }
-  std::array<std::int64_t, 4> by_category{};
+  std::array<std::int64_t, kMemoryCategories> by_category{};
   std::int64_t total = 0;
   for (const auto& [superstep, deltas] : changes) {
     for (const auto& [buffer, delta] : deltas) {
       by_category[static_cast<std::size_t>(schedule.buffers[buffer].category)] += delta;
       total += delta;
     }
-    for (std::size_t c = 0; c < 4; ++c) {
+    for (std::size_t c = 0; c < kMemoryCategories; ++c) {
       stats.peak_by_category[c] =
           std::max(stats.peak_by_category[c], static_cast<std::uint64_t>(by_category[c]));
     }
@@ -123,7 +123,7 @@ void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagn
     if (static_cast<std::uint64_t>(total) > stats.peak_memory) {
       stats.peak_memory = static_cast<std::uint64_t>(total);
       stats.peak_superstep = static_cast<std::uint32_t>(superstep);
-      for (std::size_t c = 0; c < 4; ++c) {
+      for (std::size_t c = 0; c < kMemoryCategories; ++c) {
         stats.memory_at_peak[c] = static_cast<std::uint64_t>(by_category[c]);
       }
     }

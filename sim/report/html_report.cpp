@@ -3,8 +3,9 @@
 // (sync / exchange / compute); the timeline as groups of alike supersteps (a ring's phases,
 // rule at SuperstepGroup), each a <details> element holding its supersteps one per row; a map
 // of every chip's tiles coloured by how busy each was; the tiles with the highest memory peak
-// by category against the SRAM; the links. Hovering a tile or bar shows its numbers. Built
-// from the report JSON, so any saved report can be drawn; deterministic output.
+// by category against the SRAM and every tile's peak on the chip map; the links. Hovering a
+// tile or bar shows its numbers. Built from the report JSON, so any saved report can be drawn;
+// deterministic output.
 #include "seq2par/sim/report.h"
 
 #include <algorithm>
@@ -109,8 +110,11 @@ const char* const kStyle =
     "table.steps td:nth-child(2),table.steps th:nth-child(2){text-align:left}"
     "table.steps td:last-child{width:240px}.omitted{text-align:center;color:#555}\n";
 
-const char* const kCategoryColours[][2] = {
-    {"data", "#4e79a7"}, {"exchange", "#f28e2b"}, {"shared", "#59a14f"}, {"code", "#b07aa1"}};
+const char* const kCategoryColours[][2] = {{"data", "#4e79a7"},
+                                           {"received", "#76b7b2"},
+                                           {"exchange", "#f28e2b"},
+                                           {"shared", "#59a14f"},
+                                           {"code", "#b07aa1"}};
 
 std::string thousands(std::uint64_t value);
 
@@ -377,6 +381,57 @@ std::string memory_colour(double fraction) {
   return fraction > 1.0 ? std::string("#e15759") : busy_colour(fraction);
 }
 
+// "data 4096 B, received 1024 B" (the categories live at the tile's peak), for tooltips.
+std::string at_peak_text(const Json& tile, std::string_view source) {
+  const Json& at_peak = need(tile, "memory.at_peak", source);
+  std::string text;
+  for (const auto& [name, colour] : kCategoryColours)
+    if (at_peak.contains(name) && number(at_peak, name, source) > 0)
+      text += (text.empty() ? "" : ", ") + std::string(name) + " " +
+              fixed(number(at_peak, name, source)) + " B";
+  return text.empty() ? std::string("nothing live") : text;
+}
+
+// Every tile's peak memory, in the tile map's places (a chip's columns as rows): a square per
+// tile coloured by how full its peak is against the SRAM, the categories live at the peak on
+// hover. The bars above draw only the fullest tiles; this shows where on the chip they sit.
+void memory_of_every_tile(std::ostringstream& out, const Json& r, double sram,
+                          std::string_view source) {
+  const Json& tiles = need(r, "tiles.per_tile", source);
+  const ChipGrids grids = chip_grids(r, tiles, source);
+  const int across = *std::max_element(grids.rows.begin(), grids.rows.end());
+  const int down = *std::max_element(grids.columns.begin(), grids.columns.end());
+  const double cell =
+      std::clamp(std::floor(1200.0 / across), 4.0, tiles.size() > 3000 ? 6.0 : 12.0);
+  const double chip_height = down * cell + 20;
+  out << "<p>Peak memory of every tile (" << tiles.size() << "), placed as in the tile map: "
+      << "<span class=\"key\" style=\"background:" << memory_colour(0) << "\"></span> empty "
+      << "<span class=\"key\" style=\"background:" << memory_colour(0.5) << "\"></span> half "
+      << "<span class=\"key\" style=\"background:" << memory_colour(1) << "\"></span> full "
+      << "<span class=\"key\" style=\"background:" << memory_colour(2) << "\"></span> above the "
+      << "SRAM. Hover for a tile's peak by category.</p>\n<svg id=\"memory-all\" width=\""
+      << fixed(across * cell + 10) << "\" height=\""
+      << fixed(chip_height * static_cast<double>(grids.columns.size())) << "\" class=\"memory\">\n";
+  for (std::size_t c = 0; c < grids.columns.size(); ++c)
+    out << "<text x=\"0\" y=\"" << fixed(chip_height * static_cast<double>(c) + 12) << "\">chip "
+        << c << "</text>\n";
+  for (const Json& t : tiles) {
+    const Json& pos = t["position"];
+    const double peak = number(t, "memory.peak_bytes", source);
+    const double x = pos[1].get<int>() * cell;
+    const double y =
+        chip_height * static_cast<double>(grids.chip_of(t, source)) + 16 + pos[0].get<int>() * cell;
+    out << "<rect class=\"mem-tile\" x=\"" << fixed(x, 1) << "\" y=\"" << fixed(y, 1)
+        << "\" width=\"" << fixed(cell - 1, 1) << "\" height=\"" << fixed(cell - 1, 1)
+        << "\" fill=\"" << memory_colour(peak / std::max(sram, 1.0)) << "\"><title>tile "
+        << fixed(number(t, "tile", source)) << ": peak " << fixed(peak) << " B ("
+        << fixed(100 * peak / std::max(sram, 1.0), 1) << "% of the SRAM) at superstep "
+        << fixed(number(t, "memory.peak_superstep", source)) << ": " << at_peak_text(t, source)
+        << "</title></rect>\n";
+  }
+  out << "</svg>\n";
+}
+
 // The memory map over time: a row per tile (the fullest first, as in the chart above), the run's
 // supersteps left to right, each stretch of constant live bytes coloured by how full the tile
 // was (a report without `over_time`, from an older simulator, has no map).
@@ -387,7 +442,8 @@ void memory_over_time(std::ostringstream& out, const Json& r, const std::vector<
     return;
   const double steps = std::max(1.0, static_cast<double>(need(r, "supersteps", source).size()));
   const double width = 800, row = 10, label = 70;
-  out << "<p>Live memory over the run's " << fixed(steps) << " supersteps, the same tiles: "
+  out << "<p>Live memory over the run's " << fixed(steps) << " supersteps, the " << shown
+      << " fullest tiles: "
       << "white empty, dark blue full, red above the SRAM.</p>\n<svg id=\"memory-time\" width=\""
       << label + width + 10 << "\" height=\"" << row * static_cast<double>(shown) + 10
       << "\" class=\"memory\">\n";
@@ -443,7 +499,9 @@ void memory(std::ostringstream& out, const Json& r, std::string_view source) {
         << "</text>\n";
     double at = label;
     for (const auto& [name, colour] : kCategoryColours) {
-      const double bytes = number(t, std::string("memory.at_peak.") + name, source);
+      // Reports from before a category existed lack it: nothing of it was live.
+      const Json& at_peak = need(t, "memory.at_peak", source);
+      const double bytes = at_peak.contains(name) ? number(at_peak, name, source) : 0.0;
       if (bytes <= 0)
         continue;
       out << "<rect x=\"" << fixed(at, 2) << "\" y=\"" << y + 1 << "\" width=\""
@@ -456,6 +514,7 @@ void memory(std::ostringstream& out, const Json& r, std::string_view source) {
   out << "<line x1=\"" << fixed(label + sram * scale, 2) << "\" y1=\"0\" x2=\""
       << fixed(label + sram * scale, 2) << "\" y2=\"" << rows_height << "\" stroke=\"#e15759\"/>\n";
   out << "</svg>\n";
+  memory_of_every_tile(out, r, sram, source);
   memory_over_time(out, r, order, shown, sram, source);
   out << "</section>\n";
 }

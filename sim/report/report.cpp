@@ -10,12 +10,16 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::array<const char*, 4> kCategories = {"data", "exchange", "shared", "code"};
+// The report's order: a field's own data, then the blocks received from other tiles, exchange
+// buffers, shared-structure copies, code.
+constexpr std::array<MemoryCategory, kMemoryCategories> kReportOrder = {
+    MemoryCategory::kData, MemoryCategory::kReceived, MemoryCategory::kExchange,
+    MemoryCategory::kShared, MemoryCategory::kCode};
 
-Json categories(const std::array<std::uint64_t, 4>& values) {
+Json categories(const std::array<std::uint64_t, kMemoryCategories>& values) {
   Json json;
-  for (std::size_t c = 0; c < kCategories.size(); ++c) {
-    json[kCategories[c]] = values[c];
+  for (const MemoryCategory c : kReportOrder) {
+    json[std::string(to_string(c))] = values[static_cast<std::size_t>(c)];
   }
   return json;
 }
@@ -106,7 +110,7 @@ Json tiles_json(const RunReport& report) {
   Cycles busy_sum = 0;
   std::uint64_t max_peak = 0;
   TileId max_peak_tile = 0;
-  std::array<std::uint64_t, 4> peak_by_category{};
+  std::array<std::uint64_t, kMemoryCategories> peak_by_category{};
   const std::uint32_t per_chip = std::max<std::uint32_t>(report.tiles_per_chip, 1);
   for (TileId t = 0; t < report.tiles_stats.size(); ++t) {
     const TileStats& s = report.tiles_stats[t];
@@ -117,7 +121,7 @@ Json tiles_json(const RunReport& report) {
       max_peak = s.peak_memory;
       max_peak_tile = t;
     }
-    for (std::size_t c = 0; c < 4; ++c) {
+    for (std::size_t c = 0; c < kMemoryCategories; ++c) {
       peak_by_category[c] = std::max(peak_by_category[c], s.peak_by_category[c]);
     }
     const GridPosition pos = report.fabric.position(t % per_chip);

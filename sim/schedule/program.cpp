@@ -80,6 +80,8 @@ std::string_view to_string(MemoryCategory category) {
     return "shared";
   case MemoryCategory::kCode:
     return "code";
+  case MemoryCategory::kReceived:
+    return "received";
   }
   return "?";
 }

@@ -303,11 +303,12 @@ private:
            {"zero", BufferInit::kZero},
            {"none", BufferInit::kNone}}};
       buffer.init = choice(r, "init", BufferInit::kNone, kInits);
-      static constexpr std::array<std::pair<std::string_view, MemoryCategory>, 4> kCategories = {
-          {{"data", MemoryCategory::kData},
-           {"exchange", MemoryCategory::kExchange},
-           {"shared", MemoryCategory::kShared},
-           {"code", MemoryCategory::kCode}}};
+      static constexpr std::array<std::pair<std::string_view, MemoryCategory>, kMemoryCategories>
+          kCategories = {{{"data", MemoryCategory::kData},
+                          {"received", MemoryCategory::kReceived},
+                          {"exchange", MemoryCategory::kExchange},
+                          {"shared", MemoryCategory::kShared},
+                          {"code", MemoryCategory::kCode}}};
       buffer.category = choice(r, "category", MemoryCategory::kData, kCategories);
       if (const Json* live = r.find("live")) {
         ObjectReader l(*live, source_, r.field("live"));

@@ -111,3 +111,56 @@ TEST(TileMemory, ABufferOnlySomeTilesHoldTakesNoRoomOnTheOthers) {
               base(1) + 5000 <= std::min(base(0), base(2)))
       << buffers.dump();
 }
+
+// The blocks a tile receives from another tile's owned block are a buffer of their own
+// (`<field>__received`, category `received`): held only by the tiles that receive any, sized for
+// the received bytes alone, live from the exchange to the compute, and with its own address. The
+// moves land in it, the simulator accepts the layout, and its memory report counts them apart.
+TEST(TileMemory, ReceivedBlocksAreTheirOwnBufferLiveFromTheExchangeToTheCompute) {
+  constexpr int tiles = 6;
+  constexpr std::int64_t owned = 4096, received = 1024;
+  s2p::rt::tile_program program;
+  program.fields.push_back({"c", "f32", std::vector<std::int64_t>(tiles, owned), {}});
+  s2p::rt::tile_field a{"a", "f32", std::vector<std::int64_t>(tiles, owned + received), {}};
+  a.received_bytes_per_tile.assign(tiles, received);
+  a.bytes_per_tile.back() = owned; // the last tile receives nothing
+  a.received_bytes_per_tile.back() = 0;
+  program.fields.push_back(a);
+  for (int t = 0; t + 1 < tiles; ++t) // the first kilobyte of the next tile's block
+    program.moves.push_back({1, t + 1, t, 0, owned, received});
+  const sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
+  const auto json = s2p::rt::forall_schedule("shift", tiles, program, fabric);
+  const auto& buffers = json.at("buffers");
+  ASSERT_EQ(buffers.size(), 3U) << buffers.dump();
+  EXPECT_EQ(buffers[1]["name"], "a");
+  EXPECT_EQ(buffers[1]["bytes"], owned);
+  const auto& copies = buffers[2];
+  EXPECT_EQ(copies["name"], "a__received");
+  EXPECT_EQ(copies["category"], "received");
+  EXPECT_EQ(copies["bytes"], received);
+  EXPECT_EQ(copies["tiles"], nlohmann::ordered_json({0, 1, 2, 3, 4}));
+  EXPECT_EQ(copies["live"], nlohmann::ordered_json({{"first", 0}, {"last", 1}}));
+  ASSERT_TRUE(copies.contains("base"));
+  for (const auto& entry : json["supersteps"][0]["exchange"])
+    if (entry["kind"] == "recv")
+      EXPECT_EQ(entry["buffer"], "a__received") << entry.dump();
+
+  sim::Simulation simulation(sim::parse_schedule(json, "test.json"), fabric);
+  for (int t = 0; t < tiles; ++t) { // the owned block's bytes say whose they are
+    auto bytes = simulation.buffer(static_cast<sim::TileId>(t), "a");
+    std::fill(bytes.begin(), bytes.end(), static_cast<std::byte>(t + 1));
+  }
+  simulation.on_compute("forall", [](sim::TileContext&) -> sim::Cycles { return 0; });
+  simulation.run();
+  EXPECT_FALSE(simulation.diagnostics().has_errors());
+  for (int t = 0; t + 1 < tiles; ++t) {
+    const auto copy = simulation.buffer(static_cast<sim::TileId>(t), "a__received");
+    ASSERT_EQ(copy.size(), static_cast<std::size_t>(received));
+    EXPECT_EQ(std::count(copy.begin(), copy.end(), static_cast<std::byte>(t + 2)), received);
+  }
+  const auto report = simulation.report_json();
+  const auto& memory = report["tiles"]["per_tile"][0]["memory"];
+  EXPECT_EQ(memory["at_peak"]["received"], received) << memory.dump();
+  EXPECT_EQ(memory["at_peak"]["data"], 2 * owned);
+  EXPECT_EQ(report["tiles"]["per_tile"][tiles - 1]["memory"]["at_peak"]["received"], 0);
+}

@@ -8,9 +8,11 @@ and checks that
       by handlers a probe copy of the page installs before anything else runs;
   (b) a screenshot (1400 x 2000) is drawn: the whole picture has many colours, and the places
       where the browser laid out the totals, the timeline, the tile map and the memory chart hold
-      their own colours (the three phase colours; tile squares; memory bars and the SRAM line);
+      their own colours (the three phase colours; tile squares; memory bars and the SRAM line;
+      every tile's memory square);
   (c) the DOM holds the timeline's groups (two: reduce-scatter and all-gather) with a row for
-      every superstep, one square per tile, the memory bars and the memory map over time.
+      every superstep, one square per tile, the memory bars of the 32 fullest tiles, a memory
+      square for every one of the 184 tiles and the memory map over time.
 Exits 77 (CTest SKIP_RETURN_CODE) when no chromium is installed. Standard library only.
 """
 import argparse
@@ -50,10 +52,11 @@ addEventListener('load', () => {
     group_rows: count('#timeline details.group > summary'),
     step_rows: count('#timeline table.steps tr > td:first-child'),
     tile_squares: count('#tiles rect.tile'),
-    memory_bars: count('#memory rect'),
+    memory_bars: count('#memory svg:not(#memory-all) rect:not(.mem-tile)'),
+    memory_squares: count('#memory-all rect.mem-tile'),
     memory_map_stretches: count('#memory-time rect'),
     total_segments: count('#totals .bar i')};
-  for (const id of ['totals', 'timeline', 'tiles', 'memory']) {
+  for (const id of ['totals', 'timeline', 'tiles', 'memory', 'memory-all']) {
     const element = document.getElementById(id);
     if (!element) continue;
     const r = element.getBoundingClientRect();
@@ -166,7 +169,7 @@ def check_drawn(rows, sections, scale):
     for row in rows:
         colours.update(row)
     check(len(colours) >= 20, f"screenshot looks blank: {len(colours)} colours")
-    for name in ("totals", "timeline", "tiles", "memory"):
+    for name in ("totals", "timeline", "tiles", "memory", "memory-all"):
         check(name in sections, f"no #{name} section on the page")
     totals, timeline = region(rows, sections["totals"], scale), region(rows, sections["timeline"], scale)
     for colour, phase in ((SYNC, "sync"), (EXCHANGE, "exchange"), (COMPUTE, "compute")):
@@ -180,6 +183,9 @@ def check_drawn(rows, sections, scale):
     # The 1-pixel line falls between pixels and is drawn blended: count reddish pixels.
     line = sum(1 for p in memory if p[0] - p[1] > 40 and p[0] - p[2] > 40)
     check(line >= 20, "memory: the SRAM line is not drawn")
+    every = region(rows, sections["memory-all"], scale)
+    squares = sum(1 for p in every if p != (255, 255, 255) and p[2] > p[0])  # fill is blue-ish
+    check(squares >= TILES * 9, f"memory of every tile: {squares} bluish pixels for {TILES} tiles")
 
 
 def check_dom(dom):
@@ -188,7 +194,7 @@ def check_dom(dom):
     probe = json.loads(html.unescape(match.group(1)))
     check(not probe["errors"], "the page reported errors:\n" + "\n".join(probe["errors"]))
     expected = {"groups": 2, "group_rows": 2, "step_rows": SUPERSTEPS, "tile_squares": TILES,
-                "total_segments": 3}
+                "memory_squares": TILES, "total_segments": 3}
     for key, value in expected.items():
         check(probe[key] == value, f"DOM: {key} is {probe[key]}, expected {value}")
     check(probe["memory_bars"] >= 32, f"DOM: {probe['memory_bars']} memory bars, expected 32 or more")

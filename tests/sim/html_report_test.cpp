@@ -33,7 +33,7 @@ TEST(HtmlReport, DrawsEveryTileSuperstepAndTheSummary) {
   const Json report = ring_report(8, 2);
   const std::string page = sim::html_report(report, "r.json");
   EXPECT_EQ(count(page, "<rect class=\"tile\""), 8u);
-  EXPECT_EQ(count(page, "<svg "), 3u); // tile map, memory, memory over time
+  EXPECT_EQ(count(page, "<svg "), 4u); // tile map, fullest tiles, every tile, memory over time
   EXPECT_NE(page.find("chip 1"), std::string::npos);
   const auto total = report["total_cycles"].get<long long>();
   ASSERT_GT(total, 1000);
@@ -70,6 +70,23 @@ TEST(HtmlReport, MemoryMapOverTimeShowsEachTilesLiveBytes) {
   const std::string twice = std::to_string(2 * static_cast<long long>(sram));
   EXPECT_NE(drawn.find("tile 3, supersteps 2-3: " + twice + " B live"), std::string::npos) << drawn;
   EXPECT_NE(drawn.find("tile 3, supersteps 0-1: 100 B live"), std::string::npos);
+}
+
+// The memory chart draws the fullest tiles' breakdown (at most 32) and, beneath it, every tile's
+// peak on the chip map, with the categories live at the peak on hover. Reports from before the
+// `received` category (no such key) still draw.
+TEST(HtmlReport, MemoryMapDrawsEveryTileAndTheFullestTilesBreakdown) {
+  constexpr std::uint32_t kTiles = 48;
+  Json report = ring_report(kTiles, 1);
+  const std::string page = sim::html_report(report, "r.json");
+  EXPECT_EQ(count(page, "<rect class=\"mem-tile\""), kTiles);
+  for (std::uint32_t t = 0; t < kTiles; ++t)
+    EXPECT_NE(page.find("<title>tile " + std::to_string(t) + ": peak "), std::string::npos) << t;
+  EXPECT_NE(page.find("Peak memory of the 32 fullest tiles of 48"), std::string::npos);
+  EXPECT_NE(page.find("> received "), std::string::npos); // the category's key
+  for (auto& t : report["tiles"]["per_tile"])
+    t["memory"]["at_peak"].erase("received");
+  EXPECT_EQ(count(sim::html_report(report, "r.json"), "<rect class=\"mem-tile\""), kTiles);
 }
 
 TEST(HtmlReport, GroupsHoldEverySuperstepOfALongRun) {

@@ -36,9 +36,15 @@ struct tile_kernel_info;
 
 // --- the type-erased program the library runs --------------------------------------------
 
+// A field's memory on one tile. The blocks the tile owns come first, at `data`; the blocks the
+// exchange brings in (owner-copy's received copies, a thief's output copies) are a layout
+// variable of their own where a backend keeps them apart (the simulator's `<field>__received`
+// buffer, with its own address and live range): `received` then points at them. Null: they
+// follow the owned blocks in one buffer (threads, mpi).
 struct tile_bytes {
   std::byte* data;
   std::size_t size;
+  std::byte* received = nullptr;
 };
 using tile_memory = std::function<tile_bytes(int field)>;
 
@@ -134,6 +140,7 @@ public:
         owned_[static_cast<std::size_t>(segment.tile)].push_back(b);
       }
     }
+    owned_elements_ = elements_; // what `add` appends from here on is received
   }
 
   // Adds memory block `b` (block coordinates) to `tile`, once.
@@ -155,6 +162,10 @@ public:
   const extent<N>& counts() const { return counts_; }
   const extent<N>& parent() const { return parent_; }
   std::int64_t elements(int tile) const { return elements_[static_cast<std::size_t>(tile)]; }
+  // The owned blocks' elements: offsets below it are owned, the others received copies.
+  std::int64_t owned_elements(int tile) const {
+    return owned_elements_[static_cast<std::size_t>(tile)];
+  }
   const std::vector<index<N>>& owned(int tile) const {
     return owned_[static_cast<std::size_t>(tile)];
   }
@@ -167,7 +178,25 @@ private:
   std::vector<std::unordered_map<std::int64_t, std::int64_t>> offsets_;
   std::vector<std::vector<index<N>>> owned_;
   std::vector<std::int64_t> elements_;
+  std::vector<std::int64_t> owned_elements_;
 };
+
+// Where the block at element offset `offset` of a tile's layout lives: among the owned blocks
+// at `base`, or among the received copies at `received` (see tile_bytes).
+template <class T> struct tile_regions {
+  T* base;
+  T* received;
+  std::int64_t owned;
+  T* at(std::int64_t offset) const {
+    return offset < owned ? base + offset : received + (offset - owned);
+  }
+};
+template <int N, class T>
+tile_regions<T> regions_of(const tile_bytes& bytes, const block_layout<N>& layout, int tile) {
+  T* base = reinterpret_cast<T*>(bytes.data);
+  const std::int64_t owned = layout.owned_elements(tile);
+  return {base, bytes.received ? reinterpret_cast<T*>(bytes.received) : base + owned, owned};
+}
 
 // --- the plan, without data ----------------------------------------------------------------
 
@@ -344,8 +373,8 @@ inline constexpr std::int64_t owner_lookup_cycles = 16;
 // planning bug and throws.
 template <int N, class T> class tile_view {
 public:
-  tile_view(T* base, const block_layout<N>& layout, int tile)
-      : base_(base), layout_(&layout), table_(&layout.table(tile)) {}
+  tile_view(tile_regions<T> memory, const block_layout<N>& layout, int tile)
+      : memory_(memory), layout_(&layout), table_(&layout.table(tile)) {}
 
   T& operator[](const index<N>& i) const {
     if (!current_.size.contains(i - current_.offset))
@@ -366,11 +395,11 @@ private:
       throw std::logic_error("s2p runtime: a forall read an element its tile was not given "
                              "(owner-copy plan incomplete)");
     current_ = layout_->block_grid(b);
-    current_base_ = base_ + found->second;
+    current_base_ = memory_.at(found->second);
     current_field_ = field<N, T>(current_base_, current_.size);
   }
 
-  T* base_;
+  tile_regions<T> memory_;
   const block_layout<N>* layout_;
   const std::unordered_map<std::int64_t, std::int64_t>* table_;
   mutable grid<N> current_{}; // empty until the first lookup
@@ -391,8 +420,9 @@ struct relaxed_counter : std::atomic<std::int64_t> {
 
 template <int N, class T> class tile_blocks_view {
 public:
-  tile_blocks_view(T* base, const block_layout<N>& layout, int tile, extent<N> algorithmic)
-      : base_(base), layout_(&layout), table_(&layout.table(tile)), algorithmic_(algorithmic) {}
+  tile_blocks_view(tile_regions<T> memory, const block_layout<N>& layout, int tile,
+                   extent<N> algorithmic)
+      : memory_(memory), layout_(&layout), table_(&layout.table(tile)), algorithmic_(algorithmic) {}
 
   field<N, T> operator()(const index<N>& block) const {
     lookups_.fetch_add(1, std::memory_order_relaxed);
@@ -408,7 +438,7 @@ public:
                                    : "s2p: a tile access names a block outside the field");
     elements_.fetch_add(g.total_extent(), std::memory_order_relaxed);
     const grid<N> memory = layout_->block_grid(b);
-    return field<N, T>(base_ + found->second, memory.size)
+    return field<N, T>(memory_.at(found->second), memory.size)
         .section(grid<N>{g.size, g.offset - memory.offset});
   }
   s2p::extent<N> blocks() const {
@@ -418,7 +448,7 @@ public:
   std::int64_t elements() const { return elements_.load(std::memory_order_relaxed); }
 
 private:
-  T* base_;
+  tile_regions<T> memory_;
   const block_layout<N>* layout_;
   const std::unordered_map<std::int64_t, std::int64_t>* table_;
   extent<N> algorithmic_;
@@ -814,11 +844,13 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
   planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, parent,
                              algorithmic, shared_views = shared.views](
                                 int tile, const tile_memory& memory) -> std::int64_t {
-    const tile_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
-                                   std::get<0>(*bindings).layout, tile);
-    const std::tuple<tile_view<N, In>...> views{
-        tile_view<N, In>(reinterpret_cast<In*>(memory(static_cast<int>(I + 1)).data),
-                         std::get<I + 1>(*bindings).layout, tile)...};
+    const auto& out_layout = std::get<0>(*bindings).layout;
+    const tile_view<N, Out> output(regions_of<N, Out>(memory(0), out_layout, tile), out_layout,
+                                   tile);
+    const std::tuple<tile_view<N, In>...> views{tile_view<N, In>(
+        regions_of<N, In>(memory(static_cast<int>(I + 1)), std::get<I + 1>(*bindings).layout,
+                          tile),
+        std::get<I + 1>(*bindings).layout, tile)...};
     // The tile's copies of the shared structures the body reads (after the fields' views).
     const auto copies = std::apply(
         [&](const auto&... v) { return std::make_tuple(shared_copy(v, memory, first_shared)...); },
@@ -855,10 +887,12 @@ void run_local_global(const tile_kernel_info& info, int tiles, const agile_field
   planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, algorithmic,
                              out_algorithmic, shared_views = shared.views](
                                 int tile, const tile_memory& memory) -> std::int64_t {
-    const tile_blocks_view<N, Out> output(reinterpret_cast<Out*>(memory(0).data),
-                                          std::get<0>(*bindings).layout, tile, out_algorithmic);
+    const auto& out_layout = std::get<0>(*bindings).layout;
+    const tile_blocks_view<N, Out> output(regions_of<N, Out>(memory(0), out_layout, tile),
+                                          out_layout, tile, out_algorithmic);
     const std::tuple<tile_blocks_view<N, const In>...> views{tile_blocks_view<N, const In>(
-        reinterpret_cast<const In*>(memory(static_cast<int>(I + 1)).data),
+        regions_of<N, const In>(memory(static_cast<int>(I + 1)),
+                                std::get<I + 1>(*bindings).layout, tile),
         std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
     const auto copies = std::apply(
         [&](const auto&... v) { return std::make_tuple(shared_copy(v, memory, first_shared)...); },

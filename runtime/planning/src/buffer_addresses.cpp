@@ -57,6 +57,8 @@ variable_kind kind_of(const nlohmann::ordered_json& buffer) {
   const std::string category = buffer.value("category", "data");
   if (category == "exchange")
     return variable_kind::receive_buffer;
+  if (category == "received")
+    return variable_kind::received_block;
   if (category == "shared")
     return variable_kind::shared_copy;
   if (category == "code")

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <queue>
 #include <string>
 #include <tuple>
@@ -32,8 +33,20 @@ std::string describe_fields(const tile_program& program) {
   return text;
 }
 
+// A move between schedule buffers: from the owned or received buffer of a field on one tile to
+// one of them on another, offsets relative to those buffers.
+struct buffer_move {
+  int from_buffer = 0; // index into the schedule's buffers
+  int to_buffer = 0;
+  int from_tile = 0;
+  int to_tile = 0;
+  std::int64_t from_offset = 0;
+  std::int64_t to_offset = 0;
+  std::int64_t bytes = 0;
+};
+
 struct timed_move {
-  tile_move move;
+  buffer_move move;
   std::int64_t cycle = 0;
 };
 
@@ -41,20 +54,20 @@ struct timed_move {
 // List scheduling: the move that can start earliest goes next (ties in list order), so one
 // busy port does not hold back moves between idle ones. Moves between chips are external:
 // the XB paces them, so only the sender's port is booked. Returned in the order scheduled.
-std::vector<timed_move> schedule_moves(const std::vector<tile_move>& moves, std::size_t tiles,
+std::vector<timed_move> schedule_moves(const std::vector<buffer_move>& moves, std::size_t tiles,
                                        const sim::Fabric& fabric, std::uint32_t tiles_per_chip) {
   std::vector<std::int64_t> send_free(tiles, 0), receive_free(tiles, 0);
   const std::int64_t rate = fabric.exchange.send_bytes_per_cycle;
-  auto external = [&](const tile_move& m) {
+  auto external = [&](const buffer_move& m) {
     return static_cast<std::uint32_t>(m.from_tile) / tiles_per_chip !=
            static_cast<std::uint32_t>(m.to_tile) / tiles_per_chip;
   };
-  auto latency = [&](const tile_move& m) {
+  auto latency = [&](const buffer_move& m) {
     return static_cast<std::int64_t>(
         fabric.on_chip_latency(static_cast<std::uint32_t>(m.from_tile) % tiles_per_chip,
                                static_cast<std::uint32_t>(m.to_tile) % tiles_per_chip));
   };
-  auto earliest = [&](const tile_move& m) {
+  auto earliest = [&](const buffer_move& m) {
     const std::int64_t sender = send_free[static_cast<std::size_t>(m.from_tile)];
     return external(m)
                ? sender
@@ -74,7 +87,7 @@ std::vector<timed_move> schedule_moves(const std::vector<tile_move>& moves, std:
   while (!pending.empty()) {
     const auto [stored, k] = pending.top();
     pending.pop();
-    const tile_move& m = moves[k];
+    const buffer_move& m = moves[k];
     const std::int64_t start = earliest(m);
     if (start != stored) {
       pending.push({start, k});
@@ -90,26 +103,28 @@ std::vector<timed_move> schedule_moves(const std::vector<tile_move>& moves, std:
 }
 
 // One template for all tiles (tile-indexed exchange entries): a run of moves in which the
-// sender, the receiver, both offsets and the send cycle each step by a constant (same field,
+// sender, the receiver, both offsets and the send cycle each step by a constant (same buffers,
 // same size) becomes one send entry and one receive entry whose fields are expressions of the
 // tile index.
 // Returns groups of indices into `moves`; runs shorter than three stay single moves.
 std::vector<std::vector<std::size_t>> progressions(const std::vector<timed_move>& moves) {
-  using key = std::array<std::int64_t, 7>;
+  using key = std::array<std::int64_t, 8>;
+  constexpr std::size_t kFirstStepping = 3, kReceiver = 4; // from_tile onwards step in a run
   auto key_of = [](const timed_move& t) {
-    return key{t.move.field,       t.move.bytes,     t.move.from_tile, t.move.to_tile,
-               t.move.from_offset, t.move.to_offset, t.cycle};
+    return key{t.move.from_buffer, t.move.to_buffer,   t.move.bytes,     t.move.from_tile,
+               t.move.to_tile,     t.move.from_offset, t.move.to_offset, t.cycle};
   };
   std::map<key, std::size_t> index_of; // every move by its key (`taken` says if it is used)
   for (std::size_t k = 0; k < moves.size(); ++k)
     index_of.emplace(key_of(moves[k]), k);
-  // By field, size and sender: a run's next member comes from a later sender.
+  // By buffers, size and sender: a run's next member comes from a later sender.
   std::vector<std::size_t> order(moves.size());
   for (std::size_t k = 0; k < order.size(); ++k)
     order[k] = k;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::tie(moves[a].move.field, moves[a].move.bytes, moves[a].move.from_tile, a) <
-           std::tie(moves[b].move.field, moves[b].move.bytes, moves[b].move.from_tile, b);
+    const buffer_move &x = moves[a].move, &y = moves[b].move;
+    return std::tie(x.from_buffer, x.to_buffer, x.bytes, x.from_tile, a) <
+           std::tie(y.from_buffer, y.to_buffer, y.bytes, y.from_tile, b);
   });
   std::vector<bool> taken(moves.size(), false);
   std::vector<std::vector<std::size_t>> groups;
@@ -119,10 +134,10 @@ std::vector<std::vector<std::size_t>> progressions(const std::vector<timed_move>
     for (std::size_t d = 0; d < step.size(); ++d)
       step[d] -= base[d];
     std::vector<std::size_t> chain{first, second};
-    if (step[3] == 0) // one receiver twice: not a tile set
+    if (step[kReceiver] == 0) // one receiver twice: not a tile set
       return chain;
     while (true) {
-      for (std::size_t d = 2; d < at.size(); ++d)
+      for (std::size_t d = kFirstStepping; d < at.size(); ++d)
         at[d] += step[d];
       const auto found = index_of.find(at);
       if (found == index_of.end() || taken[found->second])
@@ -137,14 +152,15 @@ std::vector<std::vector<std::size_t>> progressions(const std::vector<timed_move>
       continue;
     taken[first] = true;
     std::vector<std::size_t> best{first};
-    // Second members: the next sender's moves of the same field and size.
+    // Second members: the next sender's moves between the same buffers, of the same size.
     std::size_t q = p + 1;
     while (q < order.size() && moves[order[q]].move.from_tile == moves[first].move.from_tile)
       ++q;
     const int next_sender = q < order.size() ? moves[order[q]].move.from_tile : -1;
     for (std::size_t tried = 0; q < order.size() && tried < kCandidates; ++q) {
-      const tile_move& m = moves[order[q]].move;
-      if (m.field != moves[first].move.field || m.bytes != moves[first].move.bytes ||
+      const buffer_move& m = moves[order[q]].move;
+      const buffer_move& f = moves[first].move;
+      if (m.from_buffer != f.from_buffer || m.to_buffer != f.to_buffer || m.bytes != f.bytes ||
           m.from_tile != next_sender)
         break;
       if (taken[order[q]])
@@ -177,22 +193,23 @@ nlohmann::ordered_json affine(std::int64_t base, std::int64_t step) {
 
 // Exchange entries for `moves` (with send cycles, see schedule_moves): a send and a receive
 // entry per progression of moves, or per single move.
-nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
-                                        const tile_program& program, const sim::Fabric& fabric,
+nlohmann::ordered_json exchange_entries(const std::vector<buffer_move>& moves,
+                                        const std::vector<std::string>& buffers,
+                                        std::size_t tiles, const sim::Fabric& fabric,
                                         std::uint32_t tiles_per_chip, const std::string& what) {
-  const auto tiles = program.fields.empty() ? 0 : program.fields.front().bytes_per_tile.size();
   const std::vector<timed_move> timed = schedule_moves(moves, tiles, fabric, tiles_per_chip);
   nlohmann::ordered_json exchange = nlohmann::ordered_json::array();
   for (const auto& group : progressions(timed)) {
     const timed_move& first = timed[group.front()];
-    const tile_move& m = first.move;
-    const std::string& buffer = program.fields[static_cast<std::size_t>(m.field)].name;
+    const buffer_move& m = first.move;
+    const std::string& source = buffers[static_cast<std::size_t>(m.from_buffer)];
+    const std::string& destination = buffers[static_cast<std::size_t>(m.to_buffer)];
     if (group.size() == 1) {
       const std::string name = what + " " + std::to_string(group.front());
       exchange.push_back({{"kind", "send"},
                           {"name", name},
                           {"tiles", {m.from_tile}},
-                          {"buffer", buffer},
+                          {"buffer", source},
                           {"offset", m.from_offset},
                           {"bytes", m.bytes},
                           {"to", m.to_tile},
@@ -201,14 +218,14 @@ nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
                           {"name", name},
                           {"tiles", {m.to_tile}},
                           {"from", m.from_tile},
-                          {"buffer", buffer},
+                          {"buffer", destination},
                           {"offset", m.to_offset},
                           {"bytes", m.bytes}});
       continue;
     }
     // Member k: sender from + k*df, receiver to + k*dt, and so on. The sender finds k from
     // its index, the receiver from its own; a tag keeps the run's transfers paired.
-    const tile_move& second = timed[group[1]].move;
+    const buffer_move& second = timed[group[1]].move;
     const std::int64_t df = second.from_tile - m.from_tile, dt = second.to_tile - m.to_tile;
     const std::int64_t count = static_cast<std::int64_t>(group.size());
     const std::int64_t last_to = m.to_tile + (count - 1) * dt;
@@ -219,7 +236,7 @@ nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
          {"name", name},
          {"tiles", {{"first", m.from_tile}, {"count", count}, {"stride", df}}},
          {"let", {{"k", "(tile - " + std::to_string(m.from_tile) + ") / " + std::to_string(df)}}},
-         {"buffer", buffer},
+         {"buffer", source},
          {"offset", affine(m.from_offset, second.from_offset - m.from_offset)},
          {"bytes", m.bytes},
          {"to", affine(m.to_tile, dt)},
@@ -237,7 +254,7 @@ nlohmann::ordered_json exchange_entries(const std::vector<tile_move>& moves,
                         // '(', not "(": GCC bug 105651 (a false -Wrestrict)
                         : '(' + std::to_string(m.to_tile) + " - tile) / " + std::to_string(-dt)}}},
          {"from", affine(m.from_tile, df)},
-         {"buffer", buffer},
+         {"buffer", destination},
          {"offset", affine(m.to_offset, second.to_offset - m.to_offset)},
          {"bytes", m.bytes},
          {"tag", name}});
@@ -312,9 +329,22 @@ nlohmann::ordered_json multicast_entries(const std::vector<tile_move>& moves,
   return exchange;
 }
 
+std::int64_t received_on(const tile_field& f, std::size_t tile) {
+  return tile < f.received_bytes_per_tile.size() ? f.received_bytes_per_tile[tile] : 0;
+}
+
+// Where the supersteps of the program sit: the multicast of shared structures (when there are
+// any), the owner-copy moves (when there are any), the forall, the returns of stolen results.
+struct forall_steps {
+  int moves = 0;
+  int compute = 0;
+  int returns = 0;
+};
+
 nlohmann::ordered_json buffer_entry(const tile_field& f) {
-  const std::int64_t most =
-      std::max<std::int64_t>(1, *std::max_element(f.bytes_per_tile.begin(), f.bytes_per_tile.end()));
+  std::int64_t most = 1;
+  for (std::size_t t = 0; t < f.bytes_per_tile.size(); ++t) // the owned blocks (shared: all)
+    most = std::max(most, f.bytes_per_tile[t] - (f.shared ? 0 : received_on(f, t)));
   nlohmann::ordered_json buffer{{"name", f.name},
                                 {"type", f.element_type},
                                 {"bytes", most},
@@ -329,23 +359,101 @@ nlohmann::ordered_json buffer_entry(const tile_field& f) {
   return buffer;
 }
 
+// The buffer of a field's received blocks on the tiles that receive any (none: std::nullopt),
+// live from the exchange that brings them in to the compute, or to the returns for the output's
+// copies when stolen results go home from them.
+std::optional<nlohmann::ordered_json> received_entry(const tile_field& f, bool output,
+                                                     const forall_steps& steps, bool returns) {
+  std::int64_t most = 0;
+  std::vector<int> holders;
+  for (std::size_t t = 0; t < f.bytes_per_tile.size(); ++t)
+    if (received_on(f, t) > 0) {
+      most = std::max(most, received_on(f, t));
+      holders.push_back(static_cast<int>(t));
+    }
+  if (f.shared || holders.empty())
+    return std::nullopt;
+  const int first = std::min(steps.moves, steps.compute);
+  const int last = output && returns ? steps.returns : steps.compute;
+  return nlohmann::ordered_json{{"name", received_buffer_name(f.name)},
+                                {"type", f.element_type},
+                                {"bytes", most},
+                                {"tiles", holders},
+                                {"init", "zero"},
+                                {"category", "received"},
+                                {"live", {{"first", first}, {"last", last}}}};
+}
+
+// The schedule's buffers: per field its owned blocks, then its received blocks where a tile
+// receives any; and the moves between them.
+struct forall_buffers {
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  std::vector<std::string> names;
+  std::vector<int> owned;    // per field, its buffer's index
+  std::vector<int> received; // per field, its received blocks' buffer, or -1
+
+  forall_buffers(const tile_program& program, const forall_steps& steps) {
+    for (std::size_t f = 0; f < program.fields.size(); ++f) {
+      owned.push_back(add(buffer_entry(program.fields[f])));
+      const auto copies =
+          received_entry(program.fields[f], f == 0, steps, !program.returns.empty());
+      received.push_back(copies ? add(*copies) : -1);
+    }
+  }
+  int add(nlohmann::ordered_json entry) {
+    names.push_back(entry["name"].get<std::string>());
+    entries.push_back(std::move(entry));
+    return static_cast<int>(names.size()) - 1;
+  }
+  // A move of the program (offsets into the field's [owned | received] layout of each tile) as
+  // one between the buffers that hold those blocks.
+  buffer_move place(const tile_move& m, const tile_program& program) const {
+    const auto f = static_cast<std::size_t>(m.field);
+    auto side = [&](int tile, std::int64_t offset) -> std::pair<int, std::int64_t> {
+      const auto t = static_cast<std::size_t>(tile);
+      const std::int64_t own =
+          program.fields[f].bytes_per_tile[t] - received_on(program.fields[f], t);
+      if (received[f] < 0 || offset < own)
+        return {owned[f], offset};
+      return {received[f], offset - own};
+    };
+    const auto [from_buffer, from_offset] = side(m.from_tile, m.from_offset);
+    const auto [to_buffer, to_offset] = side(m.to_tile, m.to_offset);
+    return {from_buffer, to_buffer, m.from_tile, m.to_tile, from_offset, to_offset, m.bytes};
+  }
+  std::vector<buffer_move> place(const std::vector<tile_move>& moves,
+                                 const tile_program& program) const {
+    std::vector<buffer_move> placed;
+    placed.reserve(moves.size());
+    for (const auto& m : moves)
+      placed.push_back(place(m, program));
+    return placed;
+  }
+};
+
 } // namespace
+
+// Two underscores: a name C++ reserves, so no field of a kernel has it.
+std::string received_buffer_name(const std::string& field) { return field + "__received"; }
 
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count,
                                        const tile_program& program, const sim::Fabric& fabric) {
   const auto tiles = static_cast<std::uint32_t>(tile_count);
   const std::uint32_t chips = chips_for(fabric, tiles, false);
   const std::uint32_t tiles_per_chip = tiles_per_chip_for(fabric, tiles);
-  nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
-  for (const auto& f : program.fields)
-    buffers.push_back(buffer_entry(f));
   std::vector<tile_move> moves, multicasts;
   for (const auto& m : program.moves)
     (program.fields[static_cast<std::size_t>(m.field)].shared ? multicasts : moves).push_back(m);
-  const nlohmann::ordered_json exchange =
-      exchange_entries(moves, program, fabric, tiles_per_chip, "move");
+  forall_steps steps;
+  steps.moves = multicasts.empty() ? 0 : 1;
+  steps.compute = steps.moves + (moves.empty() ? 0 : 1);
+  steps.returns = steps.compute + 1;
+  const forall_buffers buffers(program, steps);
+  const nlohmann::ordered_json exchange = exchange_entries(
+      buffers.place(moves, program), buffers.names, tiles, fabric, tiles_per_chip, "move");
   const nlohmann::ordered_json returns =
-      exchange_entries(program.returns, program, fabric, tiles_per_chip, "stolen result");
+      exchange_entries(buffers.place(program.returns, program), buffers.names, tiles, fabric,
+                       tiles_per_chip, "stolen result");
   const nlohmann::ordered_json fabric_summary{{"chips", chips}, {"tiles_per_chip", tiles_per_chip}};
   nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
   if (!multicasts.empty())
@@ -365,7 +473,7 @@ nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count
       {"generator", "seq2par: owner-copy forall over " + describe_fields(program)},
       {"tiles", tile_count},
       {"fabric", fabric_summary},
-      {"buffers", buffers},
+      {"buffers", buffers.entries},
       {"supersteps", supersteps}};
   // Compile-time addresses from the tile memory allocator, which the simulator checks.
   assign_buffer_addresses(schedule, fabric);

@@ -34,11 +34,22 @@ void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& prog
   if (!fabric_file.empty())
     options.fabric_source = fabric_file;
   sim::Simulation simulation(std::move(schedule), std::move(fabric), options);
+  // A field's owned blocks are its buffer; the blocks a tile receives are a buffer of their own
+  // (received_buffer_name), held by the tiles that receive any.
+  auto field_bytes = [&program](int tile, int field, auto&& buffer_of) {
+    const tile_field& f = program.fields[static_cast<std::size_t>(field)];
+    const auto t = static_cast<std::size_t>(tile);
+    const auto bytes = buffer_of(f.name);
+    const bool receives =
+        !f.shared && t < f.received_bytes_per_tile.size() && f.received_bytes_per_tile[t] > 0;
+    return tile_bytes{bytes.data(), bytes.size(),
+                      receives ? buffer_of(received_buffer_name(f.name)).data() : nullptr};
+  };
   auto memory_of = [&](int tile) {
-    return tile_memory([&simulation, &program, tile](int field) {
-      auto bytes = simulation.buffer(static_cast<sim::TileId>(tile),
-                                     program.fields[static_cast<std::size_t>(field)].name);
-      return tile_bytes{bytes.data(), bytes.size()};
+    return tile_memory([&simulation, &field_bytes, tile](int field) {
+      return field_bytes(tile, field, [&](const std::string& name) {
+        return simulation.buffer(static_cast<sim::TileId>(tile), name);
+      });
     });
   };
   for (int t = 0; t < info.tiles; ++t)
@@ -50,9 +61,9 @@ void run_forall_on_fabric(const tile_kernel_info& info, const tile_program& prog
   simulation.on_compute("forall", [&](sim::TileContext& context) -> sim::Cycles {
     s2p::detail::current_tile = static_cast<int>(context.tile);
     s2p::detail::current_chip = static_cast<int>(context.tile / tiles_per_chip);
-    const tile_memory memory = [&context, &program](int field) {
-      auto bytes = context.buffer(program.fields[static_cast<std::size_t>(field)].name);
-      return tile_bytes{bytes.data(), bytes.size()};
+    const tile_memory memory = [&context, &field_bytes](int field) {
+      return field_bytes(static_cast<int>(context.tile), field,
+                         [&](const std::string& name) { return context.buffer(name); });
     };
     return static_cast<sim::Cycles>(program.compute(static_cast<int>(context.tile), memory));
   });

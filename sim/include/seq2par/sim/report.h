@@ -47,8 +47,8 @@ struct TileStats {
   std::uint64_t peak_memory = 0;
   std::uint32_t peak_superstep = 0;
   /// Live bytes of each MemoryCategory at the peak, and the peak of each category on its own.
-  std::array<std::uint64_t, 4> memory_at_peak{};
-  std::array<std::uint64_t, 4> peak_by_category{};
+  std::array<std::uint64_t, kMemoryCategories> memory_at_peak{};
+  std::array<std::uint64_t, kMemoryCategories> peak_by_category{};
 };
 
 /// A tile's live bytes over time: (superstep, bytes live from it until the next entry's

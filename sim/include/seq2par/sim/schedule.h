@@ -31,7 +31,12 @@ enum class BufferInit : std::uint8_t {
   kZero,  ///< zeros at load
   kNone,  ///< not produced until something writes it; sending it earlier is an error
 };
-enum class MemoryCategory : std::uint8_t { kData, kExchange, kShared, kCode };
+/// What a buffer holds, for the memory report: a field's own data, exchange staging buffers,
+/// copies of shared structures, code (no contents), and blocks received from another tile's
+/// owned data (live only while the compute reads them). Appended in this order: reports index
+/// their per-category arrays by it.
+enum class MemoryCategory : std::uint8_t { kData, kExchange, kShared, kCode, kReceived };
+inline constexpr std::size_t kMemoryCategories = 5;
 /// How a generated collective moves data: one flat ring over every tile, or rings per level
 /// (within each chip, then across chips; sim/README.md "Hierarchical collectives").
 enum class CollectiveAlgorithm : std::uint8_t { kRing, kHierarchical };

@@ -14,6 +14,12 @@
 
 namespace s2p::rt {
 
+// The schedule buffer of a field's received blocks on a tile: the copies owner-copy and work
+// stealing bring in, and a thief's copies of output blocks. They are a layout variable of their
+// own (category `received`), live only from the exchange that brings them in to the compute that
+// reads them (to the returns for a thief's output copies), so the allocator reuses their space.
+std::string received_buffer_name(const std::string& field);
+
 // The program as a schedule: superstep 1 exchanges the moves (send cycles list-scheduled so
 // each tile's port carries one stream at a time), superstep 2 runs the `forall` codelet on
 // every tile, a third sends stolen tasks' results home.
