@@ -315,6 +315,7 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
   options.warp_overrides = std::get<PlanFiles>(plans).warps;
   options.fusions = std::get<PlanFiles>(plans).fusions;
+  options.splits = std::get<PlanFiles>(plans).splits;
   return options;
 }
 

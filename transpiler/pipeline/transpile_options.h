@@ -65,6 +65,18 @@ struct StepFusion {
 };
 using FusionOverrides = std::map<std::string, std::vector<StepFusion>>;
 
+// --plan: a forall whose body writes several fields dealt into `parts` consecutive foralls (a
+// tuning plan's splits, loop fission), by kernel; `step` is the kernel's step as written (as
+// the plan's `steps` number it); `parts` 0: one per statement that writes a field
+// (pipeline/split_foralls.h).
+struct StepSplit {
+  int step = 0;
+  int parts = 0;
+  std::string plan_file;
+  friend bool operator==(const StepSplit&, const StepSplit&) = default;
+};
+using SplitOverrides = std::map<std::string, std::vector<StepSplit>>;
+
 // --plan: tunable constants (S2P_TUNABLE) set to other values than written, by name; applied
 // by the driver to the input's text before parsing (driver/tunables.h).
 struct TunableValue {
@@ -81,6 +93,7 @@ struct TranspileOptions {
   PlanOverrides plan_overrides;
   WarpOverrides warp_overrides;
   FusionOverrides fusions;
+  SplitOverrides splits;
   TunableValues tunables;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)

@@ -205,16 +205,29 @@ void fuse(State& state, const Rule& rule, const Target&, Firing& firing) {
   firing.predicted = Prediction{"compute supersteps of the fused steps", static_cast<double>(rule.action.count), 1};
 }
 
+// Without a step: the first forall that writes several fields and is not split yet; without
+// parts: as many as it can be split into (one per statement that writes).
 void split(State& state, const Rule& rule, const Target&, Firing& firing) {
-  if (rule.action.step >= static_cast<int>(state.plan.steps.size()))
-    throw EvalError("no step " + std::to_string(rule.action.step) + " (the plan has " +
+  int step = rule.action.step;
+  if (step < 0) {
+    const std::vector<int> candidates = splittable_steps(state.plan);
+    if (candidates.empty())
+      throw EvalError("no forall whose body writes several fields is left to split");
+    step = candidates.front();
+  }
+  if (step >= static_cast<int>(state.plan.steps.size()))
+    throw EvalError("no step " + std::to_string(step) + " (the plan has " +
                     std::to_string(state.plan.steps.size()) + ")");
+  const int most = state.plan.steps[static_cast<std::size_t>(step)].max_parts;
+  const int parts = rule.action.count > 0 ? rule.action.count : most;
+  if (parts < 2 || (most > 1 && parts > most))
+    throw EvalError("step " + std::to_string(step) + " splits into at most " + std::to_string(most) +
+                    " parts, the rule asks for " + std::to_string(parts));
   auto& splits = state.plan.splits;
-  std::erase_if(splits, [&](const SplitDecision& s) { return s.step == rule.action.step; });
-  splits.push_back({rule.action.step, rule.action.count});
-  firing.change = "split step " + std::to_string(rule.action.step) + " into " + std::to_string(rule.action.count);
-  firing.predicted = Prediction{"supersteps of step " + std::to_string(rule.action.step), 1,
-                                static_cast<double>(rule.action.count)};
+  std::erase_if(splits, [&](const SplitDecision& s) { return s.step == step; });
+  splits.push_back({step, parts});
+  firing.change = "split step " + std::to_string(step) + " into " + std::to_string(parts) + " foralls";
+  firing.predicted = Prediction{"supersteps of step " + std::to_string(step), 1, static_cast<double>(parts)};
 }
 
 void substitute(State& state, const Rule& rule, const Target&, Firing& firing) {

@@ -1,6 +1,7 @@
 #include "tuning/plan.h"
 
 #include "pipeline/fuse_foralls.h"
+#include "pipeline/split_foralls.h"
 #include "tuning/json_fields.h"
 
 #include <algorithm>
@@ -87,6 +88,7 @@ StepPlan read_step(const Json& json, const std::string& path) {
   step.map = reader.string_or("map", "");
   if (reader.find("fuses_from"))
     step.fuses_from = static_cast<int>(reader.required_int("fuses_from", 0, 1 << 20));
+  step.max_parts = static_cast<int>(reader.int_or("max_parts", 1, 1, 1 << 16));
   reader.finish();
   return step;
 }
@@ -154,10 +156,17 @@ void check_references(const KernelPlan& plan) {
     if (plan.fusions[i].first + plan.fusions[i].count > steps)
       throw FieldError(index_field("fusions", i), "fuses steps past the last (" +
                                                       std::to_string(steps) + " steps)");
-  for (std::size_t i = 0; i < plan.splits.size(); ++i)
-    if (plan.splits[i].step >= steps)
+  for (std::size_t i = 0; i < plan.splits.size(); ++i) {
+    const SplitDecision& split = plan.splits[i];
+    if (split.step >= steps)
       throw FieldError(index_field("splits", i) + ".step", "no such step (" +
                                                                std::to_string(steps) + " steps)");
+    const int most = plan.steps[static_cast<std::size_t>(split.step)].max_parts;
+    if (most > 1 && split.parts > most)
+      throw FieldError(index_field("splits", i) + ".parts",
+                       std::to_string(split.parts) + " parts, step " + std::to_string(split.step) +
+                           " splits into at most " + std::to_string(most));
+  }
   for (std::size_t i = 0; i < plan.maps.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (plan.maps[i].name == plan.maps[j].name)
@@ -255,7 +264,8 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
       const auto it = kernel.multi_tile->distributed.find(step.output);
       map = it == kernel.multi_tile->distributed.end() ? "" : it->second.map;
     }
-    plan.steps.push_back({step.kind, map, fuses_from(*kernel.multi_tile, plan.steps.size())});
+    plan.steps.push_back({step.kind, map, fuses_from(*kernel.multi_tile, plan.steps.size()),
+                          pipeline::max_split_parts(step)});
   }
   return plan;
 }
@@ -370,6 +380,8 @@ nlohmann::ordered_json to_json(const KernelPlan& plan) {
       s["map"] = step.map;
     if (step.fuses_from >= 0)
       s["fuses_from"] = step.fuses_from;
+    if (step.max_parts > 1)
+      s["max_parts"] = step.max_parts;
     json["steps"].push_back(std::move(s));
   }
   json["maps"] = Json::array();

@@ -8,8 +8,9 @@
 // left out) and the warp overrides (pipeline/plan_overrides.h), the fusions
 // (pipeline/fuse_foralls.h), and the tunable constants (ring depths among them;
 // driver/tunables.h). Protocol, block sizes, tile counts, ring depths of pools whose depth is
-// not a tunable, splits and variant choices are recorded decisions that the emitter does not
-// read yet; a rule that makes them changes the plan file only (--plan warns).
+// not a tunable and variant choices are recorded decisions that the emitter does not read yet;
+// a rule that makes them changes the plan file only (--plan warns). Splits are applied
+// (pipeline/split_foralls.h).
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -76,6 +77,9 @@ struct StepPlan {
   // step's own index when it fuses with none before it. -1: not known (a plan file that does
   // not say); the patterns then take the kinds and maps alone.
   int fuses_from = -1;
+  // The most parts `--plan` can split the step into (pipeline/split_foralls.h: a forall whose
+  // body writes several fields, one part per statement that writes); 1: it cannot be split.
+  int max_parts = 1;
   friend bool operator==(const StepPlan&, const StepPlan&) = default;
 };
 
@@ -86,7 +90,8 @@ struct FusionDecision {
   friend bool operator==(const FusionDecision&, const FusionDecision&) = default;
 };
 
-// Step `step` runs as `parts` consecutive steps (operation splitting).
+// Step `step` (as written) runs as `parts` consecutive foralls (operation splitting, applied
+// by --plan: pipeline/split_foralls.h).
 struct SplitDecision {
   int step = 0;
   int parts = 2;

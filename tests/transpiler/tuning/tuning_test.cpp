@@ -97,6 +97,29 @@ TEST(Tuning, DefaultRulesFuseThreeConsecutiveForallsOnTheSameTiles) {
   EXPECT_EQ(later.plan.fusions, (std::vector<FusionDecision>{{1, 3}}));
 }
 
+// A forall whose body writes several fields (max_parts 2) keeps both outputs' blocks live at
+// once: when the fullest tile holds more than half its memory, the default rule splits it into
+// as many foralls as it can be (once), and the trace says so; below that, nothing fires.
+TEST(Tuning, DefaultRulesSplitAForallThatWritesSeveralFieldsWhenMemoryIsHigh) {
+  using Kind = ir::TileStep::Kind;
+  KernelPlan plan = test::one_map_plan(2, {});
+  plan.steps = {{Kind::AllReduce, ""}, {Kind::Forall, "map", 1, 2}};
+  Feedback feedback = test::feedback_of(test::sim_report({1000, 1000}, {0, 0}));
+  feedback.sram_bytes = 1000;
+  feedback.peak_memory = {400, 450};
+  EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+  feedback.peak_memory = {400, 650};
+  const auto split = apply_rules(plan, default_rules(), feedback);
+  ASSERT_EQ(split.trace.fired.size(), 1u) << explain(split.trace);
+  EXPECT_EQ(split.trace.fired[0].rule, "split-on-peak-memory");
+  EXPECT_EQ(split.plan.splits, (std::vector<SplitDecision>{{1, 2}}));
+  EXPECT_NE(explain(split.trace).find("split: split step 1 into 2 foralls"), std::string::npos)
+      << explain(split.trace);
+  EXPECT_TRUE(apply_rules(split.plan, default_rules(), feedback).trace.fired.empty()); // split once
+  plan.steps[1].max_parts = 1; // a forall that writes one field: nothing to split
+  EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+}
+
 TEST(Tuning, AlgorithmRulesAreEvaluatedWithTheDefaults) {
   const RuleSet extra = test::rules_of(R"({"format": "seq2par.rules/1", "rules": [
     {"name": "rebalance-busy-tiles", "priority": 50, "for_each": "map", "when": "max(map.busy) / mean(map.busy) > 5",
