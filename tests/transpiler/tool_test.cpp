@@ -628,6 +628,44 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
   }
 }
 
+// --plan's variants: the kernel's calls of an intrinsic call the plan's choice among the
+// S2P_VARIANTS the file declares (no "not applied" warning); the sequential meaning is the
+// written call's. A choice the file does not declare is an error naming the plan's field.
+TEST_F(Tool, PlanSubstitutesADeclaredVariant) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_INTRINSIC void fill(s2p::out<float> b);
+S2P_INTRINSIC S2P_COST(2) void fill_unrolled(s2p::out<float> b);
+S2P_VARIANTS(fill, fill_unrolled);
+S2P_INTRINSIC void drain(s2p::in<float> b);
+S2P_KERNEL void k() {
+  s2p::pool<float, 10> smem;
+  auto t = smem.tensor<1, 10>(0);
+  S2P_WARP(0) fill(t[0]);
+  S2P_WARP(1) drain(t[0]);
+}
+)";
+  const auto plan_with = [&](const std::string& variant) {
+    std::ofstream(dir / "k.k.plan.json")
+        << json{{"format", "seq2par.plan/1"}, {"kernel", "k"}, {"tiles", 1},
+                {"variants", {{{"op", "fill"}, {"variant", variant}}}}}.dump(1);
+  };
+  ASSERT_EQ(run("k.cpp --out-dir written", dir).status, 0);
+  EXPECT_EQ(read(dir / "written" / "k.par.cpp").find("fill_unrolled("), std::string::npos);
+  plan_with("fill_unrolled");
+  const auto substituted = run("k.cpp --plan k.k.plan.json --out-dir substituted", dir);
+  ASSERT_EQ(substituted.status, 0) << substituted.output;
+  EXPECT_EQ(substituted.output.find("not applied"), std::string::npos) << substituted.output;
+  const std::string code = read(dir / "substituted" / "k.par.cpp");
+  EXPECT_NE(code.find("fill_unrolled(t"), std::string::npos) << code;
+  plan_with("fill_twice");
+  const auto bad = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("field 'variants[0].variant': 'fill_twice' is not a variant of 'fill'"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+}
+
 // --plan's tunables: the input is parsed with the plan's value of an S2P_TUNABLE constant (here
 // a ring of kDepth slots, the loop's i % kDepth), so the generated code is that of the tuned
 // value; a tunable the input does not declare, or a value outside its declared range, is an

@@ -361,6 +361,7 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
   options.warp_overrides = std::get<PlanFiles>(plans).warps;
   options.fusions = std::get<PlanFiles>(plans).fusions;
   options.splits = std::get<PlanFiles>(plans).splits;
+  options.variants = std::get<PlanFiles>(plans).variants;
   options.dumps = std::move(dump_kinds);
   options.style = style;
   return options;

@@ -281,9 +281,25 @@ struct MultiTile {
   std::string no_extents_reason;
 };
 
+// S2P_VARIANTS(f, g, ...): interchangeable intrinsics of one signature, the first as the
+// kernel calls it; --plan may substitute another in the kernel's calls
+// (pipeline/substitute_variants.h). Each member with what a call of it needs: its cost
+// expression (S2P_COST, empty: the default) and its parameter declarations (the names the
+// cost expression uses).
+struct VariantGroup {
+  SourceLocation loc;
+  struct Member {
+    std::string name;
+    std::string cost;
+    std::vector<std::string> parameters;
+  };
+  std::vector<Member> members;
+};
+
 struct Kernel {
   std::string name;
   std::optional<MultiTile> multi_tile; // set for S2P_TILES (multi-tile) kernels
+  std::vector<VariantGroup> variants;  // the input file's S2P_VARIANTS, in order
   SourceLocation loc;
   std::vector<Pool> pools;
   std::vector<Tensor> tensors;

@@ -77,6 +77,18 @@ struct StepSplit {
 };
 using SplitOverrides = std::map<std::string, std::vector<StepSplit>>;
 
+// --plan: an intrinsic's calls in a kernel run as another of its declared variants
+// (S2P_VARIANTS; a tuning plan's "variants"), by kernel (pipeline/substitute_variants.h).
+// `index` is the entry's position in the plan's list, for messages naming the field.
+struct VariantUse {
+  std::string op;
+  std::string variant;
+  std::size_t index = 0;
+  std::string plan_file;
+  friend bool operator==(const VariantUse&, const VariantUse&) = default;
+};
+using VariantOverrides = std::map<std::string, std::vector<VariantUse>>;
+
 // --plan: tunable constants (S2P_TUNABLE) set to other values than written, by name; applied
 // by the driver to the input's text before parsing (driver/tunables.h).
 struct TunableValue {
@@ -94,6 +106,7 @@ struct TranspileOptions {
   WarpOverrides warp_overrides;
   FusionOverrides fusions;
   SplitOverrides splits;
+  VariantOverrides variants;
   TunableValues tunables;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)

@@ -198,6 +198,18 @@ KernelPlan read_plan(const Json& json) {
   plan.fusions = read_list<FusionDecision>(reader, "fusions", read_fusion);
   plan.splits = read_list<SplitDecision>(reader, "splits", read_split);
   plan.variants = read_list<VariantChoice>(reader, "variants", read_variant);
+  if (const Json* groups = reader.find("variant_groups")) {
+    const Json& array = read_array(*groups, "variant_groups");
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      const Json& names = read_array(array[i], index_field("variant_groups", i));
+      plan.variant_groups.emplace_back();
+      for (std::size_t j = 0; j < names.size(); ++j) {
+        if (!names[j].is_string())
+          throw FieldError(index_field(index_field("variant_groups", i), j), "expected a string");
+        plan.variant_groups.back().push_back(names[j].get<std::string>());
+      }
+    }
+  }
   if (const Json* variables = reader.find("variables")) {
     ObjectReader vars(*variables, "variables");
     for (const auto& [name, value] : variables->items())
@@ -248,6 +260,11 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
   KernelPlan plan;
   plan.kernel = kernel.name;
   plan.source = kernel.loc.file;
+  for (const auto& group : kernel.variants) {
+    plan.variant_groups.emplace_back();
+    for (const auto& member : group.members)
+      plan.variant_groups.back().push_back(member.name);
+  }
   add_pools(kernel.pools, plan);
   if (!kernel.multi_tile)
     return plan;
@@ -275,6 +292,20 @@ auto* find_map_in(Plan& plan, std::string_view name) {
   const auto it = std::find_if(plan.maps.begin(), plan.maps.end(),
                                [&](const MapPlan& m) { return m.name == name; });
   return it == plan.maps.end() ? nullptr : &*it;
+}
+
+std::string chosen_variant(const KernelPlan& plan, const std::string& op) {
+  for (const auto& choice : plan.variants)
+    if (choice.op == op)
+      return choice.variant;
+  return op;
+}
+
+const std::vector<std::string>* variant_group(const KernelPlan& plan, const std::string& op) {
+  for (const auto& group : plan.variant_groups)
+    if (std::find(group.begin(), group.end(), op) != group.end())
+      return &group;
+  return nullptr;
 }
 
 MapPlan* find_map(KernelPlan& plan, std::string_view name) {
@@ -415,6 +446,8 @@ nlohmann::ordered_json to_json(const KernelPlan& plan) {
   json["variants"] = Json::array();
   for (const auto& variant : plan.variants)
     json["variants"].push_back({{"op", variant.op}, {"variant", variant.variant}});
+  if (!plan.variant_groups.empty())
+    json["variant_groups"] = plan.variant_groups;
   json["variables"] = Json::object();
   for (const auto& [name, value] : plan.variables)
     json["variables"][name] = value;

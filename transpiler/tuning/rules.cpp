@@ -86,8 +86,9 @@ void read_action_parameters(ObjectReader& reader, Action& action, Scope scope,
     action.count = static_cast<int>(reader.int_or("parts", 0, 2, 1 << 16));
     break;
   case ActionKind::Substitute:
-    action.name = reader.required_string("op");
-    action.variant = reader.required_string("variant");
+    // Both optional: the first declared group whose choice has a next variant, and "next".
+    action.name = reader.string_or("op", "");
+    action.variant = reader.string_or("variant", "next");
     break;
   case ActionKind::SetVariable: {
     action.name = reader.required_string("variable");
@@ -202,7 +203,11 @@ Json action_json(const Action& action) {
     if (action.count > 0)
       json["parts"] = action.count;
     break;
-  case ActionKind::Substitute: json["op"] = action.name; json["variant"] = action.variant; break;
+  case ActionKind::Substitute:
+    if (!action.name.empty())
+      json["op"] = action.name;
+    json["variant"] = action.variant;
+    break;
   case ActionKind::SetVariable: json["variable"] = action.name; json["value"] = value(); break;
   case ActionKind::AddRule: json["rule"] = to_json(*action.rule); break;
   case ActionKind::RevokeRule: json["rule"] = action.name; break;

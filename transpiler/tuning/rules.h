@@ -40,7 +40,9 @@ enum class ActionKind {
   Fuse,         // kernel: fuse the first `count` consecutive foralls on the same tiles
   Split,        // kernel: split step `step` (default: the first that can be) into `parts`
                 // (default: as many as it can)
-  Substitute,   // kernel: run operation `op` as its declared variant `variant`
+  Substitute,   // kernel: run intrinsic `op` (default: the first S2P_VARIANTS group with a
+                // next variant) as its declared variant `variant` (default "next": the one
+                // after the current choice)
   SetVariable,  // any: set rule variable `var.<name>` (may make other rules fire)
   AddRule,      // any: add `rule` to the rule set
   RevokeRule,   // any: remove the rule named `rule`

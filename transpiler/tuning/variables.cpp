@@ -49,6 +49,17 @@ const std::map<std::string, Getter, std::less<>>& common_variables() {
       {"plan.fusions", [](const Bindings& b) { return Value::number(static_cast<double>(b.plan.fusions.size())); }},
       {"plan.splittable_steps",
        [](const Bindings& b) { return Value::number(static_cast<double>(splittable_steps(b.plan).size())); }},
+      {"plan.variants_left",
+       [](const Bindings& b) {
+         double left = 0;
+         for (const auto& group : b.plan.variant_groups) {
+           if (group.empty())
+             continue;
+           const auto at = std::find(group.begin(), group.end(), chosen_variant(b.plan, group.front()));
+           left += at != group.end() && at + 1 != group.end() ? 1 : 0;
+         }
+         return Value::number(left);
+       }},
       {"plan.consecutive_foralls",
        [](const Bindings& b) { return Value::number(consecutive_foralls(b.plan).second); }},
   };

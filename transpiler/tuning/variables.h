@@ -15,6 +15,7 @@
 //                              that --plan can fuse (StepPlan::fuses_from)
 //   plan.splittable_steps      foralls whose body writes several fields, not yet split
 //                              (StepPlan::max_parts > 1)
+//   plan.variants_left         S2P_VARIANTS groups whose current choice has a next variant
 //   input.<name>               caller-supplied facts (input sizes); 0 when not given
 //   var.<name>                 rule variables (set_variable); 0 until set
 // for_each "map":

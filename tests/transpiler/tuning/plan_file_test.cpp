@@ -21,7 +21,8 @@ KernelPlan full_plan() {
   plan.warps.push_back({"k.cpp:20", 1});
   plan.fusions.push_back({0, 2});
   plan.splits.push_back({2, 4});
-  plan.variants.push_back({"k.cpp:22", "mma_f16"});
+  plan.variants.push_back({"mma", "mma_f16"});
+  plan.variant_groups = {{"mma", "mma_f16"}};
   plan.variables["rebalanced"] = 1;
   return plan;
 }
@@ -69,6 +70,7 @@ TEST(PlanFile, ErrorsNameTheField) {
       {"/splits/0/step", 3, "field 'splits[0].step': no such step"},
       {"/splits/0/parts", 5, "field 'splits[0].parts': 5 parts, step 2 splits into at most 4"},
       {"/steps/2/max_parts", 0, "field 'steps[2].max_parts': must be in [1, "},
+      {"/variant_groups/0/1", 3, "field 'variant_groups[0][1]': expected a string"},
       {"/maps/1/name", "map", "field 'maps[1].name': map 'map' is listed twice"},
       {"/format", "seq2par.plan/2", "field 'format': expected \"seq2par.plan/1\""},
       {"/variables/rebalanced", "yes", "field 'variables.rebalanced': expected a finite number"},

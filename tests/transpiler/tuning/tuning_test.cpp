@@ -120,6 +120,26 @@ TEST(Tuning, DefaultRulesSplitAForallThatWritesSeveralFieldsWhenMemoryIsHigh) {
   EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
 }
 
+// Declared variants (S2P_VARIANTS): on a compute-bound run the default rule tries the variant
+// after the current choice, group by group; on an exchange-bound run, or with none left, nothing.
+TEST(Tuning, DefaultRulesTryTheNextVariantWhenComputeBound) {
+  KernelPlan plan = test::one_map_plan(2, {});
+  plan.variant_groups = {{"dot", "dot_unrolled"}, {"axpy", "axpy_fused", "axpy_blocked"}};
+  const Feedback compute_bound = test::feedback_of(test::sim_report({1000, 1000}, {10, 10}));
+  const auto first = apply_rules(plan, default_rules(), compute_bound);
+  ASSERT_EQ(first.trace.fired.size(), 1u) << explain(first.trace);
+  EXPECT_EQ(first.trace.fired[0].rule, "try-next-variant");
+  EXPECT_EQ(first.plan.variants, (std::vector<VariantChoice>{{"dot", "dot_unrolled"}}));
+  const auto second = apply_rules(first.plan, default_rules(), compute_bound);
+  ASSERT_EQ(second.trace.fired.size(), 1u) << explain(second.trace);
+  EXPECT_EQ(second.trace.fired[0].change, "'axpy' runs as variant 'axpy_fused' (was 'axpy')");
+  KernelPlan done = second.plan;
+  done.variants.back().variant = "axpy_blocked";
+  EXPECT_TRUE(apply_rules(done, default_rules(), compute_bound).trace.fired.empty());
+  const Feedback exchange_bound = test::feedback_of(test::sim_report({10, 10}, {1000, 1000}));
+  EXPECT_TRUE(apply_rules(plan, default_rules(), exchange_bound).trace.fired.empty());
+}
+
 TEST(Tuning, AlgorithmRulesAreEvaluatedWithTheDefaults) {
   const RuleSet extra = test::rules_of(R"({"format": "seq2par.rules/1", "rules": [
     {"name": "rebalance-busy-tiles", "priority": 50, "for_each": "map", "when": "max(map.busy) / mean(map.busy) > 5",
