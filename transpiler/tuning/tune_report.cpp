@@ -101,8 +101,9 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
 
 std::string progress_line(const TuneRound& round, double round0_cycles) {
   std::string line = "round " + std::to_string(round.round) + ": " +
-                     number_text(round.measured.cycles) + " cycles";
-  if (round.round > 0)
+                     (round.measured.wrong_result.empty() ? number_text(round.measured.cycles) + " cycles"
+                                                          : std::string("wrong result"));
+  if (round.round > 0 && round.measured.wrong_result.empty())
     line += " (" + percent_text(round0_cycles, round.measured.cycles) + " against round 0)";
   line += round.round == 0 ? ", starting plan" : ", " + fired_text(round);
   if (round.rolled_back)
@@ -120,8 +121,9 @@ std::string tune_table(const TuneResult& result) {
                     padded("rules fired", 26) + "change\n";
   for (const TuneRound& round : result.rounds)
     out += padded(std::to_string(round.round) + (round.round == result.best ? "*" : ""), 7) +
-           padded(number_text(round.measured.cycles), 12) +
-           padded(percent_text(round0, round.measured.cycles), 9) + padded(fired_text(round), 26) +
+           padded(round.measured.wrong_result.empty() ? number_text(round.measured.cycles) : "wrong", 12) +
+           padded(round.measured.wrong_result.empty() ? percent_text(round0, round.measured.cycles) : "-", 9) +
+           padded(fired_text(round), 26) +
            change_text(round) + "\n";
   out += "best: round " + std::to_string(result.best) + " (*), stopped: " + to_string(result.stop) +
          "\n";
