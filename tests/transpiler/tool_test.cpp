@@ -591,6 +591,105 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
   }
 }
 
+// --plan's splits (loop fission): a forall whose body writes two fields is one forall as written
+// (the second field updated in place, s2p::rt::writes) and two consecutive foralls when a plan
+// splits it, each with only its own output and reads, in the code and the tile-steps dump. A
+// split into more parts than statements that write, or of a step the kernel does not have, is
+// an error and nothing is written.
+TEST_F(Tool, PlanSplitsAForallThatWritesSeveralFields) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
+                               const s2p::field<1, float>& x) {
+  auto map = s2p::resource_map<1>::block(x.extent(), 4);
+  auto Xd = s2p::agile(x, map);
+  auto Yd = s2p::agile(y, map);
+  auto Zd = s2p::agile(z, map);
+  s2p::forall(Yd.extent(), [&](s2p::index<1> i) {
+    const float t = Xd[i] * 2.0f;
+    Yd[i] = t;
+    Zd[i] = Yd[i] - Xd[i];
+  });
+}
+)";
+  const auto count = [](const std::string& code, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = code.find(what); at != std::string::npos; at = code.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  const auto as_written = run("k.cpp --out-dir one --dump=tile-steps", dir);
+  ASSERT_EQ(as_written.status, 0) << as_written.output;
+  const std::string one = read(dir / "one" / "k.par.cpp");
+  EXPECT_EQ(count(one, "s2p::rt::forall("), 1u) << one;
+  EXPECT_EQ(count(one, "s2p::rt::writes(Zd, \"Zd\")"), 1u) << one;
+  const auto plan_with = [&](const json& extra) {
+    json plan{{"format", "seq2par.plan/1"}, {"kernel", "k"}, {"tiles", 4},
+              {"steps", {{{"kind", "forall"}, {"map", "map"}}}}};
+    plan.update(extra);
+    std::ofstream(dir / "k.k.plan.json") << plan.dump(1);
+  };
+  plan_with({{"splits", {{{"step", 0}, {"parts", 2}}}}});
+  const auto split = run("k.cpp --plan k.k.plan.json --out-dir two --dump=tile-steps", dir);
+  ASSERT_EQ(split.status, 0) << split.output;
+  EXPECT_EQ(split.output.find("not applied"), std::string::npos) << split.output;
+  const std::string two = read(dir / "two" / "k.par.cpp");
+  EXPECT_EQ(count(two, "s2p::rt::forall("), 2u) << two;
+  EXPECT_EQ(count(two, "s2p::rt::writes("), 0u) << two;
+  const json steps = json::parse(read(dir / "two" / "k.k.tile-steps.json"));
+  ASSERT_EQ(steps["steps"].size(), 2u) << steps.dump(1);
+  EXPECT_EQ(steps["steps"][1]["reads"].size(), 2u) << steps.dump(1); // Xd and Yd, read in place
+  const std::pair<json, std::string> refused[] = {
+      {{{"splits", {{{"step", 0}, {"parts", 3}}}}},
+       ":8:3: error: plan k.k.plan.json splits step 0 but into 3 parts: its body has 2 statements "
+       "that write a field"},
+      {{{"splits", {{{"step", 1}, {"parts", 2}}}}}, "field 'splits[0].step': no such step (1 steps)"}};
+  for (const auto& [extra, message] : refused) {
+    plan_with(extra);
+    const auto bad = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
+    EXPECT_NE(bad.status, 0) << bad.output;
+    EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+  }
+}
+
+// --plan's variants: the kernel's calls of an intrinsic call the plan's choice among the
+// S2P_VARIANTS the file declares (no "not applied" warning); the sequential meaning is the
+// written call's. A choice the file does not declare is an error naming the plan's field.
+TEST_F(Tool, PlanSubstitutesADeclaredVariant) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_INTRINSIC void fill(s2p::out<float> b);
+S2P_INTRINSIC S2P_COST(2) void fill_unrolled(s2p::out<float> b);
+S2P_VARIANTS(fill, fill_unrolled);
+S2P_INTRINSIC void drain(s2p::in<float> b);
+S2P_KERNEL void k() {
+  s2p::pool<float, 10> smem;
+  auto t = smem.tensor<1, 10>(0);
+  S2P_WARP(0) fill(t[0]);
+  S2P_WARP(1) drain(t[0]);
+}
+)";
+  const auto plan_with = [&](const std::string& variant) {
+    std::ofstream(dir / "k.k.plan.json")
+        << json{{"format", "seq2par.plan/1"}, {"kernel", "k"}, {"tiles", 1},
+                {"variants", {{{"op", "fill"}, {"variant", variant}}}}}.dump(1);
+  };
+  ASSERT_EQ(run("k.cpp --out-dir written", dir).status, 0);
+  EXPECT_EQ(read(dir / "written" / "k.par.cpp").find("fill_unrolled(t"), std::string::npos); // declared, not called
+  plan_with("fill_unrolled");
+  const auto substituted = run("k.cpp --plan k.k.plan.json --out-dir substituted", dir);
+  ASSERT_EQ(substituted.status, 0) << substituted.output;
+  EXPECT_EQ(substituted.output.find("not applied"), std::string::npos) << substituted.output;
+  const std::string code = read(dir / "substituted" / "k.par.cpp");
+  EXPECT_NE(code.find("fill_unrolled(t"), std::string::npos) << code;
+  plan_with("fill_twice");
+  const auto bad = run("k.cpp --plan k.k.plan.json --out-dir bad", dir);
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("field 'variants[0].variant': 'fill_twice' is not a variant of 'fill'"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+}
+
 // --plan's tunables: the input is parsed with the plan's value of an S2P_TUNABLE constant (here
 // a ring of kDepth slots, the loop's i % kDepth), so the generated code is that of the tuned
 // value; a tunable the input does not declare, or a value outside its declared range, is an

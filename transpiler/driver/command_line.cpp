@@ -360,6 +360,8 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
   options.warp_overrides = std::get<PlanFiles>(plans).warps;
   options.fusions = std::get<PlanFiles>(plans).fusions;
+  options.splits = std::get<PlanFiles>(plans).splits;
+  options.variants = std::get<PlanFiles>(plans).variants;
   options.dumps = std::move(dump_kinds);
   options.style = style;
   return options;

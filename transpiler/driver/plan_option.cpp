@@ -17,11 +17,6 @@ std::vector<std::string> not_applied(const tuning::KernelPlan& plan) {
   for (const auto& pool : plan.pools)
     if (pool.ring_depth != 1 && pool.tunable.empty())
       out.push_back("ring depth of pool '" + pool.name + "' (its slot count is not a tunable)");
-  const std::pair<bool, const char*> others[] = {{!plan.splits.empty(), "splits"},
-                                                 {!plan.variants.empty(), "variants"}};
-  for (const auto& [present, what] : others)
-    if (present)
-      out.emplace_back(what);
   return out;
 }
 
@@ -91,6 +86,10 @@ std::variant<PlanFiles, std::string> read_plan_files(const std::vector<std::stri
     }
     for (const auto& fusion : plan->fusions)
       files.fusions[plan->kernel].push_back({fusion.first, fusion.count, path});
+    for (std::size_t i = 0; i < plan->variants.size(); ++i)
+      files.variants[plan->kernel].push_back({plan->variants[i].op, plan->variants[i].variant, i, path});
+    for (const auto& split : plan->splits)
+      files.splits[plan->kernel].push_back({split.step, split.parts, path});
     for (const auto& warp : plan->warps)
       files.warps[plan->kernel].push_back({warp.op, warp.warp, path});
     if (const auto skipped = not_applied(*plan); !skipped.empty())

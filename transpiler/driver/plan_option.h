@@ -1,7 +1,7 @@
 // --plan foo.<kernel>.plan.json (repeatable): transpile a kernel with the resource-map weights
-// and usable tiles (less the plan's failed tiles), the warp overrides and the tunable constants
-// a tuning plan (seq2par.plan/1, tuning/plan.h) chose. The decisions the emitter does not act
-// on yet (ring depths that are not tunables, fusions, splits, variants) are named in a warning.
+// and usable tiles (less the plan's failed tiles), the warp overrides, the fusions, the splits,
+// the variants and the tunable constants a tuning plan (seq2par.plan/1, tuning/plan.h) chose. The decisions
+// the emitter does not act on yet (ring depths that are not tunables) are named in a warning.
 #pragma once
 
 #include "pipeline/transpile_options.h"
@@ -16,6 +16,8 @@ struct PlanFiles {
   pipeline::PlanOverrides overrides;
   pipeline::WarpOverrides warps;
   pipeline::FusionOverrides fusions;
+  pipeline::SplitOverrides splits;
+  pipeline::VariantOverrides variants;
   pipeline::TunableValues tunables; // of every plan: they are per input file, not per kernel
   std::vector<std::string> warnings;
 };

@@ -315,22 +315,28 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
   options.plan_overrides = std::get<PlanFiles>(plans).overrides;
   options.warp_overrides = std::get<PlanFiles>(plans).warps;
   options.fusions = std::get<PlanFiles>(plans).fusions;
+  options.splits = std::get<PlanFiles>(plans).splits;
+  options.variants = std::get<PlanFiles>(plans).variants;
   return options;
 }
 
-// The tuned program must exit as the sequential one did and print exactly what it printed.
-bool TuneBuilder::matches_oracle(const std::string& dir, int round, int status) {
+// How the round's program differs from the sequential one ("" when it exits as the sequential
+// one did and prints exactly what it printed).
+std::string TuneBuilder::oracle_difference(const std::string& dir, int round, int status) const {
   const std::string output = read_text(join(dir, "stdout.txt"));
   if (status == oracle_status_ && output == oracle_output_)
-    return true;
-  return fail(kExitInputError,
-              "round " + std::to_string(round) + ": the tuned program " +
-                  (status != oracle_status_
-                       ? "exits with " + std::to_string(status) + ", the sequential one with " +
-                             std::to_string(oracle_status_)
-                       : "prints something else than the sequential program (from " +
-                             first_difference(output, oracle_output_) + ")") +
-                  "\n" + read_text(join(dir, "stderr.txt")));
+    return "";
+  return "round " + std::to_string(round) + ": the tuned program " +
+         (status != oracle_status_
+              ? "exits with " + std::to_string(status) + ", the sequential one with " +
+                    std::to_string(oracle_status_)
+              : "prints something else than the sequential program (from " +
+                    first_difference(output, oracle_output_) + ")");
+}
+
+bool TuneBuilder::matches_oracle(const std::string& dir, int round, int status) {
+  const std::string differs = oracle_difference(dir, round, status);
+  return differs.empty() || fail(kExitInputError, differs + "\n" + read_text(join(dir, "stderr.txt")));
 }
 
 std::optional<std::string> TuneBuilder::variant(const tuning::KernelPlan& plan, int round,
@@ -383,7 +389,18 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
   bool from_store = false;
   const auto binary = variant(plan, round, dir, notes, from_store);
   int status = 0;
-  if (!binary || !run(*binary, dir, status) || !matches_oracle(dir, round, status))
+  if (!binary || !run(*binary, dir, status))
+    return std::nullopt;
+  // A later round that computes something else (a variant that is not one) is rolled back by
+  // the loop; round 0, the plan as written or given, must match.
+  if (round > 0)
+    if (std::string differs = oracle_difference(dir, round, status); !differs.empty()) {
+      tuning::Measurement wrong;
+      wrong.wrong_result = std::move(differs);
+      wrong.notes = std::move(notes);
+      return wrong;
+    }
+  if (!matches_oracle(dir, round, status))
     return std::nullopt;
   ir::Diagnostics diagnostics;
   auto feedback = tuning::feedback_from_text(
@@ -398,7 +415,7 @@ std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan
   add_inputs(*feedback);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
   return tuning::Measurement{feedback->total_cycles, std::move(*feedback), std::move(notes),
-                             took.count(), from_store};
+                             took.count(), from_store, ""};
 }
 
 } // namespace s2p::driver

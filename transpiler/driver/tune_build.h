@@ -77,6 +77,7 @@ private:
                                                         const std::string& dir,
                                                         std::vector<std::string>& notes);
   bool matches_oracle(const std::string& dir, int round, int status);
+  std::string oracle_difference(const std::string& dir, int round, int status) const;
   bool compile(const std::string& source, const std::string& binary, const std::string& log);
   bool run(const std::string& binary, const std::string& dir, int& exit_status);
   bool fail(int exit_code, const std::string& message);

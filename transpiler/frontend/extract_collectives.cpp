@@ -196,6 +196,8 @@ void KernelExtractor::Impl::note_distribution(const clang::VarDecl& var, ir::Mul
   const std::string name = var.getNameAsString();
   if (call->getNumArgs() >= 2) { // s2p::agile(X, map)
     const clang::ValueDecl* map = referenced_decl(call->getArg(1));
+    if (map)
+      agile_map_[name] = map->getNameAsString();
     const auto parameter = source_parameter_.find(name);
     if (map && parameter != source_parameter_.end())
       multi.distributed[name] = {parameter->second, map->getNameAsString(),

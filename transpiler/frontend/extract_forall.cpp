@@ -117,48 +117,173 @@ KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
   if (!finder.ok || !record_global_reads(step, accesses, call))
     return std::nullopt;
   step.shared_reads = body_shared_reads_;
-  step.set_body(text(i->getSourceRange()), text(lambda.getBody()->getSourceRange()));
+  step.index_parameter = text(i->getSourceRange());
+  step.set_body(step.index_parameter, text(lambda.getBody()->getSourceRange()));
+  if (std::any_of(step.reads.begin(), step.reads.end(), [](const auto& r) { return r.written; }))
+    record_statements(step, lambda);
   return step;
 }
 
-// The one field the body writes becomes the step's output, the others its reads (each at the
-// output's own index, or read through index maps).
+// The first field the body writes becomes the step's output, the others its reads (each at
+// the output's own index, or read through index maps). A body that writes several fields (the
+// author fused them; --plan may split it again) has the further ones as reads marked
+// `written`, on the output's map and each accessed only at the task's own index, as a fused
+// forall's (pipeline/fuse_foralls.h).
 bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
                                                 const std::vector<ElementAccess>& accesses,
                                                 const clang::CallExpr& call) {
-  const clang::ValueDecl* output = nullptr;
-  for (const auto& a : accesses) {
-    if (!a.written)
-      continue;
-    if (output && output != a.field) {
-      error(a.where, "a forall may write one agile field; it already writes '" +
-                         output->getNameAsString() + "'");
-      return false;
-    }
-    output = a.field;
-  }
-  if (!output) {
+  std::vector<const clang::ValueDecl*> outputs; // in order of first write
+  for (const auto& a : accesses)
+    if (a.written && std::find(outputs.begin(), outputs.end(), a.field) == outputs.end())
+      outputs.push_back(a.field);
+  if (outputs.empty()) {
     error(call.getBeginLoc(), "this forall writes no agile field (write it as X[i] = ...)");
     return false;
   }
-  const ir::TileStep::IndexMap identity = identity_map(step.rank);
+  if (!check_further_outputs(step, outputs, accesses))
+    return false;
+  const auto written = [&](const clang::ValueDecl* field) {
+    return std::find(outputs.begin(), outputs.end(), field) != outputs.end();
+  };
+  for (std::size_t o = 1; o < outputs.size(); ++o)
+    step.reads.push_back({outputs[o]->getNameAsString(), {identity_map(step.rank)}, true});
   for (const auto& a : accesses) {
-    if (a.field == output && !(a.map == identity)) {
-      error(a.where, "the forall " + std::string(a.written ? "writes" : "reads") + " '" +
-                         output->getNameAsString() +
-                         "', the field it writes, at another index than its own; each element must "
-                         "be computed "
-                         "where it is owned, from values of the other fields");
-      return false;
-    }
-    if (a.field == output)
+    if (written(a.field))
       continue;
-    if (!same_source(*a.field, *output, a.where))
-      return false;
+    for (const auto* output : outputs)
+      if (!same_source(*a.field, *output, a.where))
+        return false;
     step.add_read(a.field->getNameAsString(), a.map);
   }
-  step.output = output->getNameAsString();
+  step.output = outputs.front()->getNameAsString();
   return true;
+}
+
+bool KernelExtractor::Impl::check_further_outputs(
+    const ir::TileStep& step, const std::vector<const clang::ValueDecl*>& outputs,
+    const std::vector<ElementAccess>& accesses) {
+  const ir::TileStep::IndexMap identity = identity_map(step.rank);
+  const auto map_of = [&](const clang::ValueDecl* field) {
+    const auto it = agile_map_.find(field->getNameAsString());
+    return it == agile_map_.end() ? std::string() : it->second;
+  };
+  const auto source_of = [&](const clang::ValueDecl* field) {
+    const auto it = source_parameter_.find(field->getNameAsString());
+    return it == source_parameter_.end() ? field->getNameAsString() : it->second;
+  };
+  for (const auto& a : accesses) {
+    const auto at = std::find(outputs.begin(), outputs.end(), a.field);
+    if (at == outputs.end())
+      continue;
+    const std::string name = a.field->getNameAsString();
+    if (!(a.map == identity)) {
+      error(a.where, "the forall " + std::string(a.written ? "writes" : "reads") + " '" + name +
+                         (outputs.size() == 1 ? "', the field it writes" : "', a field it writes") +
+                         ", at another index than its own; each element must be computed where it "
+                         "is owned, from values of the other fields");
+      return false;
+    }
+    const clang::ValueDecl* first = outputs.front();
+    if (at == outputs.begin() || !a.written)
+      continue;
+    if (map_of(a.field).empty() || map_of(a.field) != map_of(first)) {
+      error(a.where, "a forall that writes several agile fields writes them on one resource map "
+                     "(each element is computed where it is owned): '" + name + "' is dealt by '" +
+                         map_of(a.field) + "' and '" + first->getNameAsString() + "' by '" +
+                         map_of(first) + "'");
+      return false;
+    }
+    if (source_of(a.field) == source_of(first)) {
+      error(a.where, "the forall writes '" + name + "' and '" + first->getNameAsString() +
+                         "', which both distribute field '" + source_of(first) + "'");
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// What one top-level statement of a forall body does with the body's locals: which it declares
+// (directly, not in a nested block), which it reads, and whether it may return (which skips the
+// later statements for its index).
+struct StatementLocals : clang::RecursiveASTVisitor<StatementLocals> {
+  const clang::CXXMethodDecl* op;
+  const clang::ParmVarDecl* index;
+  const std::set<const clang::ValueDecl*>* shared;
+  std::vector<const clang::VarDecl*> used;
+  std::vector<std::string> shared_reads;
+  bool returns = false;
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var && shared->count(var)) {
+      const std::string name = var->getNameAsString();
+      if (std::find(shared_reads.begin(), shared_reads.end(), name) == shared_reads.end())
+        shared_reads.push_back(name);
+    }
+    if (var && var != index && var->getDeclContext() == op &&
+        std::find(used.begin(), used.end(), var) == used.end())
+      used.push_back(var);
+    return true;
+  }
+  bool VisitReturnStmt(clang::ReturnStmt*) {
+    returns = true;
+    return true;
+  }
+};
+
+} // namespace
+
+// Each top-level statement of a body that writes several fields, with what it writes, reads,
+// declares and uses: what a split (pipeline/split_foralls.h) needs to cut the body into
+// consecutive foralls without Clang.
+void KernelExtractor::Impl::record_statements(ir::TileStep& step, const clang::LambdaExpr& lambda) {
+  const auto* body = llvm::dyn_cast<clang::CompoundStmt>(lambda.getBody());
+  const clang::ParmVarDecl* i = lambda.getCallOperator()->getParamDecl(0);
+  if (!body)
+    return;
+  std::map<const clang::VarDecl*, std::size_t> declared_by; // top-level locals -> statement
+  std::size_t n = 0;
+  for (const clang::Stmt* child : body->body()) {
+    if (const auto* decls = llvm::dyn_cast<clang::DeclStmt>(child))
+      for (const clang::Decl* d : decls->decls())
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d))
+          declared_by.emplace(var, n);
+    ++n;
+  }
+  for (const clang::Stmt* child : body->body()) {
+    const std::size_t k = step.statements.size();
+    ir::TileStep::Statement statement;
+    statement.loc = loc(child->getBeginLoc());
+    statement.text = text(child->getSourceRange());
+    if (llvm::isa<clang::Expr>(child) || llvm::isa<clang::DoStmt>(child))
+      statement.text += ";";
+    std::vector<ElementAccess> accesses;
+    std::set<const clang::Expr*> written;
+    ElementAccessFinder finder{{}, this, i, step.rank, &accesses, &written};
+    finder.TraverseStmt(const_cast<clang::Stmt*>(child));
+    for (const auto& a : accesses)
+      if (a.written && std::find(statement.writes.begin(), statement.writes.end(),
+                                 a.field->getNameAsString()) == statement.writes.end())
+        statement.writes.push_back(a.field->getNameAsString());
+    ir::TileStep reads; // add_read's bookkeeping
+    for (const auto& a : accesses)
+      if (std::find(statement.writes.begin(), statement.writes.end(),
+                    a.field->getNameAsString()) == statement.writes.end())
+        reads.add_read(a.field->getNameAsString(), a.map);
+    statement.reads = std::move(reads.reads);
+    StatementLocals locals{{}, lambda.getCallOperator(), i, &shared_params_, {}, {}, false};
+    locals.TraverseStmt(const_cast<clang::Stmt*>(child));
+    statement.shared_reads = std::move(locals.shared_reads);
+    statement.returns = locals.returns;
+    for (const auto& [var, by] : declared_by)
+      if (by == k)
+        statement.declares.push_back(var->getNameAsString());
+    for (const clang::VarDecl* var : locals.used)
+      if (const auto d = declared_by.find(var); d != declared_by.end() && d->second != k)
+        statement.uses.push_back(var->getNameAsString());
+    step.statements.push_back(std::move(statement));
+  }
 }
 
 namespace {

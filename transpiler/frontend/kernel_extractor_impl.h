@@ -65,6 +65,12 @@ private:
                                                  const clang::LambdaExpr& lambda);
   bool record_global_reads(ir::TileStep& step, const std::vector<ElementAccess>& accesses,
                            const clang::CallExpr& call);
+  // A forall body that writes several agile fields: the one-output rules for each of them
+  // (own index, one map and rank, not another's data) and its top-level statements.
+  bool check_further_outputs(const ir::TileStep& step,
+                             const std::vector<const clang::ValueDecl*>& outputs,
+                             const std::vector<ElementAccess>& accesses);
+  void record_statements(ir::TileStep& step, const clang::LambdaExpr& lambda);
   bool record_tile_reads(ir::TileStep& step, const std::vector<TileAccess>& accesses,
                          const clang::ValueDecl& output, const clang::CallExpr& call);
   std::optional<ir::TileStep> tile_forall_step(const clang::CallExpr& call,
@@ -98,6 +104,8 @@ private:
       tile_blocks_; // `auto Xt = s2p::tiles(Xd)` variables -> rank
   // Agile and tile-view variables -> the kernel parameter whose data they distribute.
   std::map<std::string, std::string> source_parameter_;
+  // Agile variables -> the resource map variable they are dealt by (note_distribution).
+  std::map<std::string, std::string> agile_map_;
   void note_source_parameter(const clang::VarDecl& var);
   // Refuses (and returns false) when `input` distributes the same field as `output`.
   bool same_source(const clang::ValueDecl& input, const clang::ValueDecl& output,

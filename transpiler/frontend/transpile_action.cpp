@@ -2,6 +2,7 @@
 
 #include "frontend/kernel_extractor.h"
 #include "frontend/s2p_types.h"
+#include "frontend/variant_groups.h"
 #include "frontend/warp_pragmas.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -56,6 +57,9 @@ public:
       if (sm.isInMainFile(sm.getFileLoc(decl->getLocation())))
         main_file_decls.push_back(decl);
     ctx.setTraversalScope(main_file_decls);
+    const auto variants = find_variant_groups(ctx, main_file_decls, result_.display_name);
+    if (!variants)
+      return;
     std::vector<const clang::FunctionDecl*> kernels;
     for (const auto& match :
          match(functionDecl(isDefinition(), hasAttr(clang::attr::Annotate)).bind("f"), ctx)) {
@@ -65,7 +69,7 @@ public:
     }
     KernelExtractor extractor(ctx, pragmas_, result_.display_name, auto_warps_);
     for (const clang::FunctionDecl* kernel : kernels)
-      transpile_kernel(ctx, extractor, *kernel);
+      transpile_kernel(ctx, extractor, *kernel, *variants);
     if (diags.hasErrorOccurred())
       return;
     result_.ok = true;
@@ -82,10 +86,11 @@ public:
 
 private:
   void transpile_kernel(clang::ASTContext& ctx, KernelExtractor& extractor,
-                        const clang::FunctionDecl& decl) {
-    const auto kernel = extractor.extract(decl);
+                        const clang::FunctionDecl& decl, const std::vector<ir::VariantGroup>& variants) {
+    auto kernel = extractor.extract(decl);
     if (!kernel)
       return;
+    kernel->variants = variants;
     const auto& sm = ctx.getSourceManager();
     KernelOrigin origin{result_.display_name, kernel->loc};
     origin.declared_at.opaque = decl.getLocation().getRawEncoding();

@@ -201,6 +201,23 @@ struct TileStep {
   // body as a warp-split kernel of its own, which every task runs on its tile.
   std::shared_ptr<const Kernel> task;
 
+  // A global-view forall whose body writes several agile fields (on the output's map, each
+  // only at the task's own index; the further ones are reads with `written`): its top-level
+  // statements, which --plan's splits (pipeline/split_foralls.h, loop fission) deal into
+  // consecutive foralls. Empty for a body that writes one field.
+  struct Statement {
+    SourceLocation loc;
+    std::string text;                     // as written, with its ';'
+    std::vector<std::string> writes;      // agile fields it writes, in order of first write
+    std::vector<Read> reads;              // agile fields it reads and does not write
+    std::vector<std::string> shared_reads; // S2P_SHARED parameters it reads
+    std::vector<std::string> declares;    // locals of the body it declares
+    std::vector<std::string> uses;        // locals of the body it reads that it does not declare
+    bool returns = false;                 // it may return, skipping the later statements
+  };
+  std::vector<Statement> statements;
+  std::string index_parameter; // the forall's index as written ("s2p::index<1> i")
+
   // Records that the body reads `field` through `map` (each map once per field).
   void add_read(const std::string& field, const IndexMap& map);
   // The body as a lambda over (index, output view, one view per field read), from the
@@ -264,9 +281,25 @@ struct MultiTile {
   std::string no_extents_reason;
 };
 
+// S2P_VARIANTS(f, g, ...): interchangeable intrinsics of one signature, the first as the
+// kernel calls it; --plan may substitute another in the kernel's calls
+// (pipeline/substitute_variants.h). Each member with what a call of it needs: its cost
+// expression (S2P_COST, empty: the default) and its parameter declarations (the names the
+// cost expression uses).
+struct VariantGroup {
+  SourceLocation loc;
+  struct Member {
+    std::string name;
+    std::string cost;
+    std::vector<std::string> parameters;
+  };
+  std::vector<Member> members;
+};
+
 struct Kernel {
   std::string name;
   std::optional<MultiTile> multi_tile; // set for S2P_TILES (multi-tile) kernels
+  std::vector<VariantGroup> variants;  // the input file's S2P_VARIANTS, in order
   SourceLocation loc;
   std::vector<Pool> pools;
   std::vector<Tensor> tensors;

@@ -68,6 +68,9 @@ std::optional<std::string> shape_refusal(const ir::MultiTile& multi, const TileS
            ", not a forall (fusion joins consecutive foralls with nothing between them)";
   if (step.local_global || step.task)
     return at + " is a block-by-block (local-global) forall; fusion joins element-wise foralls";
+  if (std::any_of(step.reads.begin(), step.reads.end(), [](const TileStep::Read& r) { return r.written; }))
+    return at + " already writes several fields ('" + step.output +
+           "' and more); fusion joins foralls that write one";
   const std::string map = map_of(multi, step.output), head_map = map_of(multi, head.output);
   if (map.empty())
     return at + " writes '" + step.output + "', whose resource map is not known";

@@ -8,6 +8,8 @@
 #include "pipeline/kernel_versions.h"
 #include "pipeline/fuse_foralls.h"
 #include "pipeline/plan_overrides.h"
+#include "pipeline/split_foralls.h"
+#include "pipeline/substitute_variants.h"
 #include "planning/tile_schedules.h"
 
 #include <algorithm>
@@ -179,14 +181,23 @@ std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
                                                 const TranspileOptions& options,
                                                 const std::string& display_name,
                                                 ir::Diagnostics& diags) {
-  // --plan: the kernel as the tuning plan sets it (resource-map weights, fusions, warp
-  // overrides).
+  // --plan: the kernel as the tuning plan sets it (resource-map weights, fusions, splits, variants,
+  // warp overrides).
   std::optional<ir::Kernel> tuned;
   if (const auto plan = options.plan_overrides.find(kernel.name); plan != options.plan_overrides.end())
     if (!(tuned = apply_plan_overrides(kernel, plan->second, declared_at, diags)))
       return std::nullopt;
-  if (const auto fusions = options.fusions.find(kernel.name); fusions != options.fusions.end())
+  const auto fusions = options.fusions.find(kernel.name);
+  if (fusions != options.fusions.end())
     if (!(tuned = apply_fusions(tuned ? *tuned : kernel, fusions->second, declared_at, diags)))
+      return std::nullopt;
+  if (const auto splits = options.splits.find(kernel.name); splits != options.splits.end()) {
+    const std::vector<StepFusion> fused = fusions == options.fusions.end() ? std::vector<StepFusion>{} : fusions->second;
+    if (!(tuned = apply_splits(tuned ? *tuned : kernel, splits->second, fused, declared_at, diags)))
+      return std::nullopt;
+  }
+  if (const auto uses = options.variants.find(kernel.name); uses != options.variants.end())
+    if (!(tuned = substitute_variants(tuned ? *tuned : kernel, uses->second, declared_at, diags)))
       return std::nullopt;
   if (const auto moves = options.warp_overrides.find(kernel.name); moves != options.warp_overrides.end())
     if (!(tuned = apply_warp_overrides(tuned ? *tuned : kernel, moves->second, declared_at, diags)))

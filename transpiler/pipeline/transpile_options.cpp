@@ -42,6 +42,17 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
       fusions[kernel].push_back(
           {{"first", fusion.first}, {"count", fusion.count}, {"plan_file", fusion.plan_file}});
   out["fusions"] = std::move(fusions);
+  nlohmann::ordered_json splits = nlohmann::ordered_json::object();
+  for (const auto& [kernel, list] : options.splits)
+    for (const auto& split : list)
+      splits[kernel].push_back(
+          {{"step", split.step}, {"parts", split.parts}, {"plan_file", split.plan_file}});
+  out["splits"] = std::move(splits);
+  nlohmann::ordered_json variants = nlohmann::ordered_json::object();
+  for (const auto& [kernel, list] : options.variants)
+    for (const auto& use : list)
+      variants[kernel].push_back({{"op", use.op}, {"variant", use.variant}, {"plan_file", use.plan_file}});
+  out["variants"] = std::move(variants);
   nlohmann::ordered_json tunables = nlohmann::ordered_json::object();
   for (const auto& [name, tunable] : options.tunables)
     tunables[name] = {{"value", tunable.value}, {"plan_file", tunable.plan_file}};

@@ -65,6 +65,30 @@ struct StepFusion {
 };
 using FusionOverrides = std::map<std::string, std::vector<StepFusion>>;
 
+// --plan: a forall whose body writes several fields dealt into `parts` consecutive foralls (a
+// tuning plan's splits, loop fission), by kernel; `step` is the kernel's step as written (as
+// the plan's `steps` number it); `parts` 0: one per statement that writes a field
+// (pipeline/split_foralls.h).
+struct StepSplit {
+  int step = 0;
+  int parts = 0;
+  std::string plan_file;
+  friend bool operator==(const StepSplit&, const StepSplit&) = default;
+};
+using SplitOverrides = std::map<std::string, std::vector<StepSplit>>;
+
+// --plan: an intrinsic's calls in a kernel run as another of its declared variants
+// (S2P_VARIANTS; a tuning plan's "variants"), by kernel (pipeline/substitute_variants.h).
+// `index` is the entry's position in the plan's list, for messages naming the field.
+struct VariantUse {
+  std::string op;
+  std::string variant;
+  std::size_t index = 0;
+  std::string plan_file;
+  friend bool operator==(const VariantUse&, const VariantUse&) = default;
+};
+using VariantOverrides = std::map<std::string, std::vector<VariantUse>>;
+
 // --plan: tunable constants (S2P_TUNABLE) set to other values than written, by name; applied
 // by the driver to the input's text before parsing (driver/tunables.h).
 struct TunableValue {
@@ -81,6 +105,8 @@ struct TranspileOptions {
   PlanOverrides plan_overrides;
   WarpOverrides warp_overrides;
   FusionOverrides fusions;
+  SplitOverrides splits;
+  VariantOverrides variants;
   TunableValues tunables;
   std::vector<dump::DumpKind> dumps;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)

@@ -205,23 +205,65 @@ void fuse(State& state, const Rule& rule, const Target&, Firing& firing) {
   firing.predicted = Prediction{"compute supersteps of the fused steps", static_cast<double>(rule.action.count), 1};
 }
 
+// Without a step: the first forall that writes several fields and is not split yet; without
+// parts: as many as it can be split into (one per statement that writes).
 void split(State& state, const Rule& rule, const Target&, Firing& firing) {
-  if (rule.action.step >= static_cast<int>(state.plan.steps.size()))
-    throw EvalError("no step " + std::to_string(rule.action.step) + " (the plan has " +
+  int step = rule.action.step;
+  if (step < 0) {
+    const std::vector<int> candidates = splittable_steps(state.plan);
+    if (candidates.empty())
+      throw EvalError("no forall whose body writes several fields is left to split");
+    step = candidates.front();
+  }
+  if (step >= static_cast<int>(state.plan.steps.size()))
+    throw EvalError("no step " + std::to_string(step) + " (the plan has " +
                     std::to_string(state.plan.steps.size()) + ")");
+  const int most = state.plan.steps[static_cast<std::size_t>(step)].max_parts;
+  const int parts = rule.action.count > 0 ? rule.action.count : most;
+  if (parts < 2 || (most > 1 && parts > most))
+    throw EvalError("step " + std::to_string(step) + " splits into at most " + std::to_string(most) +
+                    " parts, the rule asks for " + std::to_string(parts));
   auto& splits = state.plan.splits;
-  std::erase_if(splits, [&](const SplitDecision& s) { return s.step == rule.action.step; });
-  splits.push_back({rule.action.step, rule.action.count});
-  firing.change = "split step " + std::to_string(rule.action.step) + " into " + std::to_string(rule.action.count);
-  firing.predicted = Prediction{"supersteps of step " + std::to_string(rule.action.step), 1,
-                                static_cast<double>(rule.action.count)};
+  std::erase_if(splits, [&](const SplitDecision& s) { return s.step == step; });
+  splits.push_back({step, parts});
+  firing.change = "split step " + std::to_string(step) + " into " + std::to_string(parts) + " foralls";
+  firing.predicted = Prediction{"supersteps of step " + std::to_string(step), 1, static_cast<double>(parts)};
 }
 
+// The variant after `op`'s current choice in its declared group, or "" at the group's end.
+std::string next_variant(const KernelPlan& plan, const std::string& op) {
+  const std::vector<std::string>* group = variant_group(plan, op);
+  if (!group)
+    return "";
+  const auto at = std::find(group->begin(), group->end(), chosen_variant(plan, op));
+  return at == group->end() || at + 1 == group->end() ? "" : *(at + 1);
+}
+
+// Without an op: the first declared group (by its first member, what the kernel calls) whose
+// choice has a next variant.
 void substitute(State& state, const Rule& rule, const Target&, Firing& firing) {
+  std::string op = rule.action.name;
+  if (op.empty()) {
+    for (const auto& group : state.plan.variant_groups)
+      if (!group.empty() && !next_variant(state.plan, group.front()).empty()) {
+        op = group.front();
+        break;
+      }
+    if (op.empty())
+      throw EvalError("no S2P_VARIANTS group has a variant after its current choice");
+  }
+  std::string variant = rule.action.variant;
+  if (variant == "next" && (variant = next_variant(state.plan, op)).empty())
+    throw EvalError("'" + op + "' has no variant after '" + chosen_variant(state.plan, op) + "'");
+  const std::vector<std::string>* group = variant_group(state.plan, op);
+  if (group && std::find(group->begin(), group->end(), variant) == group->end())
+    throw EvalError("'" + variant + "' is not a variant of '" + op + "'");
+  const std::string before = chosen_variant(state.plan, op);
   auto& variants = state.plan.variants;
-  std::erase_if(variants, [&](const VariantChoice& v) { return v.op == rule.action.name; });
-  variants.push_back({rule.action.name, rule.action.variant});
-  firing.change = "'" + rule.action.name + "' runs as variant '" + rule.action.variant + "'";
+  std::erase_if(variants, [&](const VariantChoice& v) { return v.op == op; });
+  if (variant != op)
+    variants.push_back({op, variant});
+  firing.change = "'" + op + "' runs as variant '" + variant + "' (was '" + before + "')";
   firing.not_predicted = "variants carry no cost model: the next run measures it";
 }
 

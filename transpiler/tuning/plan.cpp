@@ -1,6 +1,7 @@
 #include "tuning/plan.h"
 
 #include "pipeline/fuse_foralls.h"
+#include "pipeline/split_foralls.h"
 #include "tuning/json_fields.h"
 
 #include <algorithm>
@@ -87,6 +88,7 @@ StepPlan read_step(const Json& json, const std::string& path) {
   step.map = reader.string_or("map", "");
   if (reader.find("fuses_from"))
     step.fuses_from = static_cast<int>(reader.required_int("fuses_from", 0, 1 << 20));
+  step.max_parts = static_cast<int>(reader.int_or("max_parts", 1, 1, 1 << 16));
   reader.finish();
   return step;
 }
@@ -154,10 +156,17 @@ void check_references(const KernelPlan& plan) {
     if (plan.fusions[i].first + plan.fusions[i].count > steps)
       throw FieldError(index_field("fusions", i), "fuses steps past the last (" +
                                                       std::to_string(steps) + " steps)");
-  for (std::size_t i = 0; i < plan.splits.size(); ++i)
-    if (plan.splits[i].step >= steps)
+  for (std::size_t i = 0; i < plan.splits.size(); ++i) {
+    const SplitDecision& split = plan.splits[i];
+    if (split.step >= steps)
       throw FieldError(index_field("splits", i) + ".step", "no such step (" +
                                                                std::to_string(steps) + " steps)");
+    const int most = plan.steps[static_cast<std::size_t>(split.step)].max_parts;
+    if (most > 1 && split.parts > most)
+      throw FieldError(index_field("splits", i) + ".parts",
+                       std::to_string(split.parts) + " parts, step " + std::to_string(split.step) +
+                           " splits into at most " + std::to_string(most));
+  }
   for (std::size_t i = 0; i < plan.maps.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (plan.maps[i].name == plan.maps[j].name)
@@ -189,6 +198,18 @@ KernelPlan read_plan(const Json& json) {
   plan.fusions = read_list<FusionDecision>(reader, "fusions", read_fusion);
   plan.splits = read_list<SplitDecision>(reader, "splits", read_split);
   plan.variants = read_list<VariantChoice>(reader, "variants", read_variant);
+  if (const Json* groups = reader.find("variant_groups")) {
+    const Json& array = read_array(*groups, "variant_groups");
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      const Json& names = read_array(array[i], index_field("variant_groups", i));
+      plan.variant_groups.emplace_back();
+      for (std::size_t j = 0; j < names.size(); ++j) {
+        if (!names[j].is_string())
+          throw FieldError(index_field(index_field("variant_groups", i), j), "expected a string");
+        plan.variant_groups.back().push_back(names[j].get<std::string>());
+      }
+    }
+  }
   if (const Json* variables = reader.find("variables")) {
     ObjectReader vars(*variables, "variables");
     for (const auto& [name, value] : variables->items())
@@ -239,6 +260,11 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
   KernelPlan plan;
   plan.kernel = kernel.name;
   plan.source = kernel.loc.file;
+  for (const auto& group : kernel.variants) {
+    plan.variant_groups.emplace_back();
+    for (const auto& member : group.members)
+      plan.variant_groups.back().push_back(member.name);
+  }
   add_pools(kernel.pools, plan);
   if (!kernel.multi_tile)
     return plan;
@@ -255,7 +281,8 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
       const auto it = kernel.multi_tile->distributed.find(step.output);
       map = it == kernel.multi_tile->distributed.end() ? "" : it->second.map;
     }
-    plan.steps.push_back({step.kind, map, fuses_from(*kernel.multi_tile, plan.steps.size())});
+    plan.steps.push_back({step.kind, map, fuses_from(*kernel.multi_tile, plan.steps.size()),
+                          pipeline::max_split_parts(step)});
   }
   return plan;
 }
@@ -265,6 +292,20 @@ auto* find_map_in(Plan& plan, std::string_view name) {
   const auto it = std::find_if(plan.maps.begin(), plan.maps.end(),
                                [&](const MapPlan& m) { return m.name == name; });
   return it == plan.maps.end() ? nullptr : &*it;
+}
+
+std::string chosen_variant(const KernelPlan& plan, const std::string& op) {
+  for (const auto& choice : plan.variants)
+    if (choice.op == op)
+      return choice.variant;
+  return op;
+}
+
+const std::vector<std::string>* variant_group(const KernelPlan& plan, const std::string& op) {
+  for (const auto& group : plan.variant_groups)
+    if (std::find(group.begin(), group.end(), op) != group.end())
+      return &group;
+  return nullptr;
 }
 
 MapPlan* find_map(KernelPlan& plan, std::string_view name) {
@@ -370,6 +411,8 @@ nlohmann::ordered_json to_json(const KernelPlan& plan) {
       s["map"] = step.map;
     if (step.fuses_from >= 0)
       s["fuses_from"] = step.fuses_from;
+    if (step.max_parts > 1)
+      s["max_parts"] = step.max_parts;
     json["steps"].push_back(std::move(s));
   }
   json["maps"] = Json::array();
@@ -403,6 +446,8 @@ nlohmann::ordered_json to_json(const KernelPlan& plan) {
   json["variants"] = Json::array();
   for (const auto& variant : plan.variants)
     json["variants"].push_back({{"op", variant.op}, {"variant", variant.variant}});
+  if (!plan.variant_groups.empty())
+    json["variant_groups"] = plan.variant_groups;
   json["variables"] = Json::object();
   for (const auto& [name, value] : plan.variables)
     json["variables"][name] = value;

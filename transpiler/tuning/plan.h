@@ -8,8 +8,9 @@
 // left out) and the warp overrides (pipeline/plan_overrides.h), the fusions
 // (pipeline/fuse_foralls.h), and the tunable constants (ring depths among them;
 // driver/tunables.h). Protocol, block sizes, tile counts, ring depths of pools whose depth is
-// not a tunable, splits and variant choices are recorded decisions that the emitter does not
-// read yet; a rule that makes them changes the plan file only (--plan warns).
+// not a tunable are recorded decisions that the emitter does not read yet; a rule that makes
+// them changes the plan file only (--plan warns). Splits (pipeline/split_foralls.h) and
+// variants (pipeline/substitute_variants.h) are applied.
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -76,6 +77,9 @@ struct StepPlan {
   // step's own index when it fuses with none before it. -1: not known (a plan file that does
   // not say); the patterns then take the kinds and maps alone.
   int fuses_from = -1;
+  // The most parts `--plan` can split the step into (pipeline/split_foralls.h: a forall whose
+  // body writes several fields, one part per statement that writes); 1: it cannot be split.
+  int max_parts = 1;
   friend bool operator==(const StepPlan&, const StepPlan&) = default;
 };
 
@@ -86,14 +90,16 @@ struct FusionDecision {
   friend bool operator==(const FusionDecision&, const FusionDecision&) = default;
 };
 
-// Step `step` runs as `parts` consecutive steps (operation splitting).
+// Step `step` (as written) runs as `parts` consecutive foralls (operation splitting, applied
+// by --plan: pipeline/split_foralls.h).
 struct SplitDecision {
   int step = 0;
   int parts = 2;
   friend bool operator==(const SplitDecision&, const SplitDecision&) = default;
 };
 
-// The declared intrinsic variant chosen for an operation (operation substitution).
+// The declared intrinsic variant chosen for an operation (operation substitution, applied by
+// --plan: pipeline/substitute_variants.h): `op`'s calls call `variant`.
 struct VariantChoice {
   std::string op;
   std::string variant;
@@ -113,6 +119,9 @@ struct KernelPlan {
   std::vector<FusionDecision> fusions;
   std::vector<SplitDecision> splits;
   std::vector<VariantChoice> variants;
+  // The file's S2P_VARIANTS groups, each as declared (first: what the kernel calls); what a
+  // `substitute` rule may choose from. Informational: --plan checks the source's.
+  std::vector<std::vector<std::string>> variant_groups;
   // Rule variables carried from one tuning round to the next (set_variable actions).
   std::map<std::string, double> variables;
   friend bool operator==(const KernelPlan&, const KernelPlan&) = default;
@@ -151,5 +160,10 @@ std::optional<KernelPlan> plan_from_text(std::string_view text, const std::strin
 
 // A step kind by the library's name of its call (ir::library_name): "forall", "all_reduce".
 std::optional<ir::TileStep::Kind> parse_step_kind(std::string_view name);
+
+// The variant `op`'s calls run as in `plan` (op itself when the plan chooses none), and the
+// group that declares op (nullptr when the plan knows none).
+std::string chosen_variant(const KernelPlan& plan, const std::string& op);
+const std::vector<std::string>* variant_group(const KernelPlan& plan, const std::string& op);
 
 } // namespace s2p::tuning

@@ -81,12 +81,14 @@ void read_action_parameters(ObjectReader& reader, Action& action, Scope scope,
     break;
   case ActionKind::Fuse: action.count = static_cast<int>(reader.int_or("count", 3, 2, 1 << 20)); break;
   case ActionKind::Split:
-    action.step = static_cast<int>(reader.required_int("step", 0, 1 << 20));
-    action.count = static_cast<int>(reader.int_or("parts", 2, 2, 1 << 16));
+    // Both optional: the first step that can be split and is not, into as many parts as it can.
+    action.step = static_cast<int>(reader.int_or("step", -1, 0, 1 << 20));
+    action.count = static_cast<int>(reader.int_or("parts", 0, 2, 1 << 16));
     break;
   case ActionKind::Substitute:
-    action.name = reader.required_string("op");
-    action.variant = reader.required_string("variant");
+    // Both optional: the first declared group whose choice has a next variant, and "next".
+    action.name = reader.string_or("op", "");
+    action.variant = reader.string_or("variant", "next");
     break;
   case ActionKind::SetVariable: {
     action.name = reader.required_string("variable");
@@ -195,8 +197,17 @@ Json action_json(const Action& action) {
   case ActionKind::SetRingDepth: json["depth"] = value(); json["max"] = action.count; break;
   case ActionKind::SetWarp: json["op"] = action.name; json["warp"] = value(); break;
   case ActionKind::Fuse: json["count"] = action.count; break;
-  case ActionKind::Split: json["step"] = action.step; json["parts"] = action.count; break;
-  case ActionKind::Substitute: json["op"] = action.name; json["variant"] = action.variant; break;
+  case ActionKind::Split:
+    if (action.step >= 0)
+      json["step"] = action.step;
+    if (action.count > 0)
+      json["parts"] = action.count;
+    break;
+  case ActionKind::Substitute:
+    if (!action.name.empty())
+      json["op"] = action.name;
+    json["variant"] = action.variant;
+    break;
   case ActionKind::SetVariable: json["variable"] = action.name; json["value"] = value(); break;
   case ActionKind::AddRule: json["rule"] = to_json(*action.rule); break;
   case ActionKind::RevokeRule: json["rule"] = action.name; break;

@@ -38,8 +38,11 @@ enum class ActionKind {
   SetRingDepth, // pool: ring depth from an expression, capped by `max`
   SetWarp,      // kernel: move operation `op` to warp `warp`
   Fuse,         // kernel: fuse the first `count` consecutive foralls on the same tiles
-  Split,        // kernel: split step `step` into `parts`
-  Substitute,   // kernel: run operation `op` as its declared variant `variant`
+  Split,        // kernel: split step `step` (default: the first that can be) into `parts`
+                // (default: as many as it can)
+  Substitute,   // kernel: run intrinsic `op` (default: the first S2P_VARIANTS group with a
+                // next variant) as its declared variant `variant` (default "next": the one
+                // after the current choice)
   SetVariable,  // any: set rule variable `var.<name>` (may make other rules fire)
   AddRule,      // any: add `rule` to the rule set
   RevokeRule,   // any: remove the rule named `rule`
@@ -56,8 +59,8 @@ struct Action {
                              // repartition: tile count (optional); set_warp: warp
   std::string name;          // set_variable: variable; *_rule: rule name; set_warp/substitute: op
   std::string variant;       // substitute
-  int count = 0;             // fuse: steps; split: parts; set_ring_depth: max depth
-  int step = 0;              // split
+  int count = 0;             // fuse: steps; split: parts (0: all it can); set_ring_depth: max
+  int step = 0;              // split (-1: the first step that can be split and is not)
   std::shared_ptr<const Rule> rule;  // add_rule: the rule; change_rule: its new fields
   std::optional<int> new_priority;   // change_rule
 };

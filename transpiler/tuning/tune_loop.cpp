@@ -132,8 +132,8 @@ private:
     measured.changes = measured_changes(from, measured);
     // Leaving a failed tile is never rolled back, however much slower the remaining tiles are.
     const bool left_failed_tiles = on_failed_tiles(from) && !on_failed_tiles(measured);
-    if (!left_failed_tiles &&
-        measured.measured.cycles > from.measured.cycles * (1 + options_.rollback_threshold)) {
+    const bool slower = measured.measured.cycles > from.measured.cycles * (1 + options_.rollback_threshold);
+    if (!measured.measured.wrong_result.empty() || (!left_failed_tiles && slower)) {
       measured.rolled_back = true;
       for (const Firing& firing : measured.trace.fired)
         blocked_[key_of(from.plan)].insert(firing.rule);

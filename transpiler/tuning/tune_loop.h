@@ -17,6 +17,8 @@
 //     blocks every rule that fired in it on its own plan: without that, a rule whose predicate
 //     the change does not falsify fires again with changes within the noise until the round
 //     limit (oscillation). When nothing else fires on that plan, the loop stops (NoGain).
+//   - A round whose program computes something else than the sequential oracle
+//     (Measurement::wrong_result) is rolled back the same way, and is never the best.
 //   - A plan measured before (the same plan, byte for byte) reuses that measurement.
 //   - A round whose plan stops dealing segments to a failed tile (tuning/plan.h,
 //     uses_failed_tiles) is never rolled back: the tile is gone, whatever the cycles say.
@@ -46,6 +48,10 @@ struct Measurement {
   std::vector<std::string> notes; // what the measurer wants in the log (a decision not applied)
   double host_seconds = 0;        // what the measurement took on the host (0: not timed)
   bool from_store = false;        // its program came from the operation store (not rebuilt)
+  // Not empty: the program ran but does not compute what the sequential one does (what
+  // differs). Such a round is rolled back, whatever its cycles (a substituted variant that
+  // computes something else); `cycles` and `feedback` are then meaningless.
+  std::string wrong_result;
 };
 
 // Measures a plan in round `round`; nothing when it could not (the measurer reports why).

@@ -32,7 +32,7 @@ std::string change_text(const TuneRound& round) {
   for (const Firing& f : round.trace.fired)
     out += (out.empty() ? "" : "; ") + f.change;
   if (round.rolled_back)
-    out += " (rolled back)";
+    out += round.measured.wrong_result.empty() ? " (rolled back)" : " (rolled back: wrong result)";
   if (round.low_gain)
     out += " (below the minimum gain: its rules blocked on this plan)";
   if (round.reused_from >= 0)
@@ -81,6 +81,8 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
   if (round.from >= 0)
     out["from"] = round.from;
   out["rolled_back"] = round.rolled_back;
+  if (!round.measured.wrong_result.empty())
+    out["wrong_result"] = round.measured.wrong_result;
   out["low_gain"] = round.low_gain;
   if (!round.blocked.empty())
     out["blocked"] = round.blocked;
@@ -99,12 +101,15 @@ nlohmann::ordered_json round_json(const TuneRound& round) {
 
 std::string progress_line(const TuneRound& round, double round0_cycles) {
   std::string line = "round " + std::to_string(round.round) + ": " +
-                     number_text(round.measured.cycles) + " cycles";
-  if (round.round > 0)
+                     (round.measured.wrong_result.empty() ? number_text(round.measured.cycles) + " cycles"
+                                                          : std::string("wrong result"));
+  if (round.round > 0 && round.measured.wrong_result.empty())
     line += " (" + percent_text(round0_cycles, round.measured.cycles) + " against round 0)";
   line += round.round == 0 ? ", starting plan" : ", " + fired_text(round);
   if (round.rolled_back)
     line += ", rolled back";
+  if (!round.measured.wrong_result.empty())
+    line += ": " + round.measured.wrong_result;
   return line;
 }
 
@@ -116,8 +121,9 @@ std::string tune_table(const TuneResult& result) {
                     padded("rules fired", 26) + "change\n";
   for (const TuneRound& round : result.rounds)
     out += padded(std::to_string(round.round) + (round.round == result.best ? "*" : ""), 7) +
-           padded(number_text(round.measured.cycles), 12) +
-           padded(percent_text(round0, round.measured.cycles), 9) + padded(fired_text(round), 26) +
+           padded(round.measured.wrong_result.empty() ? number_text(round.measured.cycles) : "wrong", 12) +
+           padded(round.measured.wrong_result.empty() ? percent_text(round0, round.measured.cycles) : "-", 9) +
+           padded(fired_text(round), 26) +
            change_text(round) + "\n";
   out += "best: round " + std::to_string(result.best) + " (*), stopped: " + to_string(result.stop) +
          "\n";
@@ -147,8 +153,10 @@ std::string explain(const TuneResult& result) {
     for (const std::string& note : round.measured.notes)
       out += "  note: " + note + "\n";
     if (round.rolled_back)
-      out += "  rolled back: slower than round " + std::to_string(round.from) +
-             " beyond the rollback threshold\n";
+      out += round.measured.wrong_result.empty()
+                 ? "  rolled back: slower than round " + std::to_string(round.from) +
+                       " beyond the rollback threshold\n"
+                 : "  rolled back: " + round.measured.wrong_result + "\n";
     if (round.low_gain)
       out += "  kept, but gained less than the minimum gain over round " +
              std::to_string(round.from) + ": its rules are not fired again on this plan\n";

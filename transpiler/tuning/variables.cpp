@@ -47,6 +47,19 @@ const std::map<std::string, Getter, std::less<>>& common_variables() {
       {"plan.tiles", [](const Bindings& b) { return Value::number(b.plan.tiles); }},
       {"plan.steps", [](const Bindings& b) { return Value::number(static_cast<double>(b.plan.steps.size())); }},
       {"plan.fusions", [](const Bindings& b) { return Value::number(static_cast<double>(b.plan.fusions.size())); }},
+      {"plan.splittable_steps",
+       [](const Bindings& b) { return Value::number(static_cast<double>(splittable_steps(b.plan).size())); }},
+      {"plan.variants_left",
+       [](const Bindings& b) {
+         double left = 0;
+         for (const auto& group : b.plan.variant_groups) {
+           if (group.empty())
+             continue;
+           const auto at = std::find(group.begin(), group.end(), chosen_variant(b.plan, group.front()));
+           left += at != group.end() && at + 1 != group.end() ? 1 : 0;
+         }
+         return Value::number(left);
+       }},
       {"plan.consecutive_foralls",
        [](const Bindings& b) { return Value::number(consecutive_foralls(b.plan).second); }},
   };
@@ -126,6 +139,16 @@ Value lookup(const Bindings& b, std::string_view name) {
   if (b.pool && name == "pool.depth")
     return Value::number(b.pool->ring_depth);
   throw EvalError("'" + std::string(name) + "' is not bound here");
+}
+
+std::vector<int> splittable_steps(const KernelPlan& plan) {
+  std::vector<int> out;
+  for (std::size_t k = 0; k < plan.steps.size(); ++k)
+    if (plan.steps[k].max_parts > 1 &&
+        std::none_of(plan.splits.begin(), plan.splits.end(),
+                     [&](const SplitDecision& s) { return s.step == static_cast<int>(k); }))
+      out.push_back(static_cast<int>(k));
+  return out;
 }
 
 std::pair<int, int> consecutive_foralls(const KernelPlan& plan) {

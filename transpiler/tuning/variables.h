@@ -13,6 +13,9 @@
 //   plan.tiles plan.steps plan.fusions
 //   plan.consecutive_foralls   longest run of consecutive, not yet fused foralls on one map
 //                              that --plan can fuse (StepPlan::fuses_from)
+//   plan.splittable_steps      foralls whose body writes several fields, not yet split
+//                              (StepPlan::max_parts > 1)
+//   plan.variants_left         S2P_VARIANTS groups whose current choice has a next variant
 //   input.<name>               caller-supplied facts (input sizes); 0 when not given
 //   var.<name>                 rule variables (set_variable); 0 until set
 // for_each "map":
@@ -53,5 +56,8 @@ Value lookup(const Bindings& bindings, std::string_view name);
 // The longest run of consecutive foralls on the same map not covered by a fusion:
 // its first step and length (0 when none).
 std::pair<int, int> consecutive_foralls(const KernelPlan& plan);
+
+// The steps a split may apply to and the plan does not split yet, in order.
+std::vector<int> splittable_steps(const KernelPlan& plan);
 
 } // namespace s2p::tuning

@@ -66,11 +66,26 @@
 // "tunables"). Arguments are integer literals. A value outside [min, max] does not compile.
 #define S2P_TUNABLE(...) (::s2p::detail::tunable(__VA_ARGS__))
 
+// Interchangeable implementations of one intrinsic, among which a tuning plan may choose
+// without editing the kernel (operation substitution):
+//   S2P_INTRINSIC S2P_COST(4 * n) void dot(s2p::in<float> a, s2p::in<float> b, s2p::out<float> r, int n);
+//   S2P_INTRINSIC S2P_COST(n) void dot_unrolled(s2p::in<float> a, s2p::in<float> b, s2p::out<float> r, int n);
+//   S2P_VARIANTS(dot, dot_unrolled);   // at namespace scope, after the declarations
+// The kernel calls the first; the sequential program (the oracle) always runs what is written,
+// and `seq2par --plan` substitutes the plan's choice (its "variants") in the kernel's calls.
+// Every variant must be an intrinsic with the first one's signature (seq2par checks).
+#define S2P_VARIANTS(...)                                                                          \
+  static_assert(::s2p::detail::variants(__VA_ARGS__), "S2P_VARIANTS(" #__VA_ARGS__ ")")
+
 namespace s2p {
 
 namespace detail {
 [[noreturn]] inline void fail(const std::string& what) {
   throw std::out_of_range("s2p: " + what);
+}
+// S2P_VARIANTS: names the variants for seq2par, which finds this call; no run-time effect.
+template <class... F> constexpr bool variants(const F&...) {
+  return true;
 }
 // S2P_TUNABLE's value, checked against its range in constant evaluation (a throw there is a
 // compile error).

@@ -16,12 +16,13 @@ KernelPlan full_plan() {
   plan.maps[0].at = "k.cpp:12";
   plan.maps.push_back({"rows", "", ir::MapProtocol::Block, true, {}, 2, {}, {}});
   plan.steps.push_back({ir::TileStep::Kind::AllReduce, ""});
-  plan.steps.push_back({ir::TileStep::Kind::Forall, "map", 1});
+  plan.steps.push_back({ir::TileStep::Kind::Forall, "map", 1, 4}); // writes several fields
   plan.pools.push_back({"buf", 3, ""});
   plan.warps.push_back({"k.cpp:20", 1});
   plan.fusions.push_back({0, 2});
   plan.splits.push_back({2, 4});
-  plan.variants.push_back({"k.cpp:22", "mma_f16"});
+  plan.variants.push_back({"mma", "mma_f16"});
+  plan.variant_groups = {{"mma", "mma_f16"}};
   plan.variables["rebalanced"] = 1;
   return plan;
 }
@@ -67,6 +68,9 @@ TEST(PlanFile, ErrorsNameTheField) {
       {"/steps/1/kind", "scan", "field 'steps[1].kind': unknown step kind \"scan\""},
       {"/fusions/0/first", 2, "field 'fusions[0]': fuses steps past the last (3 steps)"},
       {"/splits/0/step", 3, "field 'splits[0].step': no such step"},
+      {"/splits/0/parts", 5, "field 'splits[0].parts': 5 parts, step 2 splits into at most 4"},
+      {"/steps/2/max_parts", 0, "field 'steps[2].max_parts': must be in [1, "},
+      {"/variant_groups/0/1", 3, "field 'variant_groups[0][1]': expected a string"},
       {"/maps/1/name", "map", "field 'maps[1].name': map 'map' is listed twice"},
       {"/format", "seq2par.plan/2", "field 'format': expected \"seq2par.plan/1\""},
       {"/variables/rebalanced", "yes", "field 'variables.rebalanced': expected a finite number"},

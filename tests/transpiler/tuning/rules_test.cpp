@@ -65,11 +65,13 @@ TEST(Rules, DefaultSetIsTheShippedFile) {
   text << in.rdbuf();
   EXPECT_EQ(text.str(), default_rules_text());
   const RuleSet& rules = default_rules();
-  ASSERT_EQ(rules.rules.size(), 4u);
+  ASSERT_EQ(rules.rules.size(), 6u);
   EXPECT_EQ(rules.rules[0].name, "repartition-failed-tiles");
   EXPECT_EQ(rules.rules[1].name, "rebalance-busy-tiles");
   EXPECT_EQ(rules.rules[2].name, "deepen-ring-on-bubbles");
   EXPECT_EQ(rules.rules[3].name, "fuse-three-foralls");
+  EXPECT_EQ(rules.rules[4].name, "split-on-peak-memory");
+  EXPECT_EQ(rules.rules[5].name, "try-next-variant");
   EXPECT_EQ(rules.rules[1].origin, "default");
 }
 

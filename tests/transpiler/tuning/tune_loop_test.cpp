@@ -75,6 +75,36 @@ TEST(TuneLoop, DefaultRulesFixALopsidedMapAndStopWhenNoRuleFires) {
   EXPECT_NE(text.find("final evaluation:\nno rule fired"), std::string::npos) << text;
 }
 
+// A variant that computes something else than the sequential program (a round whose
+// measurement says so) is rolled back however fast it ran, never becomes the best round, and
+// its rule is not fired again on that plan.
+TEST(TuneLoop, ARoundThatComputesSomethingElseIsRolledBack) {
+  KernelPlan start = test::one_map_plan(4, {});
+  start.variant_groups = {{"dot", "dot_wrong"}};
+  CountingMeasure fake{0, [](const KernelPlan& p) {
+                         Measurement m = weighted_run(p, 9000);
+                         if (chosen_variant(p, "dot") == "dot_wrong") {
+                           m.wrong_result = "round 1: the tuned program prints something else";
+                           m.cycles = 1; // fast, and wrong
+                         }
+                         return m;
+                       }};
+  const RuleSet rules = test::rules_of(R"({"format": "seq2par.rules/1", "rules": [
+    {"name": "next", "when": "plan.variants_left > 0", "action": {"kind": "substitute", "op": "dot"}}]})");
+  const TuneResult result = tune(start, rules, fake.measure());
+  ASSERT_EQ(result.rounds.size(), 2u) << tune_table(result);
+  EXPECT_TRUE(result.rounds[1].rolled_back);
+  EXPECT_EQ(result.rounds[1].trace.fired[0].change, "'dot' runs as variant 'dot_wrong' (was 'dot')");
+  EXPECT_EQ(result.best, 0);
+  EXPECT_EQ(result.stop, TuneStop::NoRuleFired);
+  EXPECT_EQ(fake.calls, 2);
+  EXPECT_NE(explain(result).find("rolled back: round 1: the tuned program prints something else"),
+            std::string::npos)
+      << explain(result);
+  EXPECT_NE(to_json(result)["rounds"][1].dump().find("wrong_result"), std::string::npos);
+  EXPECT_NE(tune_table(result).find("(rolled back: wrong result)"), std::string::npos) << tune_table(result);
+}
+
 // A rule whose plans run slower is rolled back and not fired again on the same plan; a rule its
 // change kept from firing then gets its chance.
 TEST(TuneLoop, ASlowerPlanIsRolledBackAndItsRuleBlockedOnThatPlan) {

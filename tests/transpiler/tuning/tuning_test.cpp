@@ -97,6 +97,49 @@ TEST(Tuning, DefaultRulesFuseThreeConsecutiveForallsOnTheSameTiles) {
   EXPECT_EQ(later.plan.fusions, (std::vector<FusionDecision>{{1, 3}}));
 }
 
+// A forall whose body writes several fields (max_parts 2) keeps both outputs' blocks live at
+// once: when the fullest tile holds more than half its memory, the default rule splits it into
+// as many foralls as it can be (once), and the trace says so; below that, nothing fires.
+TEST(Tuning, DefaultRulesSplitAForallThatWritesSeveralFieldsWhenMemoryIsHigh) {
+  using Kind = ir::TileStep::Kind;
+  KernelPlan plan = test::one_map_plan(2, {});
+  plan.steps = {{Kind::AllReduce, ""}, {Kind::Forall, "map", 1, 2}};
+  Feedback feedback = test::feedback_of(test::sim_report({1000, 1000}, {0, 0}));
+  feedback.sram_bytes = 1000;
+  feedback.peak_memory = {400, 450};
+  EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+  feedback.peak_memory = {400, 650};
+  const auto split = apply_rules(plan, default_rules(), feedback);
+  ASSERT_EQ(split.trace.fired.size(), 1u) << explain(split.trace);
+  EXPECT_EQ(split.trace.fired[0].rule, "split-on-peak-memory");
+  EXPECT_EQ(split.plan.splits, (std::vector<SplitDecision>{{1, 2}}));
+  EXPECT_NE(explain(split.trace).find("split: split step 1 into 2 foralls"), std::string::npos)
+      << explain(split.trace);
+  EXPECT_TRUE(apply_rules(split.plan, default_rules(), feedback).trace.fired.empty()); // split once
+  plan.steps[1].max_parts = 1; // a forall that writes one field: nothing to split
+  EXPECT_TRUE(apply_rules(plan, default_rules(), feedback).trace.fired.empty());
+}
+
+// Declared variants (S2P_VARIANTS): on a compute-bound run the default rule tries the variant
+// after the current choice, group by group; on an exchange-bound run, or with none left, nothing.
+TEST(Tuning, DefaultRulesTryTheNextVariantWhenComputeBound) {
+  KernelPlan plan = test::one_map_plan(2, {});
+  plan.variant_groups = {{"dot", "dot_unrolled"}, {"axpy", "axpy_fused", "axpy_blocked"}};
+  const Feedback compute_bound = test::feedback_of(test::sim_report({1000, 1000}, {10, 10}));
+  const auto first = apply_rules(plan, default_rules(), compute_bound);
+  ASSERT_EQ(first.trace.fired.size(), 1u) << explain(first.trace);
+  EXPECT_EQ(first.trace.fired[0].rule, "try-next-variant");
+  EXPECT_EQ(first.plan.variants, (std::vector<VariantChoice>{{"dot", "dot_unrolled"}}));
+  const auto second = apply_rules(first.plan, default_rules(), compute_bound);
+  ASSERT_EQ(second.trace.fired.size(), 1u) << explain(second.trace);
+  EXPECT_EQ(second.trace.fired[0].change, "'axpy' runs as variant 'axpy_fused' (was 'axpy')");
+  KernelPlan done = second.plan;
+  done.variants.back().variant = "axpy_blocked";
+  EXPECT_TRUE(apply_rules(done, default_rules(), compute_bound).trace.fired.empty());
+  const Feedback exchange_bound = test::feedback_of(test::sim_report({10, 10}, {1000, 1000}));
+  EXPECT_TRUE(apply_rules(plan, default_rules(), exchange_bound).trace.fired.empty());
+}
+
 TEST(Tuning, AlgorithmRulesAreEvaluatedWithTheDefaults) {
   const RuleSet extra = test::rules_of(R"({"format": "seq2par.rules/1", "rules": [
     {"name": "rebalance-busy-tiles", "priority": 50, "for_each": "map", "when": "max(map.busy) / mean(map.busy) > 5",
@@ -104,7 +147,7 @@ TEST(Tuning, AlgorithmRulesAreEvaluatedWithTheDefaults) {
     {"name": "mark-exchange-bound", "priority": 60, "when": "run.exchange_compute_ratio > 0.5",
      "action": {"kind": "set_variable", "variable": "var.exchange_bound", "value": "1"}}]})");
   const RuleSet rules = merge(default_rules(), extra);
-  ASSERT_EQ(rules.rules.size(), 5u);
+  ASSERT_EQ(rules.rules.size(), default_rules().rules.size() + 1);
   EXPECT_EQ(rules.rules[1].when.text(), "max(map.busy) / mean(map.busy) > 5"); // replaced in place
   const Feedback feedback = test::feedback_of(test::sim_report({6000, 1000, 1000, 1000}, {4000, 4000, 4000, 4000}));
   const auto result = apply_rules(test::one_map_plan(4, {6, 1, 1, 1}), rules, feedback);
