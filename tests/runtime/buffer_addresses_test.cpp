@@ -112,6 +112,29 @@ TEST(TileMemory, ABufferOnlySomeTilesHoldTakesNoRoomOnTheOthers) {
       << buffers.dump();
 }
 
+// A buffer starts on a boundary of its own element type, as C's alignof: three u32 buffers of an
+// odd number of elements pack with no padding (the widest element's 8 bytes would leave 4 bytes
+// after each), while an f64 buffer keeps its 8-byte boundary and an untyped one the widest.
+TEST(TileMemory, BuffersAlignToTheirElementTypeNotTheWidest) {
+  nlohmann::ordered_json schedule = {{"tiles", 1},
+                                     {"buffers",
+                                      {{{"name", "a"}, {"type", "u32"}, {"bytes", 12}},
+                                       {{"name", "b"}, {"type", "u32"}, {"bytes", 20}},
+                                       {{"name", "c"}, {"type", "u32"}, {"bytes", 4}},
+                                       {{"name", "d"}, {"type", "f64"}, {"bytes", 8}},
+                                       {{"name", "e"}, {"bytes", 8}}}}};
+  const sim::Fabric fabric = s2p::rt::default_fabric_for(1);
+  ASSERT_TRUE(s2p::rt::assign_buffer_addresses(schedule, fabric).ok());
+  std::uint64_t end = 0;
+  for (const auto& buffer : schedule["buffers"]) {
+    const auto base = buffer["base"].get<std::uint64_t>();
+    const std::uint64_t alignment = buffer.value("type", "") == "u32" ? 4 : 8;
+    EXPECT_EQ(base % alignment, 0U) << buffer.dump();
+    end = std::max(end, base + buffer["bytes"].get<std::uint64_t>());
+  }
+  EXPECT_EQ(end, 52U) << schedule["buffers"].dump(); // 36 bytes of u32 and 16 of 8-byte elements
+}
+
 // The blocks a tile receives from another tile's owned block are a buffer of their own
 // (`<field>__received`, category `received`): held only by the tiles that receive any, sized for
 // the received bytes alone, live from the exchange to the compute, and with its own address. The

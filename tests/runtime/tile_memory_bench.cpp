@@ -9,6 +9,7 @@
 // prints one JSON object on stdout (`real`: one per schedule, a line each).
 #include <seq2par/planning/tile_memory.h>
 #include <seq2par/sim/machine_defaults.h>
+#include <seq2par/sim/schedule.h>
 
 #include <nlohmann/json.hpp>
 
@@ -60,13 +61,14 @@ rt::memory_problem random_problem(std::uint32_t tiles, std::uint32_t variables,
   return p;
 }
 
-// Every variable here starts on an 8-byte boundary (the widest element; the random sizes are
-// multiples of it).
+// The widest alignment a variable has (f64, i64, u64; the random problems' sizes are multiples
+// of it).
 constexpr std::uint64_t kAlignment = 8;
 
 // The lower bound per tile: the most bytes live at once, each variable counted as it must sit.
-// Live variables are disjoint and each starts on an 8-byte boundary, so every one but the
-// highest takes its size rounded up to 8 before the next begins: a layout ends no lower than the
+// Every variable of a tile starts on a multiple of the tile's smallest alignment u (each
+// alignment is a power of two, so a multiple of u), so every live variable but the highest
+// takes its size rounded up to u before the next begins: a layout ends no lower than the
 // rounded sizes' sum less the highest one's padding (at most the largest padding among them).
 // With separate banks each live variable takes whole banks of its own: whole banks are counted.
 std::vector<std::uint64_t> lower_bounds(const rt::memory_problem& p) {
@@ -78,12 +80,15 @@ std::vector<std::uint64_t> lower_bounds(const rt::memory_problem& p) {
       return std::pair(superstep, delta) < std::pair(o.superstep, o.delta);
     }
   };
+  std::vector<std::uint64_t> unit(p.tiles, kAlignment);
+  for (const rt::tile_variable& v : p.variables)
+    unit[v.tile] = std::min(unit[v.tile], std::max<std::uint64_t>(v.alignment, 1));
   std::vector<std::vector<change>> changes(p.tiles);
   const std::uint64_t bank = p.params.bank_bytes;
   for (const rt::tile_variable& v : p.variables) {
     const std::uint64_t rounded =
         p.params.separate_banks && v.bytes > 0 ? (v.bytes + bank - 1) / bank * bank
-                                               : (v.bytes + kAlignment - 1) / kAlignment * kAlignment;
+                                               : (v.bytes + unit[v.tile] - 1) / unit[v.tile] * unit[v.tile];
     const std::uint64_t padding = rounded - v.bytes;
     changes[v.tile].push_back({v.live.first, static_cast<std::int64_t>(rounded), padding});
     changes[v.tile].push_back(
@@ -163,6 +168,11 @@ rt::memory_problem schedule_problem(const nlohmann::json& schedule,
       live.first = b["live"]["first"].get<std::uint32_t>();
     if (b.contains("live") && b["live"].value("last", nlohmann::json()).is_number_integer())
       live.last = b["live"]["last"].get<std::uint32_t>();
+    // Aligned as the planner aligns it: to its element type, else the widest element.
+    const auto type = b.contains("type") && b["type"].is_string()
+                          ? s2p::sim::element_type_from_string(b["type"].get<std::string>())
+                          : std::nullopt;
+    const std::uint64_t alignment = type ? s2p::sim::element_size(*type) : kAlignment;
     std::vector<std::uint32_t> holders;
     if (b.contains("tiles") && b["tiles"].is_array())
       for (const auto& t : b["tiles"])
@@ -171,7 +181,7 @@ rt::memory_problem schedule_problem(const nlohmann::json& schedule,
       for (std::uint32_t t = 0; t < p.tiles; ++t)
         holders.push_back(t);
     for (const std::uint32_t t : holders) {
-      p.variables.push_back({b.at("name").get<std::string>(), t, *bytes, 8,
+      p.variables.push_back({b.at("name").get<std::string>(), t, *bytes, alignment,
                              rt::variable_kind::owned_block, live});
       addresses.push_back(b.contains("base") ? std::optional(b["base"].get<std::uint64_t>())
                                              : std::nullopt);

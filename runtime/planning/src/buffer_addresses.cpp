@@ -1,6 +1,8 @@
 // Base addresses for a schedule's buffers (see <seq2par/planning/buffer_addresses.h>).
 #include <seq2par/planning/buffer_addresses.h>
 
+#include <seq2par/sim/schedule.h>
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -13,8 +15,17 @@ namespace {
 
 // Live for the whole kernel: later than any superstep a schedule has.
 constexpr std::uint32_t kWholeKernel = std::numeric_limits<std::uint32_t>::max() - 1;
-// The widest element type (f64, i64, u64): every buffer starts on an element boundary.
-constexpr std::uint64_t kBufferAlignment = 8;
+// A buffer starts on a boundary of its element type (as C's alignof: every element type's
+// size is its alignment), so a u32 buffer of an odd number of elements leaves no padding
+// before the next one. Without a known type: the widest element (f64, i64, u64).
+constexpr std::uint64_t kWidestElement = 8;
+
+std::uint64_t alignment_of(const nlohmann::ordered_json& buffer) {
+  if (!buffer.contains("type") || !buffer["type"].is_string())
+    return kWidestElement;
+  const auto type = sim::element_type_from_string(buffer["type"].get<std::string>());
+  return type ? sim::element_size(*type) : kWidestElement;
+}
 
 std::uint64_t tile_memory_of(const nlohmann::ordered_json& schedule, const sim::Fabric& fabric) {
   std::uint64_t sram = fabric.tile.sram_bytes;
@@ -119,7 +130,7 @@ placed_buffers buffer_problem(const nlohmann::ordered_json& schedule, const memo
     for (const std::size_t b : set) {
       sets[b].members.push_back(problem.variables.size());
       problem.variables.push_back({buffers[b]["name"].get<std::string>(), group, *bytes[b],
-                                   kBufferAlignment, kind_of(buffers[b]), live_of(buffers[b])});
+                                   alignment_of(buffers[b]), kind_of(buffers[b]), live_of(buffers[b])});
       placed.buffer_of.push_back(b);
     }
   for (auto& set : sets)
