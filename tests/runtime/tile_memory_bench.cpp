@@ -168,11 +168,17 @@ rt::memory_problem schedule_problem(const nlohmann::json& schedule,
       live.first = b["live"]["first"].get<std::uint32_t>();
     if (b.contains("live") && b["live"].value("last", nlohmann::json()).is_number_integer())
       live.last = b["live"]["last"].get<std::uint32_t>();
-    // Aligned as the planner aligns it: to its element type, else the widest element.
-    const auto type = b.contains("type") && b["type"].is_string()
-                          ? s2p::sim::element_type_from_string(b["type"].get<std::string>())
-                          : std::nullopt;
-    const std::uint64_t alignment = type ? s2p::sim::element_size(*type) : kAlignment;
+    // Aligned as the planner aligns it: to its element type, else the widest element. The
+    // planner and the element types' sizes come with the simulator; without it the alignment is
+    // taken as one byte, so the bound counts plain bytes (lower, and still a bound).
+#ifdef S2P_HAVE_FABRIC_SIM
+    std::uint64_t alignment = kAlignment;
+    if (b.contains("type") && b["type"].is_string())
+      if (const auto type = s2p::sim::element_type_from_string(b["type"].get<std::string>()))
+        alignment = s2p::sim::element_size(*type);
+#else
+    const std::uint64_t alignment = 1;
+#endif
     std::vector<std::uint32_t> holders;
     if (b.contains("tiles") && b["tiles"].is_array())
       for (const auto& t : b["tiles"])
