@@ -179,6 +179,21 @@ struct TileStep {
     std::vector<std::int64_t> offset;
     std::vector<std::int64_t> span{};
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
+    // The task's own index (i0, i1, ...): no permutation, offset or span.
+    bool is_own() const {
+      if (!span.empty())
+        return false;
+      for (std::size_t d = 0; d < axis.size(); ++d)
+        if (axis[d] != static_cast<int>(d) || offset[d] != 0)
+          return false;
+      return true;
+    }
+    static IndexMap own(int rank) {
+      IndexMap map{{}, std::vector<std::int64_t>(static_cast<std::size_t>(rank), 0)};
+      for (int d = 0; d < rank; ++d)
+        map.axis.push_back(d);
+      return map;
+    }
   };
   struct Read {
     std::string field;

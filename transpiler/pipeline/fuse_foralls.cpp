@@ -16,22 +16,6 @@ struct Refusal {
   std::string message;
 };
 
-bool own_index(const TileStep::IndexMap& map) {
-  if (!map.span.empty())
-    return false;
-  for (std::size_t d = 0; d < map.axis.size(); ++d)
-    if (map.axis[d] != static_cast<int>(d) || map.offset[d] != 0)
-      return false;
-  return true;
-}
-
-TileStep::IndexMap own_index_map(int rank) {
-  TileStep::IndexMap map{{}, std::vector<std::int64_t>(static_cast<std::size_t>(rank), 0)};
-  for (int d = 0; d < rank; ++d)
-    map.axis.push_back(d);
-  return map;
-}
-
 // How a body indexes a field, in the words of the diagnostics: "i+1", "(i1, i0-1)".
 std::string index_text(const TileStep::IndexMap& map) {
   const bool one = map.axis.size() == 1;
@@ -108,7 +92,7 @@ std::optional<Refusal> check(const ir::MultiTile& multi, const StepFusion& fusio
       if (w == writer.end())
         continue;
       for (const auto& map : read.maps)
-        if (!own_index(map))
+        if (!map.is_own())
           return Refusal{step.loc, head + "step " + std::to_string(k) + " reads element " +
                                        index_text(map) + " of '" + read.field + "', which step " +
                                        std::to_string(w->second) +
@@ -170,7 +154,7 @@ TileStep fuse(const ir::MultiTile& multi, const StepFusion& fusion) {
   WrittenViews written{{data_of(multi, fused.output), fused.output}};
   for (const TileStep* step : steps) // the further outputs, before the fields only read
     if (written.emplace(data_of(multi, step->output), step->output).second)
-      fused.reads.push_back({step->output, {own_index_map(fused.rank)}, true});
+      fused.reads.push_back({step->output, {TileStep::IndexMap::own(fused.rank)}, true});
   for (const TileStep* step : steps) {
     fused.text += (fused.text.empty() ? "" : "\n") + step->text;
     for (const auto& read : step->reads)

@@ -50,15 +50,6 @@ std::size_t part_of(const Ranges& ranges, std::size_t statement) {
   return ranges.size() - 1;
 }
 
-bool own_index(const TileStep::IndexMap& map) {
-  if (!map.span.empty())
-    return false;
-  for (std::size_t d = 0; d < map.axis.size(); ++d)
-    if (map.axis[d] != static_cast<int>(d) || map.offset[d] != 0)
-      return false;
-  return true;
-}
-
 std::string line_of(const TileStep::Statement& s) {
   return "the statement at line " + std::to_string(s.loc.line);
 }
@@ -100,20 +91,13 @@ std::optional<Refusal> check(const TileStep& step, const Ranges& ranges, const s
       if (w == writer.end())
         continue;
       for (const auto& map : read.maps)
-        if (!own_index(map))
+        if (!map.is_own())
           return Refusal{step.statements[k].loc,
                          head + line_of(step.statements[k]) + " reads '" + read.field +
                              "' at another index than its own, and part " + std::to_string(w->second) +
                              " writes it (the parts would see each other's results across tasks)"};
     }
   return std::nullopt;
-}
-
-TileStep::IndexMap own_index_map(int rank) {
-  TileStep::IndexMap map{{}, std::vector<std::int64_t>(static_cast<std::size_t>(rank), 0)};
-  for (int d = 0; d < rank; ++d)
-    map.axis.push_back(d);
-  return map;
 }
 
 void add_unique(std::vector<std::string>& list, const std::string& item) {
@@ -137,7 +121,7 @@ TileStep make_part(const TileStep& step, std::size_t begin, std::size_t end) {
   }
   part.output = writes.front();
   for (std::size_t w = 1; w < writes.size(); ++w)
-    part.reads.push_back({writes[w], {own_index_map(step.rank)}, true});
+    part.reads.push_back({writes[w], {TileStep::IndexMap::own(step.rank)}, true});
   for (std::size_t k = begin; k < end; ++k) {
     const auto& statement = step.statements[k];
     for (const auto& read : statement.reads)
