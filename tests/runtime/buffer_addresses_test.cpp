@@ -164,9 +164,11 @@ TEST(TileMemory, ReceivedBlocksAreTheirOwnBufferLiveFromTheExchangeToTheCompute)
   EXPECT_EQ(copies["tiles"], nlohmann::ordered_json({0, 1, 2, 3, 4}));
   EXPECT_EQ(copies["live"], nlohmann::ordered_json({{"first", 0}, {"last", 1}}));
   ASSERT_TRUE(copies.contains("base"));
-  for (const auto& entry : json["supersteps"][0]["exchange"])
-    if (entry["kind"] == "recv")
+  for (const auto& entry : json["supersteps"][0]["exchange"]) {
+    if (entry["kind"] == "recv") {
       EXPECT_EQ(entry["buffer"], "a__received") << entry.dump();
+    }
+  }
 
   sim::Simulation simulation(sim::parse_schedule(json, "test.json"), fabric);
   for (int t = 0; t < tiles; ++t) { // the owned block's bytes say whose they are
