@@ -413,6 +413,10 @@ namespace {
 // no step changes). Anything else could read what a step writes (a user function that copies
 // a field into a new buffer), so the hoisted view would see the values from before the step.
 bool view_builder_call(const clang::FunctionDecl& callee) {
+  // An element access (field(i), agile[i]) reads what a step may have written.
+  if (callee.getOverloadedOperator() == clang::OO_Call ||
+      callee.getOverloadedOperator() == clang::OO_Subscript)
+    return false;
   if (qualified_name(&callee).rfind("::s2p::", 0) == 0)
     return true;
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(&callee);

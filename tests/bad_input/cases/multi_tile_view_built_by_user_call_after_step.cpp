@@ -1,5 +1,6 @@
-// A view declared after a step but built by a user function: the generated kernel runs its
-// declarations before its steps, so `snapshot` would copy y before the forall wrote it.
+// Views declared after a step but built by a user function, or offset by an element the step
+// writes: the generated kernel runs its declarations before its steps, so `snapshot` would copy
+// y, and y(0) read it, before the forall wrote it.
 #include <seq2par/seq2par.h>
 #include <vector>
 inline std::vector<float> copies;
@@ -15,7 +16,9 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
   auto Zd = s2p::agile(z, map);
   s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = Xd[i] * 2.0f; });
   s2p::field<1, float> before(snapshot(y), y.extent());
+  s2p::field<1, float> shifted(y.data() + static_cast<int>(y(0)), y.extent());
   auto Bd = s2p::agile(before, map);
   s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = Bd[i] + Yd[i]; });
 }
-// EXPECT: 17:31: error: 'before' is declared after the kernel's first step (line 16) and built by a call seq2par cannot see into
+// EXPECT: 18:31: error: 'before' is declared after the kernel's first step (line 17) and built by a call seq2par cannot see into
+// EXPECT: 19:60: error: 'shifted' is declared after the kernel's first step (line 17) and built by a call seq2par cannot see into
