@@ -65,6 +65,37 @@ std::optional<std::string> plain_value_problem(clang::QualType type, const clang
 
 namespace {
 
+bool in_s2p_namespace(const clang::CXXRecordDecl& record) {
+  for (const clang::DeclContext* ctx = record.getDeclContext(); ctx; ctx = ctx->getParent())
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx);
+        ns && ns->getName() == "s2p" && ns->getParent()->getRedeclContext()->isTranslationUnit())
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::optional<std::string> host_memory_reach(clang::QualType type) {
+  clang::QualType value = type.getNonReferenceType().getCanonicalType();
+  while (const auto* array = llvm::dyn_cast<clang::ArrayType>(value.getTypePtr()))
+    value = array->getElementType().getCanonicalType();
+  const clang::CXXRecordDecl* record = value->getAsCXXRecordDecl();
+  if (record && in_s2p_namespace(*record))
+    return std::nullopt;
+  if (type->isReferenceType())
+    return std::string("a reference");
+  if (value->isPointerType() || value->isMemberPointerType())
+    return std::string("a pointer");
+  if (!record)
+    return std::nullopt;
+  std::set<const clang::CXXRecordDecl*> seen;
+  if (auto inner = indirection_in(record, seen))
+    return "a class that reaches other memory (" + *inner + ")";
+  return std::nullopt;
+}
+
+namespace {
+
 class HiddenStateFinder : public clang::RecursiveASTVisitor<HiddenStateFinder> {
 public:
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {

@@ -21,6 +21,15 @@ namespace s2p::frontend {
 // const reference, are plain values.
 std::optional<std::string> plain_value_problem(clang::QualType type, const clang::ASTContext& ctx);
 
+// How a variable of type `type` that a forall body captured from the kernel reaches memory
+// beyond its own bytes (a reference or pointer, an array of them, a class holding one, such as
+// std::vector or std::span); nullopt if it holds only its own bytes. seq2par's own types
+// (agile fields, tile views, resource maps, indices) are the distribution itself and never a
+// problem here. Tiles read such memory where the kernel called them, neither moved nor ordered
+// with the forall's writes: if it is part of a field the kernel writes, the sequential loop
+// reads values its earlier iterations wrote and the tiles read the old ones.
+std::optional<std::string> host_memory_reach(clang::QualType type);
+
 // State outside the arguments that a function whose body seq2par can see reaches: the
 // mutable global, namespace-scope and static variables its body (or a function it calls
 // whose body is visible, transitively) names, each once. Functions without a visible body

@@ -2,6 +2,7 @@
 // (Xt(b) blocks): the index maps of what the body reads, and the body rules (a forall body
 // writes only its output, through its index).
 #include "frontend/kernel_extractor_impl.h"
+#include "frontend/access_model.h"
 #include "frontend/s2p_types.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 // One-character prefixes of a temporary std::string are chars ('\'' + name, 'i' + bits), not
 // string literals: GCC 12 reports a false -Wrestrict or -Wstringop-overflow for "'" + name
@@ -357,8 +359,12 @@ public:
       note_shared_read(*var, ref->getBeginLoc());
       return true;
     }
-    if (!captured(var) || distributed_(var) || s2p_template_name(var->getType()) != "field")
+    if (!captured(var) || distributed_(var))
       return true;
+    if (s2p_template_name(var->getType()) != "field") {
+      check_host_memory_read(*var, ref->getBeginLoc());
+      return true;
+    }
     if (local_global_ && llvm::isa<clang::ParmVarDecl>(var))
       return true; // the tile-view rules name it already
     fail_(ref->getBeginLoc(),
@@ -432,6 +438,20 @@ public:
   }
 
 private:
+  // A capture that reaches memory outside its own bytes is read on the tiles where it lies,
+  // unordered with the forall's writes and never moved: refused at its first use.
+  void check_host_memory_read(const clang::VarDecl& var, clang::SourceLocation where) {
+    if (!host_reads_checked_.insert(&var).second)
+      return;
+    const auto reach = host_memory_reach(var.getType());
+    if (!reach)
+      return;
+    fail_(where, "the forall body reads '" + var.getNameAsString() + "', " + *reach +
+                     " captured from the kernel: tiles would read the memory behind it in "
+                     "place, unmoved and unordered with the forall's writes (the sequential "
+                     "loop sees its own earlier writes there); pass a plain value (a scalar or "
+                     "a struct of scalars, by value) or a table as an S2P_SHARED s2p::field");
+  }
   void note_shared_read(const clang::VarDecl& var, clang::SourceLocation where) {
     if (local_global_) {
       fail_(where, '\'' + var.getNameAsString() +
@@ -488,6 +508,7 @@ private:
   bool local_global_;
   Fail fail_;
   std::vector<std::string> shared_reads_;
+  std::set<const clang::VarDecl*> host_reads_checked_;
 };
 
 } // namespace

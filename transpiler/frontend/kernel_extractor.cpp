@@ -97,6 +97,7 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
       }
       bind(param, {Binding::Kind::Int, -1, ir::Expr::variable(name, *type), "", true});
     } else {
+      refuse_reference_parameter(*param);
       bind(param, {Binding::Kind::Opaque, -1, {}, "", true});
     }
   }
@@ -105,6 +106,19 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run(const clang::FunctionDecl& 
   if (failed_)
     return std::nullopt;
   return std::move(kernel_);
+}
+
+// Warps run ahead of one another, out of the sequential order: a parameter that reaches memory
+// outside its own bytes would be read (as an intrinsic argument, in a condition or a trip
+// count) while another warp may be writing that memory through a tensor it aliases, at a point
+// the sequential program has not reached or has passed.
+void KernelExtractor::Impl::refuse_reference_parameter(const clang::ParmVarDecl& param) {
+  if (const auto reach = host_memory_reach(param.getType()))
+    error(param.getLocation(),
+          "parameter '" + param.getNameAsString() + "' of a warp-split kernel is " + *reach +
+              ": warps run out of the sequential order, so they would read the memory behind "
+              "it while another warp may be writing it; take it by value (a scalar or a "
+              "struct of scalars), or pass data as an s2p::tensor_ref");
 }
 
 KernelExtractor::KernelExtractor(clang::ASTContext& ctx, WarpPragmaTable& pragmas,

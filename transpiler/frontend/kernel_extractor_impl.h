@@ -271,6 +271,7 @@ private:
     }
     return ctx->Encloses(kernel_decl_->getDeclContext());
   }
+  void refuse_reference_parameter(const clang::ParmVarDecl& param);
   bool mentions(const clang::Expr* e, Binding::Kind kind) const;
 
   clang::ASTContext& ctx_;
