@@ -597,9 +597,18 @@ void BspEngine::move_on_chip_data(bool sources_written) {
     const std::size_t begin = part == 0 ? 0 : dst_at(0);
     const std::size_t end = part + 1 == parts ? order.size() : dst_at(1);
     // Each transfer touches a few cache lines of two tiles' memory, megabytes apart: fetching
-    // a few transfers ahead turns one memory latency per line into streaming.
+    // a few transfers ahead turns one memory latency per line into streaming. Every transfer
+    // also lands on pages the TLB no longer holds (a ring step visits every tile's memory), and
+    // a prefetch waits for its page walk: touching one line of each side much further ahead
+    // starts the walks early, so the full prefetch finds the translation ready (about 2x less
+    // time per transfer at 5888 tiles x 1 MiB). Too many lines in flight at once stall too,
+    // hence two distances rather than one longer one.
     constexpr std::size_t kAhead = 6;
+    constexpr std::size_t kPagesAhead = 48;
     for (std::size_t n = begin; n < end; ++n) {
+      if (n + kPagesAhead < end) {
+        prefetch_pages(transfers_[order[n + kPagesAhead]]);
+      }
       if (n + kAhead < end) {
         prefetch(transfers_[order[n + kAhead]]);
       }
@@ -620,6 +629,16 @@ void BspEngine::prefetch(const Transfer& transfer) const {
     __builtin_prefetch(src + at, 0);
     __builtin_prefetch(dst + at, 1);
   }
+}
+
+void BspEngine::prefetch_pages(const Transfer& transfer) const {
+  if (transfer.bytes == 0) {
+    return;
+  }
+  const ResolvedRegion& from = step_.sends[transfer.send].source;
+  const ResolvedRegion& to = step_.receives[transfer.recv].destination;
+  __builtin_prefetch(memory_.bytes(transfer.src, from.buffer).data() + from.offset, 0);
+  __builtin_prefetch(memory_.bytes(transfer.dst, to.buffer).data() + to.offset, 1);
 }
 
 void BspEngine::report_deadlock(std::size_t k) {
