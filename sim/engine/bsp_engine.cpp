@@ -1,6 +1,7 @@
 #include "engine/bsp_engine.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -625,9 +626,18 @@ void BspEngine::prefetch(const Transfer& transfer) const {
   const std::byte* src = memory_.bytes(transfer.src, from.buffer).data() + from.offset;
   const std::byte* dst = memory_.bytes(transfer.dst, to.buffer).data() + to.offset;
   const std::uint64_t bytes = std::min(transfer.bytes, kMaxBytes);
-  for (std::uint64_t at = 0; at < bytes; at += kLine) {
-    __builtin_prefetch(src + at, 0);
-    __builtin_prefetch(dst + at, 1);
+  // Every line the region touches: a region that does not start on a line boundary ends on
+  // one line more than bytes / 64 (a ring's fragments start anywhere).
+  const auto first_line = [](const std::byte* p) {
+    return reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{kLine - 1};
+  };
+  const std::uintptr_t src_end = reinterpret_cast<std::uintptr_t>(src) + bytes;
+  for (std::uintptr_t at = first_line(src); at < src_end; at += kLine) {
+    __builtin_prefetch(reinterpret_cast<const void*>(at), 0); // NOLINT(performance-no-int-to-ptr)
+  }
+  const std::uintptr_t dst_end = reinterpret_cast<std::uintptr_t>(dst) + bytes;
+  for (std::uintptr_t at = first_line(dst); at < dst_end; at += kLine) {
+    __builtin_prefetch(reinterpret_cast<const void*>(at), 1); // NOLINT(performance-no-int-to-ptr)
   }
 }
 
