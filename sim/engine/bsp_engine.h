@@ -127,6 +127,8 @@ private:
   void apply(const Transfer& transfer, std::uint64_t offset, std::uint64_t bytes);
   /// Asks the CPU for the memory a transfer will read and write (a hint only).
   void prefetch(const Transfer& transfer) const;
+  /// Asks for the first line of each side only: enough to start the address translation.
+  void prefetch_pages(const Transfer& transfer) const;
   void report_deadlock(std::size_t k);
   [[nodiscard]] Cycles barrier_cost(int group) const;
 

@@ -11,7 +11,7 @@
 
 namespace s2p::sim::detail {
 
-bool IntervalSet::contains(std::uint64_t lo, std::uint64_t hi) const {
+bool IntervalSet::contains_slow(std::uint64_t lo, std::uint64_t hi) const {
   if (lo >= hi) {
     return true;
   }
@@ -25,7 +25,7 @@ bool IntervalSet::contains(std::uint64_t lo, std::uint64_t hi) const {
   return it->second >= hi;
 }
 
-void IntervalSet::add(std::uint64_t lo, std::uint64_t hi) {
+void IntervalSet::add_slow(std::uint64_t lo, std::uint64_t hi) {
   if (lo >= hi) {
     return;
   }
@@ -254,22 +254,6 @@ void TileMemory::allocate(std::uint64_t max_host_bytes, std::span<const TileRang
     (void)madvise(storage_.get(), size, MADV_HUGEPAGE); // advice only: without it, small pages
   }
 #endif
-}
-
-std::span<std::byte> TileMemory::bytes(TileId tile, int buffer) {
-  if (!with_data_) {
-    return {};
-  }
-  const TileBuffer& held = resolver_.buffer(tile, buffer);
-  if (!held.held || resolver_.schedule().buffers[buffer].category == MemoryCategory::kCode ||
-      !owned_.contains(tile)) {
-    return {};
-  }
-  return {storage_.get() + offset_[index(tile, buffer)], held.bytes};
-}
-
-std::span<const std::byte> TileMemory::bytes(TileId tile, int buffer) const {
-  return const_cast<TileMemory*>(this)->bytes(tile, buffer);
 }
 
 } // namespace s2p::sim::detail

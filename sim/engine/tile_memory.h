@@ -19,8 +19,16 @@ namespace s2p::sim::detail {
 /// Disjoint, sorted, merged half-open byte ranges.
 class IntervalSet {
 public:
-  [[nodiscard]] bool contains(std::uint64_t lo, std::uint64_t hi) const;
-  void add(std::uint64_t lo, std::uint64_t hi);
+  /// Whether [lo, hi) lies inside one range. Inline for the common case, a buffer produced
+  /// whole (one range): every send and receive of every superstep asks.
+  [[nodiscard]] bool contains(std::uint64_t lo, std::uint64_t hi) const {
+    return in_first(lo, hi) || contains_slow(lo, hi);
+  }
+  void add(std::uint64_t lo, std::uint64_t hi) {
+    if (!in_first(lo, hi)) { // inside the first range: nothing changes
+      add_slow(lo, hi);
+    }
+  }
   void add_all(std::uint64_t size) { add(0, size); }
   /// The ranges themselves (the distributed engine ships them between ranks).
   [[nodiscard]] const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges() const {
@@ -29,6 +37,12 @@ public:
   [[nodiscard]] std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges() { return ranges_; }
 
 private:
+  [[nodiscard]] bool in_first(std::uint64_t lo, std::uint64_t hi) const {
+    return !ranges_.empty() && ranges_.front().first <= lo && hi <= ranges_.front().second;
+  }
+  [[nodiscard]] bool contains_slow(std::uint64_t lo, std::uint64_t hi) const;
+  void add_slow(std::uint64_t lo, std::uint64_t hi);
+
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
 };
 
@@ -48,8 +62,21 @@ public:
   [[nodiscard]] bool has_data() const { return with_data_; }
   /// The bytes of a buffer on a tile; empty in timing-only mode, when the tile does not hold
   /// it (and for code buffers, which have no contents) or when another rank owns the tile.
-  [[nodiscard]] std::span<std::byte> bytes(TileId tile, int buffer);
-  [[nodiscard]] std::span<const std::byte> bytes(TileId tile, int buffer) const;
+  /// Inline: moving data asks for both sides of every transfer, several times.
+  [[nodiscard]] std::span<std::byte> bytes(TileId tile, int buffer) {
+    if (!with_data_) {
+      return {};
+    }
+    const TileBuffer& held = resolver_.buffer(tile, buffer);
+    if (!held.held || resolver_.schedule().buffers[buffer].category == MemoryCategory::kCode ||
+        !owned_.contains(tile)) {
+      return {};
+    }
+    return {storage_.get() + offset_[index(tile, buffer)], held.bytes};
+  }
+  [[nodiscard]] std::span<const std::byte> bytes(TileId tile, int buffer) const {
+    return const_cast<TileMemory*>(this)->bytes(tile, buffer);
+  }
 
   /// The tiles whose contents this process holds (all of them unless distributed).
   [[nodiscard]] TileRange owned() const { return owned_; }
