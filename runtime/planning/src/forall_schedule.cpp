@@ -466,7 +466,7 @@ std::string pool_buffer_type(std::int64_t element_bytes) {
   std::int64_t alignment = 1;
   while (alignment < 8 && element_bytes % (2 * alignment) == 0)
     alignment *= 2;
-  return "u" + std::to_string(8 * alignment);
+  return 'u' + std::to_string(8 * alignment); // not "u" +: GCC bug 105651 (-Wrestrict)
 }
 
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count,
