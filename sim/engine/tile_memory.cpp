@@ -218,7 +218,7 @@ void TileMemory::allocate(std::uint64_t max_host_bytes, std::span<const TileRang
     for (TileId t = ranges[r].begin; t < ranges[r].end; ++t) {
       for (std::size_t b = 0; b < buffer_count_; ++b) {
         const TileBuffer& held = resolver_.buffer(t, static_cast<int>(b));
-        if (!held.held || schedule.buffers[b].category == MemoryCategory::kCode) {
+        if (!held.held || !holds_contents(schedule.buffers[b].category)) {
           continue;
         }
         if (mine) {

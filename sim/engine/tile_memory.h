@@ -68,7 +68,7 @@ public:
       return {};
     }
     const TileBuffer& held = resolver_.buffer(tile, buffer);
-    if (!held.held || resolver_.schedule().buffers[buffer].category == MemoryCategory::kCode ||
+    if (!held.held || !holds_contents(resolver_.schedule().buffers[buffer].category) ||
         !owned_.contains(tile)) {
       return {};
     }

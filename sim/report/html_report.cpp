@@ -114,6 +114,7 @@ const char* const kCategoryColours[][2] = {{"data", "#4e79a7"},
                                            {"received", "#76b7b2"},
                                            {"exchange", "#f28e2b"},
                                            {"shared", "#59a14f"},
+                                           {"pool", "#edc948"},
                                            {"code", "#b07aa1"}};
 
 std::string thousands(std::uint64_t value);

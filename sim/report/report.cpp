@@ -11,10 +11,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // The report's order: a field's own data, then the blocks received from other tiles, exchange
-// buffers, shared-structure copies, code.
+// buffers, shared-structure copies, composed tasks' pools, code.
 constexpr std::array<MemoryCategory, kMemoryCategories> kReportOrder = {
-    MemoryCategory::kData, MemoryCategory::kReceived, MemoryCategory::kExchange,
-    MemoryCategory::kShared, MemoryCategory::kCode};
+    MemoryCategory::kData,   MemoryCategory::kReceived, MemoryCategory::kExchange,
+    MemoryCategory::kShared, MemoryCategory::kPool,     MemoryCategory::kCode};
 
 Json categories(const std::array<std::uint64_t, kMemoryCategories>& values) {
   Json json;

@@ -82,6 +82,8 @@ std::string_view to_string(MemoryCategory category) {
     return "code";
   case MemoryCategory::kReceived:
     return "received";
+  case MemoryCategory::kPool:
+    return "pool";
   }
   return "?";
 }

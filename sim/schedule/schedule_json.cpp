@@ -308,7 +308,8 @@ private:
                           {"received", MemoryCategory::kReceived},
                           {"exchange", MemoryCategory::kExchange},
                           {"shared", MemoryCategory::kShared},
-                          {"code", MemoryCategory::kCode}}};
+                          {"code", MemoryCategory::kCode},
+                          {"pool", MemoryCategory::kPool}}};
       buffer.category = choice(r, "category", MemoryCategory::kData, kCategories);
       if (const Json* live = r.find("live")) {
         ObjectReader l(*live, source_, r.field("live"));

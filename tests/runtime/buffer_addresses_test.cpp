@@ -2,6 +2,7 @@
 // every buffer gets a base from the tile memory allocator, and the simulator, which checks
 // explicit addresses (inside SRAM, no overlap while live, banks), accepts them.
 #include <seq2par/planning/buffer_addresses.h>
+#include <seq2par/planning/forall_memory.h>
 #include <seq2par/planning/forall_schedule.h>
 #include <seq2par/planning/placement.h>
 #include <seq2par/planning/ring_schedule.h>
@@ -188,4 +189,81 @@ TEST(TileMemory, ReceivedBlocksAreTheirOwnBufferLiveFromTheExchangeToTheCompute)
   EXPECT_EQ(memory["at_peak"]["received"], received) << memory.dump();
   EXPECT_EQ(memory["at_peak"]["data"], 2 * owned);
   EXPECT_EQ(report["tiles"]["per_tile"][tiles - 1]["memory"]["at_peak"]["received"], 0);
+}
+
+// A forall whose task body is split into warps (a composed task) declares pools: each tile that
+// runs tasks holds one task's pools (it runs them one after another) while it computes, and
+// nowhere else. The pool is a buffer of its own (`<pool>__pool`, category `pool`) with its own
+// address, apart from everything live during the compute; the tile that runs no task holds none.
+TEST(TileMemory, ComposedTaskPoolIsLiveOnlyDuringItsComputeOnTheTilesThatRunTasks) {
+  constexpr int tiles = 4;
+  constexpr std::int64_t owned = 4096, received = 1024, pool = 5120;
+  s2p::rt::tile_program program;
+  program.fields.push_back({"c", "f32", std::vector<std::int64_t>(tiles, owned), {}});
+  s2p::rt::tile_field a{"a", "f32", std::vector<std::int64_t>(tiles, owned + received), {}};
+  a.received_bytes_per_tile.assign(tiles, received);
+  a.bytes_per_tile.back() = owned;
+  a.received_bytes_per_tile.back() = 0;
+  program.fields.push_back(a);
+  for (int t = 0; t + 1 < tiles; ++t)
+    program.moves.push_back({1, t + 1, t, 0, owned, received});
+  program.tasks_per_tile = {2, 1, 1, 0}; // the last tile runs no task
+  program.task_pools = {{"smem", 4, pool}};
+  const sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
+  const auto json = s2p::rt::forall_schedule("composed", tiles, program, fabric);
+  const auto& buffers = json.at("buffers");
+  ASSERT_EQ(buffers.size(), 4U) << buffers.dump();
+  const auto& smem = buffers[3];
+  EXPECT_EQ(smem["name"], "smem__pool");
+  EXPECT_EQ(smem["category"], "pool");
+  EXPECT_EQ(smem["type"], "u32");
+  EXPECT_EQ(smem["bytes"], pool);
+  EXPECT_EQ(smem["tiles"], nlohmann::ordered_json({0, 1, 2}));
+  EXPECT_EQ(smem["live"], nlohmann::ordered_json({{"first", 1}, {"last", 1}})); // the compute
+  ASSERT_TRUE(smem.contains("base"));
+  const std::int64_t base = smem["base"].get<std::int64_t>();
+  for (std::size_t b = 0; b + 1 < buffers.size(); ++b) { // all live during the compute
+    const std::int64_t other = buffers[b]["base"].get<std::int64_t>();
+    EXPECT_TRUE(base + pool <= other || other + buffers[b]["bytes"].get<std::int64_t>() <= base)
+        << buffers[b].dump();
+  }
+
+  // The fit check holds the same variables: the pool on the tiles that run tasks, while they
+  // compute.
+  const auto memory = s2p::rt::check_forall_memory(
+      program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
+  std::vector<std::uint32_t> holders;
+  for (const auto& v : memory.problem.variables)
+    if (v.kind == s2p::rt::variable_kind::pool) {
+      holders.push_back(v.tile);
+      EXPECT_EQ(v.name, "smem__pool");
+      EXPECT_EQ(v.bytes, static_cast<std::uint64_t>(pool));
+      EXPECT_EQ(v.live, (s2p::rt::live_range{s2p::rt::kForallComputeStep,
+                                             s2p::rt::kForallComputeStep}));
+    }
+  EXPECT_EQ(holders, (std::vector<std::uint32_t>{0, 1, 2}));
+
+  sim::Simulation simulation(sim::parse_schedule(json, "test.json"), fabric);
+  simulation.on_compute("forall", [](sim::TileContext&) -> sim::Cycles { return 0; });
+  simulation.run();
+  EXPECT_FALSE(simulation.diagnostics().has_errors());
+  const auto report = simulation.report_json();
+  const auto& per_tile = report["tiles"]["per_tile"];
+  EXPECT_EQ(per_tile[0]["memory"]["at_peak"]["pool"], pool) << per_tile[0]["memory"].dump();
+  EXPECT_EQ(per_tile[tiles - 1]["memory"]["at_peak"]["pool"], 0);
+  EXPECT_EQ(report["tiles"]["memory"]["max_peak_by_category"]["pool"], pool);
+}
+
+// A composed task's pools count against tile memory with the fields: a tile whose owned blocks
+// fit but not with the pool is out of memory, and the verdict names the pool.
+TEST(TileMemory, ComposedTaskPoolThatDoesNotFitBesideTheDataIsOutOfMemoryNamingIt) {
+  s2p::rt::tile_program program;
+  program.fields.push_back({"c", "f32", {40000, 40000}, {}});
+  program.tasks_per_tile = {1, 1};
+  program.task_pools = {{"smem", 8, 30000}};
+  EXPECT_TRUE(s2p::rt::check_forall_memory(program, {80000, 16384, false}).ok());
+  const auto tight = s2p::rt::check_forall_memory(program, {60000, 16384, false});
+  ASSERT_FALSE(tight.ok());
+  const std::string message = s2p::rt::out_of_memory_message(tight, program);
+  EXPECT_NE(message.find("'smem__pool' 29.3 KiB"), std::string::npos) << message;
 }

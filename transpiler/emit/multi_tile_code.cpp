@@ -63,6 +63,21 @@ void emit_shared_phase(std::ostringstream& out, const MultiTile& multi, const Ti
   out << "),\n";
 }
 
+// A forall step's task pools (its task body split into warps), as the runtime's task_pool
+// array `s2p_task_pools_<k>` the launch description points at; nothing for other steps.
+bool emit_task_pools(std::ostringstream& out, const TileStep& step, std::size_t k) {
+  if (step.kind != TileStep::Kind::Forall || !step.task || step.task->pools.empty())
+    return false;
+  out << "static const s2p::rt::task_pool s2p_task_pools_" << k + 1 << "[] = {";
+  for (std::size_t p = 0; p < step.task->pools.size(); ++p) {
+    const Pool& pool = step.task->pools[p];
+    out << (p ? ", " : "") << "{\"" << pool.name << "\", " << pool.element_bytes << ", "
+        << pool.bytes() << "}";
+  }
+  out << "}; // the task's pools, live on its tile while it computes\n";
+  return true;
+}
+
 } // namespace
 
 std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options,
@@ -79,10 +94,15 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
   // One launch description per step; with several steps each names its own schedule.
   const bool several = multi.steps.size() > 1;
   for (std::size_t k = 0; k < (several ? multi.steps.size() : 1); ++k) {
+    const bool pools = k < multi.steps.size() && emit_task_pools(out, multi.steps[k], k);
     out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {\""
         << kernel.name << "\", \"" << options.source_name << "\", " << multi.tiles;
     if (several)
       out << ", \"" << kernel.name << "." << k + 1 << "\"";
+    else if (pools)
+      out << ", nullptr";
+    if (pools)
+      out << ", s2p_task_pools_" << k + 1 << ", " << multi.steps[k].task->pools.size();
     out << "};\n";
   }
   if (!multi.shared.empty())

@@ -52,7 +52,7 @@ std::string describe_edge(const Graph& graph, const Edge& e) {
 std::int64_t pool_bytes(const Kernel& kernel) {
   std::int64_t bytes = 0;
   for (const auto& pool : kernel.pools)
-    bytes += pool.units * pool.element_bytes;
+    bytes += pool.bytes();
   return bytes;
 }
 

@@ -48,6 +48,9 @@ struct Pool {
   std::int64_t units = 0; // elements
   SourceLocation loc;
   std::int64_t element_bytes = 0;
+  // What the pool takes on its tile (the warp kernel's pool_bytes, a composed task's `pool`
+  // buffer in its forall's schedule).
+  std::int64_t bytes() const { return units * element_bytes; }
   // The tunable a tensor of the pool has as its slot count (`pool.tensor<kDepth, N>`): the
   // pool's ring depth, which a tuning plan may change. Nothing: the depth is not tunable.
   std::optional<Tunable> depth = std::nullopt;

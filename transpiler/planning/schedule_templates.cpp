@@ -306,6 +306,9 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
     inputs.back().maps = index_maps<N>(read);
   }
   auto layout = rt::plan_forall<N>(multi.tiles, out_spec, inputs, std::nullopt, false);
+  if (step.task) // the pools the generated launch description gives the runtime
+    for (const Pool& pool : step.task->pools)
+      layout.program.task_pools.push_back({pool.name, pool.element_bytes, pool.bytes()});
   if (!multi.shared.empty()) { // after the fields, as the generated forall adds them
     const Planned<rt::shared_kernel_plan> shared = shared_plan(multi);
     if (const NoTemplate* none = no_template(shared))

@@ -215,6 +215,16 @@ template <class... Warps> void launch(const kernel_info& info, Warps&&... warps)
 
 // --- multi-tile kernels: one image, run by every tile --------------------------------------
 
+// A pool a forall's task body declares when seq2par splits the body into warps (a composed
+// task): one task's pools take room on its tile while the tile computes (a tile runs its tasks
+// one after another, so it holds one set at a time). seq2par writes them into the launch
+// description, since they are known only inside the body.
+struct task_pool {
+  const char* name;        // the pool variable in the task body
+  long long element_bytes; // sizeof its element (the pool's alignment comes from it)
+  long long bytes;         // elements x element_bytes, as the warp kernel's pool_bytes counts
+};
+
 struct tile_kernel_info {
   const char* name;   // kernel function name
   const char* source; // input file
@@ -222,6 +232,9 @@ struct tile_kernel_info {
   // The step's schedule name when the kernel has several steps ("<kernel>.<k>", as seq2par
   // names their templates); null: the kernel's name.
   const char* schedule = nullptr;
+  // The step's forall's task pools (null, 0: its tasks are not split into warps).
+  const task_pool* task_pools = nullptr;
+  int task_pool_count = 0;
 };
 
 enum class collective_kind { all_reduce, reduce_scatter, all_gather };

@@ -79,6 +79,14 @@ struct tile_move {
   std::int64_t bytes;
 };
 
+// A pool of a task body split into warps (task_pool in <seq2par/runtime.h>): a layout variable
+// of its own (category `pool`) on every tile that runs tasks, live during the compute.
+struct tile_task_pool {
+  std::string name;
+  std::int64_t element_bytes = 0;
+  std::int64_t bytes = 0;
+};
+
 struct tile_program {
   std::vector<tile_field> fields;
   std::vector<tile_move> moves;   // before the tasks: owner-copy, then work-stealing fetches
@@ -99,9 +107,17 @@ struct tile_program {
   std::vector<tile_shared_note> shared;
   std::int64_t shared_peak_bytes = 0;
   std::int64_t replicated_peak_bytes = 0;
+  // Per tile, the tasks it runs (work stealing's included); and, when the task body is split
+  // into warps, the pools one task declares (a tile runs its tasks one after another: one set
+  // of pools at a time).
+  std::vector<std::int64_t> tasks_per_tile;
+  std::vector<tile_task_pool> task_pools;
 };
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program);
+
+// The launch's task pools (tile_kernel_info::task_pools) as the program holds them.
+std::vector<tile_task_pool> task_pools_of(const tile_kernel_info& info);
 
 // Whether foralls steal work: S2P_WORK_STEALING=1 (steals that shorten the forall under the
 // cost model) or =greedy (the seed's protocol: whenever an idle tile would finish the task
@@ -313,6 +329,7 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
   const std::int64_t per_element =
       local_global ? 1 + accesses_per_task : static_cast<std::int64_t>(1 + inputs.size());
   for (const auto& tasks : steals.runs) {
+    program.tasks_per_tile.push_back(static_cast<std::int64_t>(tasks.size()));
     std::int64_t cycles = 0;
     for (const forall_task& task : tasks) {
       const std::int64_t elements =
@@ -808,6 +825,7 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
 
   planned_forall<N, Out, In...> result;
   result.program = std::move(layout.program);
+  result.program.task_pools = task_pools_of(info);
   result.runs =
       std::make_shared<const std::vector<std::vector<forall_task>>>(std::move(layout.runs));
   result.bindings = std::make_shared<std::tuple<binding<N, Out>, binding<N, In>...>>(

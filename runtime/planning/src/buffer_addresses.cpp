@@ -74,6 +74,8 @@ variable_kind kind_of(const nlohmann::ordered_json& buffer) {
     return variable_kind::shared_copy;
   if (category == "code")
     return variable_kind::code;
+  if (category == "pool")
+    return variable_kind::pool;
   return variable_kind::owned_block;
 }
 

@@ -1,11 +1,16 @@
 // Whether a forall fits in its tiles' memory (see <seq2par/planning/forall_memory.h>).
 #include <seq2par/planning/forall_memory.h>
 
+#include <seq2par/planning/forall_schedule.h>
+
 #include <algorithm>
 
 namespace s2p::rt {
 
 namespace {
+
+// field_of for a variable that is no field's (a composed task's pool).
+constexpr std::size_t kNoField = static_cast<std::size_t>(-1);
 
 // Results of stolen tasks wait on the thief until the returns; other copies die with the compute.
 bool copies_outlive_compute(const tile_program& program, std::size_t field) {
@@ -46,6 +51,12 @@ forall_memory check_forall_memory(const tile_program& program, const memory_para
           field.shared ? variable_kind::shared_copy : variable_kind::received_block, copy_live, f);
     }
   }
+  // A composed task's pools, on each tile that runs tasks, while it computes.
+  for (const tile_task_pool& pool : program.task_pools)
+    for (std::size_t t = 0; t < std::min(tiles, program.tasks_per_tile.size()); ++t)
+      if (program.tasks_per_tile[t] > 0)
+        add(pool_buffer_name(pool.name), t, pool.bytes, variable_kind::pool,
+            {kForallComputeStep, kForallComputeStep}, kNoField);
   memory.layout = allocate(memory.problem);
   return memory;
 }
@@ -83,7 +94,7 @@ std::string sharing_advice(const forall_memory& memory, const tile_program& prog
   std::string names;
   for (const variable_id v : live) {
     const std::size_t f = memory.field_of[v];
-    if (f < first_shared || program.shared[f - first_shared].shared ||
+    if (f == kNoField || f < first_shared || program.shared[f - first_shared].shared ||
         program.shared[f - first_shared].read_here)
       continue;
     saved += memory.problem.variables[v].bytes;

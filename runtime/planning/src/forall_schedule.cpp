@@ -384,8 +384,30 @@ std::optional<nlohmann::ordered_json> received_entry(const tile_field& f, bool o
                                 {"live", {{"first", first}, {"last", last}}}};
 }
 
+// The buffer of one of a composed task's pools, on the tiles that run tasks (none: std::nullopt),
+// live during the compute alone.
+std::optional<nlohmann::ordered_json> pool_entry(const tile_task_pool& pool,
+                                                 const tile_program& program,
+                                                 const forall_steps& steps) {
+  std::vector<int> holders;
+  for (std::size_t t = 0; t < program.tasks_per_tile.size(); ++t)
+    if (program.tasks_per_tile[t] > 0)
+      holders.push_back(static_cast<int>(t));
+  if (holders.empty() || pool.bytes <= 0)
+    return std::nullopt;
+  nlohmann::ordered_json buffer{{"name", pool_buffer_name(pool.name)},
+                                {"type", pool_buffer_type(pool.element_bytes)},
+                                {"bytes", pool.bytes}};
+  if (holders.size() < program.tasks_per_tile.size())
+    buffer["tiles"] = holders;
+  buffer["init"] = "zero";
+  buffer["category"] = "pool";
+  buffer["live"] = {{"first", steps.compute}, {"last", steps.compute}};
+  return buffer;
+}
+
 // The schedule's buffers: per field its owned blocks, then its received blocks where a tile
-// receives any; and the moves between them.
+// receives any, then the composed task's pools; and the moves between them.
 struct forall_buffers {
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();
   std::vector<std::string> names;
@@ -399,6 +421,9 @@ struct forall_buffers {
           received_entry(program.fields[f], f == 0, steps, !program.returns.empty());
       received.push_back(copies ? add(*copies) : -1);
     }
+    for (const auto& pool : program.task_pools)
+      if (auto entry = pool_entry(pool, program, steps))
+        add(std::move(*entry));
   }
   int add(nlohmann::ordered_json entry) {
     names.push_back(entry["name"].get<std::string>());
@@ -435,6 +460,14 @@ struct forall_buffers {
 
 // Two underscores: a name C++ reserves, so no field of a kernel has it.
 std::string received_buffer_name(const std::string& field) { return field + "__received"; }
+std::string pool_buffer_name(const std::string& pool) { return pool + "__pool"; }
+
+std::string pool_buffer_type(std::int64_t element_bytes) {
+  std::int64_t alignment = 1;
+  while (alignment < 8 && element_bytes % (2 * alignment) == 0)
+    alignment *= 2;
+  return 'u' + std::to_string(8 * alignment); // not "u" +: GCC bug 105651 (-Wrestrict)
+}
 
 nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count,
                                        const tile_program& program, const sim::Fabric& fabric) {

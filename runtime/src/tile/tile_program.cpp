@@ -35,6 +35,14 @@ steal_costs work_stealing_costs(const tile_kernel_info& info) {
   return costs;
 }
 
+std::vector<tile_task_pool> task_pools_of(const tile_kernel_info& info) {
+  std::vector<tile_task_pool> pools;
+  for (int k = 0; k < info.task_pool_count; ++k)
+    pools.push_back({info.task_pools[k].name, info.task_pools[k].element_bytes,
+                     info.task_pools[k].bytes});
+  return pools;
+}
+
 void run_tile_program(const tile_kernel_info& info, const tile_program& program) {
   dispatch_multi_tile(
       info, [&] { run_forall_on_threads(info, program); },

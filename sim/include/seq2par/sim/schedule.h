@@ -32,11 +32,18 @@ enum class BufferInit : std::uint8_t {
   kNone,  ///< not produced until something writes it; sending it earlier is an error
 };
 /// What a buffer holds, for the memory report: a field's own data, exchange staging buffers,
-/// copies of shared structures, code (no contents), and blocks received from another tile's
-/// owned data (live only while the compute reads them). Appended in this order: reports index
-/// their per-category arrays by it.
-enum class MemoryCategory : std::uint8_t { kData, kExchange, kShared, kCode, kReceived };
-inline constexpr std::size_t kMemoryCategories = 5;
+/// copies of shared structures, code (no contents), blocks received from another tile's owned
+/// data (live only while the compute reads them), and the pools of a task body split into warps
+/// (a composed task: live during the compute that runs it; the warp pipeline's own storage, so
+/// no contents here either). Appended in this order: reports index their per-category arrays by
+/// it.
+enum class MemoryCategory : std::uint8_t { kData, kExchange, kShared, kCode, kReceived, kPool };
+inline constexpr std::size_t kMemoryCategories = 6;
+/// Whether the simulator keeps a buffer of this category's bytes (what exchanges and codelets
+/// move and read): code and pools only take room in the layout.
+[[nodiscard]] constexpr bool holds_contents(MemoryCategory category) {
+  return category != MemoryCategory::kCode && category != MemoryCategory::kPool;
+}
 /// How a generated collective moves data: one flat ring over every tile, or rings per level
 /// (within each chip, then across chips; sim/README.md "Hierarchical collectives").
 enum class CollectiveAlgorithm : std::uint8_t { kRing, kHierarchical };

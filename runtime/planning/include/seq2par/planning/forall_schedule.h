@@ -20,6 +20,15 @@ namespace s2p::rt {
 // reads them (to the returns for a thief's output copies), so the allocator reuses their space.
 std::string received_buffer_name(const std::string& field);
 
+// The schedule buffer of a composed task's pool (tile_task_pool: a pool of a task body split into
+// warps), `<pool>__pool`, category `pool`: on the tiles that run tasks, live only during the
+// compute (a tile runs its tasks one after another, so it holds one task's pools at a time).
+std::string pool_buffer_name(const std::string& pool);
+// Its element type: the unsigned integer as wide as the pool's alignment, the largest power of
+// two dividing its element's size, at most 8 (schedules name only integer and float elements;
+// a pool of a struct still needs its alignment).
+std::string pool_buffer_type(std::int64_t element_bytes);
+
 // The program as a schedule: superstep 1 exchanges the moves (send cycles list-scheduled so
 // each tile's port carries one stream at a time), superstep 2 runs the `forall` codelet on
 // every tile, a third sends stolen tasks' results home.

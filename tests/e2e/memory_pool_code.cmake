@@ -1,0 +1,81 @@
+# A multi-tile sample whose forall's task body is split into warps (a composed task): the
+# schedule template seq2par wrote and the schedule the program ran on the simulator both hold
+# a buffer of each of CATEGORIES (`pool`: the task's pools, `code`: each warp image's code) with
+# an address, `s2p-sim check` accepts the template, and the simulator's report counts the
+# category on some launch.
+#   cmake -DPAR=<exe> -DSIM=<s2p-sim> -DTEMPLATES=<dir> -DSTEM=<source stem> -DWORK=<scratch dir>
+#         -DREPORT=<file> -DCATEGORIES=<pool;code> -P memory_pool_code.cmake
+cmake_policy(SET CMP0054 NEW) # "templates" below is a string, not the variable of that name
+include(${CMAKE_CURRENT_LIST_DIR}/require_arguments.cmake)
+require_arguments(PAR SIM TEMPLATES STEM WORK REPORT CATEGORIES)
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+file(REMOVE "${REPORT}")
+set(ENV{S2P_BACKEND} sim)
+set(ENV{S2P_SCHEDULE_DIR} "${WORK}")
+set(ENV{S2P_REPORT} "${REPORT}")
+execute_process(COMMAND "${PAR}" OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 300)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "generated program failed (${rc}):\n${err}")
+endif()
+
+# The names of the buffers of `category` that have an address, in `schedule`.
+function(addressed_buffers schedule category out_var)
+  file(READ "${schedule}" json)
+  set(names "")
+  string(JSON count ERROR_VARIABLE none LENGTH "${json}" buffers)
+  if(NOT none AND count GREATER 0)
+    math(EXPR last "${count} - 1")
+    foreach(b RANGE 0 ${last})
+      string(JSON c ERROR_VARIABLE no_category GET "${json}" buffers ${b} category)
+      string(JSON base ERROR_VARIABLE no_base GET "${json}" buffers ${b} base)
+      if(NOT no_category AND c STREQUAL category AND NOT no_base)
+        string(JSON name GET "${json}" buffers ${b} name)
+        list(APPEND names "${name}")
+      endif()
+    endforeach()
+  endif()
+  set(${out_var} "${names}" PARENT_SCOPE)
+endfunction()
+
+file(GLOB templates "${TEMPLATES}/${STEM}.*.schedule.json")
+file(GLOB ran "${WORK}/*.schedule.json")
+foreach(category IN LISTS CATEGORIES)
+  foreach(set_name templates ran)
+    set(found "")
+    foreach(schedule IN LISTS ${set_name})
+      addressed_buffers("${schedule}" "${category}" names)
+      if(names)
+        list(APPEND found "${names}")
+        if(set_name STREQUAL "templates")
+          execute_process(COMMAND "${SIM}" check "${schedule}" OUTPUT_VARIABLE out
+                          ERROR_VARIABLE check_err RESULT_VARIABLE check_rc TIMEOUT 300)
+          if(NOT check_rc EQUAL 0)
+            message(FATAL_ERROR "s2p-sim check ${schedule} failed (${check_rc}):\n${out}${check_err}")
+          endif()
+        endif()
+      endif()
+    endforeach()
+    if(NOT found)
+      message(FATAL_ERROR "no ${category} buffer with an address in the ${set_name} (${${set_name}})")
+    endif()
+    message(STATUS "${category} buffers in the ${set_name}: ${found}")
+  endforeach()
+
+  file(READ "${REPORT}" report)
+  string(JSON launches LENGTH "${report}" launches)
+  math(EXPR last "${launches} - 1")
+  set(most 0)
+  foreach(l RANGE 0 ${last})
+    string(JSON bytes ERROR_VARIABLE none GET "${report}" launches ${l} tiles memory
+           max_peak_by_category ${category})
+    if(NOT none AND bytes GREATER most)
+      set(most ${bytes})
+    endif()
+  endforeach()
+  if(most LESS_EQUAL 0)
+    message(FATAL_ERROR "no launch of the report counts ${category} bytes")
+  endif()
+  message(STATUS "report: up to ${most} bytes of ${category} on a tile")
+endforeach()
