@@ -52,11 +52,12 @@ forall_memory check_forall_memory(const tile_program& program, const memory_para
     }
   }
   // A composed task's pools, on each tile that runs tasks, while it computes.
+  const std::vector<int> holders = tiles_running_tasks(program);
   for (const tile_task_pool& pool : program.task_pools)
-    for (std::size_t t = 0; t < std::min(tiles, program.tasks_per_tile.size()); ++t)
-      if (program.tasks_per_tile[t] > 0)
-        add(pool_buffer_name(pool.name), t, pool.bytes, variable_kind::pool,
-            {kForallComputeStep, kForallComputeStep}, kNoField);
+    for (const int t : holders)
+      if (static_cast<std::size_t>(t) < tiles)
+        add(pool_buffer_name(pool.name), static_cast<std::size_t>(t), pool.bytes,
+            variable_kind::pool, {kForallComputeStep, kForallComputeStep}, kNoField);
   memory.layout = allocate(memory.problem);
   return memory;
 }

@@ -389,10 +389,7 @@ std::optional<nlohmann::ordered_json> received_entry(const tile_field& f, bool o
 std::optional<nlohmann::ordered_json> pool_entry(const tile_task_pool& pool,
                                                  const tile_program& program,
                                                  const forall_steps& steps) {
-  std::vector<int> holders;
-  for (std::size_t t = 0; t < program.tasks_per_tile.size(); ++t)
-    if (program.tasks_per_tile[t] > 0)
-      holders.push_back(static_cast<int>(t));
+  const std::vector<int> holders = tiles_running_tasks(program);
   if (holders.empty() || pool.bytes <= 0)
     return std::nullopt;
   nlohmann::ordered_json buffer{{"name", pool_buffer_name(pool.name)},
@@ -461,6 +458,14 @@ struct forall_buffers {
 // Two underscores: a name C++ reserves, so no field of a kernel has it.
 std::string received_buffer_name(const std::string& field) { return field + "__received"; }
 std::string pool_buffer_name(const std::string& pool) { return pool + "__pool"; }
+
+std::vector<int> tiles_running_tasks(const tile_program& program) {
+  std::vector<int> tiles;
+  for (std::size_t t = 0; t < program.tasks_per_tile.size(); ++t)
+    if (program.tasks_per_tile[t] > 0)
+      tiles.push_back(static_cast<int>(t));
+  return tiles;
+}
 
 std::string pool_buffer_type(std::int64_t element_bytes) {
   std::int64_t alignment = 1;

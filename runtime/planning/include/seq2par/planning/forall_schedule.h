@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace s2p::rt {
 
@@ -28,6 +29,8 @@ std::string pool_buffer_name(const std::string& pool);
 // two dividing its element's size, at most 8 (schedules name only integer and float elements;
 // a pool of a struct still needs its alignment).
 std::string pool_buffer_type(std::int64_t element_bytes);
+// The tiles that hold a composed task's pools: those that run at least one task.
+std::vector<int> tiles_running_tasks(const tile_program& program);
 
 // The program as a schedule: superstep 1 exchanges the moves (send cycles list-scheduled so
 // each tile's port carries one stream at a time), superstep 2 runs the `forall` codelet on
