@@ -267,3 +267,75 @@ TEST(TileMemory, ComposedTaskPoolThatDoesNotFitBesideTheDataIsOutOfMemoryNamingI
   const std::string message = s2p::rt::out_of_memory_message(tight, program);
   EXPECT_NE(message.find("'smem__pool' 29.3 KiB"), std::string::npos) << message;
 }
+
+// The task body's code (one image per warp of a body split into warps, seq2par's estimate) is
+// held by every tile that runs tasks for the whole launch: a buffer of its own per image
+// (`<image>__code`, category `code`, no `live`: every superstep) with its own address, apart from
+// every other buffer, even the pool it never meets in time; the tile that runs no task holds none.
+TEST(TileMemory, TaskBodyCodeIsLiveForTheWholeLaunchOnTheTilesThatRunTasks) {
+  constexpr int tiles = 3;
+  constexpr std::int64_t owned = 4096, pool = 2048, warp0 = 800, warp1 = 1056;
+  s2p::rt::tile_program program;
+  program.fields.push_back({"c", "f32", std::vector<std::int64_t>(tiles, owned), {}});
+  program.tasks_per_tile = {1, 0, 2}; // the middle tile runs no task
+  program.task_pools = {{"smem", 4, pool}};
+  program.code_images = {{"warp0", warp0}, {"warp1", warp1}};
+  const sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
+  const auto json = s2p::rt::forall_schedule("composed", tiles, program, fabric);
+  const auto& buffers = json.at("buffers");
+  ASSERT_EQ(buffers.size(), 4U) << buffers.dump();
+  for (const int b : {2, 3}) {
+    const auto& code = buffers[b];
+    EXPECT_EQ(code["name"], b == 2 ? "warp0__code" : "warp1__code");
+    EXPECT_EQ(code["category"], "code");
+    EXPECT_EQ(code["type"], "u32");
+    EXPECT_EQ(code["bytes"], b == 2 ? warp0 : warp1);
+    EXPECT_EQ(code["tiles"], nlohmann::ordered_json({0, 2}));
+    EXPECT_FALSE(code.contains("live")) << code.dump(); // the whole launch
+    ASSERT_TRUE(code.contains("base"));
+    const std::int64_t base = code["base"].get<std::int64_t>();
+    const std::int64_t bytes = code["bytes"].get<std::int64_t>();
+    for (std::size_t o = 0; o < buffers.size(); ++o) {
+      if (static_cast<int>(o) == b)
+        continue;
+      const std::int64_t other = buffers[o]["base"].get<std::int64_t>();
+      EXPECT_TRUE(base + bytes <= other || other + buffers[o]["bytes"].get<std::int64_t>() <= base)
+          << buffers[o].dump();
+    }
+  }
+
+  // The fit check holds the same variables, on the same tiles, for the whole launch.
+  const auto memory = s2p::rt::check_forall_memory(
+      program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
+  std::vector<std::uint32_t> holders;
+  for (const auto& v : memory.problem.variables)
+    if (v.kind == s2p::rt::variable_kind::code) {
+      holders.push_back(v.tile);
+      EXPECT_EQ(v.live, (s2p::rt::live_range{s2p::rt::kForallExchangeStep,
+                                             s2p::rt::kForallReturnsStep}));
+    }
+  EXPECT_EQ(holders, (std::vector<std::uint32_t>{0, 2, 0, 2}));
+
+  sim::Simulation simulation(sim::parse_schedule(json, "test.json"), fabric);
+  simulation.on_compute("forall", [](sim::TileContext&) -> sim::Cycles { return 0; });
+  simulation.run();
+  EXPECT_FALSE(simulation.diagnostics().has_errors());
+  const auto report = simulation.report_json();
+  const auto& per_tile = report["tiles"]["per_tile"];
+  EXPECT_EQ(per_tile[0]["memory"]["at_peak"]["code"], warp0 + warp1) << per_tile[0].dump();
+  EXPECT_EQ(per_tile[1]["memory"]["at_peak"]["code"], 0);
+}
+
+// The code counts against tile memory with the data: a tile whose blocks fit but not with
+// its code is out of memory, and the verdict names the image.
+TEST(TileMemory, TaskBodyCodeThatDoesNotFitBesideTheDataIsOutOfMemoryNamingIt) {
+  s2p::rt::tile_program program;
+  program.fields.push_back({"c", "f32", {40000, 40000}, {}});
+  program.tasks_per_tile = {1, 1};
+  program.code_images = {{"body", 30000}};
+  EXPECT_TRUE(s2p::rt::check_forall_memory(program, {80000, 16384, false}).ok());
+  const auto tight = s2p::rt::check_forall_memory(program, {60000, 16384, false});
+  ASSERT_FALSE(tight.ok());
+  const std::string message = s2p::rt::out_of_memory_message(tight, program);
+  EXPECT_NE(message.find("'body__code' 29.3 KiB"), std::string::npos) << message;
+}

@@ -206,7 +206,9 @@ TEST(ForallScheduleTemplate, EachStepOfAKernelWithSeveralNamesItsOwnFile) {
   EXPECT_EQ(schedules.files[0].first, "add_transpose.1.schedule.json");
   EXPECT_EQ(schedules.files[1].first, "add_transpose.2.schedule.json");
   const std::string body = s2p::emit::emit_multi_tile_body(kernel, {"seed.cpp"}, schedules);
-  EXPECT_NE(body.find("s2p_step_2 = {\"add_transpose\", \"seed.cpp\", 4, \"add_transpose.2\"}"),
+  // Each step's launch description names its schedule, then its code images (no pools).
+  EXPECT_NE(body.find("s2p_step_2 = {\"add_transpose\", \"seed.cpp\", 4, \"add_transpose.2\", "
+                      "nullptr, 0, s2p_code_images_2, 1}"),
             std::string::npos)
       << body;
 }

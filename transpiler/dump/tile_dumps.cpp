@@ -1,5 +1,7 @@
 #include "dump/tile_dumps.h"
 
+#include "planning/code_estimate.h"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -75,6 +77,10 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
     out["reads"] = std::move(reads);
     out["moved_at_start"] = step.moved_at_start;
     out["shared_reads"] = step.shared_reads;
+    json code = json::array(); // the task body's code estimate, image by image
+    for (const planning::CodeImage& image : planning::code_images(step))
+      code.push_back({{"image", image.name}, {"operations", image.operations}, {"bytes", image.bytes}});
+    out["code"] = std::move(code);
   } else {
     out["rows"] = step.field;
     out["rows_parameter"] = step.rows_parameter;

@@ -1,5 +1,6 @@
 #include "emit/multi_tile_code.h"
 
+#include "planning/code_estimate.h"
 #include "planning/schedule_templates.h"
 
 #include <algorithm>
@@ -78,6 +79,43 @@ bool emit_task_pools(std::ostringstream& out, const TileStep& step, std::size_t 
   return true;
 }
 
+// A forall step's code images (planning/code_estimate.h), as the runtime's code_image array
+// `s2p_code_images_<k>` the launch description points at; nothing for other steps.
+bool emit_code_images(std::ostringstream& out, const TileStep& step, std::size_t k) {
+  const std::vector<planning::CodeImage> images = planning::code_images(step);
+  if (images.empty())
+    return false;
+  out << "static const s2p::rt::code_image s2p_code_images_" << k + 1 << "[] = {";
+  for (std::size_t i = 0; i < images.size(); ++i)
+    out << (i ? ", " : "") << "{\"" << images[i].name << "\", " << images[i].bytes << "}";
+  out << "}; // the task body's code, estimated from its " << (images.size() > 1 ? "warps' " : "")
+      << "operations\n";
+  return true;
+}
+
+// The launch description of step `k` (k = 0 alone for a kernel of one step).
+void emit_launch_info(std::ostringstream& out, const Kernel& kernel, const EmitOptions& options,
+                      std::size_t k) {
+  const MultiTile& multi = *kernel.multi_tile;
+  const bool several = multi.steps.size() > 1;
+  const bool has_step = k < multi.steps.size();
+  const bool pools = has_step && emit_task_pools(out, multi.steps[k], k);
+  const bool code = has_step && emit_code_images(out, multi.steps[k], k);
+  out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {\""
+      << kernel.name << "\", \"" << options.source_name << "\", " << multi.tiles;
+  if (several)
+    out << ", \"" << kernel.name << "." << k + 1 << "\"";
+  else if (pools || code)
+    out << ", nullptr";
+  if (pools)
+    out << ", s2p_task_pools_" << k + 1 << ", " << multi.steps[k].task->pools.size();
+  else if (code)
+    out << ", nullptr, 0";
+  if (code)
+    out << ", s2p_code_images_" << k + 1 << ", " << planning::code_images(multi.steps[k]).size();
+  out << "};\n";
+}
+
 } // namespace
 
 std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options,
@@ -93,18 +131,8 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
     out << statement << "\n";
   // One launch description per step; with several steps each names its own schedule.
   const bool several = multi.steps.size() > 1;
-  for (std::size_t k = 0; k < (several ? multi.steps.size() : 1); ++k) {
-    const bool pools = k < multi.steps.size() && emit_task_pools(out, multi.steps[k], k);
-    out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {\""
-        << kernel.name << "\", \"" << options.source_name << "\", " << multi.tiles;
-    if (several)
-      out << ", \"" << kernel.name << "." << k + 1 << "\"";
-    else if (pools)
-      out << ", nullptr";
-    if (pools)
-      out << ", s2p_task_pools_" << k + 1 << ", " << multi.steps[k].task->pools.size();
-    out << "};\n";
-  }
+  for (std::size_t k = 0; k < (several ? multi.steps.size() : 1); ++k)
+    emit_launch_info(out, kernel, options, k);
   if (!multi.shared.empty())
     emit_shared_plan(out, multi);
   const std::vector<int> phases = forall_phases(multi);

@@ -218,6 +218,11 @@ struct TileStep {
   // A task body split into cooperative warps (it declares a pool or calls intrinsics): the
   // body as a warp-split kernel of its own, which every task runs on its tile.
   std::shared_ptr<const Kernel> task;
+  // The split task's operations per warp image (calls, waits and signals of every region
+  // and version; the k-th entry is the k-th warp in ascending warp number), set once its
+  // warp plan is made: what its code estimate
+  // counts (planning/code_estimate.h). Empty for a body that is not split.
+  std::vector<std::int64_t> warp_operations;
 
   // A global-view forall whose body writes several agile fields (on the output's map, each
   // only at the task's own index; the further ones are reads with `written`): its top-level

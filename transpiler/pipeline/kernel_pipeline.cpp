@@ -34,6 +34,30 @@ void add_warp_dumps(const ir::Kernel& kernel, const passes::KernelPlan& plan,
   }
 }
 
+// Adds the plan's operations per warp (calls, waits, signals; a symbolic loop's steady-state
+// period once, plus its loop control) to `operations`, indexed like `plan.warps`.
+void add_warp_operations(const passes::KernelPlan& plan, std::vector<std::int64_t>& operations) {
+  constexpr std::int64_t kLoopControlOperations = 2; // the bound test and the increment
+  operations.resize(std::max(operations.size(), plan.warps.size()), 0);
+  const auto slot = [&](int warp) {
+    return static_cast<std::size_t>(
+        std::lower_bound(plan.warps.begin(), plan.warps.end(), warp) - plan.warps.begin());
+  };
+  for (const ir::Region& region : plan.regions) {
+    if (region.kind == ir::Region::Kind::Expanded) {
+      for (const ir::WarpProgram& warp : region.warps)
+        operations[slot(warp.warp)] += static_cast<std::int64_t>(warp.ops.size());
+      continue;
+    }
+    for (const auto& warp : region.loop.warps) {
+      std::int64_t ops = kLoopControlOperations;
+      for (const auto& residue : warp.residues)
+        ops += static_cast<std::int64_t>(residue.size());
+      operations[slot(warp.warp)] += ops;
+    }
+  }
+}
+
 std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
                                             const ir::SourceLocation& declared_at,
                                             const TranspileOptions& options,
@@ -53,7 +77,7 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
   if (!versions)
     return std::nullopt;
   KernelOutput out;
-  out.summary = {kernel.name, 0, 0, 0, 0, {}};
+  out.summary = {kernel.name, 0, 0, 0, 0, {}, {}};
   std::vector<std::string> bodies;
   bool any_call = false;
   for (std::size_t v = 0; v < versions->size(); ++v) {
@@ -67,6 +91,7 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
     out.summary.warps = std::max(out.summary.warps, static_cast<int>(plan.warps.size()));
     out.summary.channels = std::max(out.summary.channels, plan.channel_count);
     out.summary.calls += plan.call_count();
+    add_warp_operations(plan, out.summary.warp_operations);
     add_warp_dumps(version, plan, options,
                    versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1),
                    out.summary.files);
@@ -106,6 +131,7 @@ bool split_tasks_into_warps(ir::Kernel& kernel, const TranspileOptions& options,
       return false;
     }
     step.body = step.body_head + *task->body;
+    step.warp_operations = task->summary.warp_operations;
     tasks.warps = std::max(tasks.warps, task->summary.warps);
     tasks.channels += task->summary.channels;
     for (auto& file : task->summary.files)
@@ -167,7 +193,8 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
                  tasks.channels,
                  static_cast<int>(kernel.multi_tile->steps.size()),
                  kernel.multi_tile->tiles,
-                 std::move(schedules.files)};
+                 std::move(schedules.files),
+                 {}};
   for (auto* files : {&dumps, &tasks.files})
     for (auto& file : *files)
       out.summary.files.push_back(std::move(file));

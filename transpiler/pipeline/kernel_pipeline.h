@@ -10,6 +10,7 @@
 #include "ir/kernel.h"
 #include "pipeline/transpile_options.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,6 +27,9 @@ struct KernelSummary {
   int tiles = 0; // multi-tile kernels
   // (file name suffix, content): "<kernel>.cdfg.json", "<kernel>.schedule.json", ...
   std::vector<std::pair<std::string, std::string>> files;
+  // Warp kernels: operations (calls, waits, signals) per warp, ascending warp number, summed
+  // over regions and versions: what a composed task's code estimate counts.
+  std::vector<std::int64_t> warp_operations;
 };
 
 struct KernelOutput {

@@ -1,5 +1,7 @@
 #include "planning/schedule_templates.h"
 
+#include "planning/code_estimate.h"
+
 #include <seq2par/planning/forall_memory.h>
 #include <seq2par/planning/forall_schedule.h>
 #include <seq2par/planning/placement.h>
@@ -309,6 +311,8 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
   if (step.task) // the pools the generated launch description gives the runtime
     for (const Pool& pool : step.task->pools)
       layout.program.task_pools.push_back({pool.name, pool.element_bytes, pool.bytes()});
+  for (const CodeImage& image : code_images(step)) // the code images it gives it too
+    layout.program.code_images.push_back({image.name, image.bytes});
   if (!multi.shared.empty()) { // after the fields, as the generated forall adds them
     const Planned<rt::shared_kernel_plan> shared = shared_plan(multi);
     if (const NoTemplate* none = no_template(shared))

@@ -225,6 +225,14 @@ struct task_pool {
   long long bytes;         // elements x element_bytes, as the warp kernel's pool_bytes counts
 };
 
+// The code of a forall's task body on a tile that runs its tasks, as seq2par estimates it
+// (one image per warp of a body split into warps, else one): it takes room on the tile for the
+// whole launch.
+struct code_image {
+  const char* name; // "body", "warp0", ...
+  long long bytes;  // seq2par's estimate (a base per image plus a cost per operation)
+};
+
 struct tile_kernel_info {
   const char* name;   // kernel function name
   const char* source; // input file
@@ -235,6 +243,9 @@ struct tile_kernel_info {
   // The step's forall's task pools (null, 0: its tasks are not split into warps).
   const task_pool* task_pools = nullptr;
   int task_pool_count = 0;
+  // The forall's code images (null, 0: none counted, as in code written before they were).
+  const code_image* code_images = nullptr;
+  int code_image_count = 0;
 };
 
 enum class collective_kind { all_reduce, reduce_scatter, all_gather };

@@ -87,6 +87,13 @@ struct tile_task_pool {
   std::int64_t bytes = 0;
 };
 
+// The code of a forall's task body (code_image in <seq2par/runtime.h>): a layout variable of
+// its own (category `code`) on every tile that runs tasks, live for the whole launch.
+struct tile_code_image {
+  std::string name;
+  std::int64_t bytes = 0;
+};
+
 struct tile_program {
   std::vector<tile_field> fields;
   std::vector<tile_move> moves;   // before the tasks: owner-copy, then work-stealing fetches
@@ -112,12 +119,16 @@ struct tile_program {
   // of pools at a time).
   std::vector<std::int64_t> tasks_per_tile;
   std::vector<tile_task_pool> task_pools;
+  // The task body's code images (seq2par's estimate), on the same tiles, for the whole launch.
+  std::vector<tile_code_image> code_images;
 };
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program);
 
 // The launch's task pools (tile_kernel_info::task_pools) as the program holds them.
 std::vector<tile_task_pool> task_pools_of(const tile_kernel_info& info);
+// The launch's code images (tile_kernel_info::code_images) as the program holds them.
+std::vector<tile_code_image> code_images_of(const tile_kernel_info& info);
 
 // Whether foralls steal work: S2P_WORK_STEALING=1 (steals that shorten the forall under the
 // cost model) or =greedy (the seed's protocol: whenever an idle tile would finish the task
@@ -826,6 +837,7 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
   planned_forall<N, Out, In...> result;
   result.program = std::move(layout.program);
   result.program.task_pools = task_pools_of(info);
+  result.program.code_images = code_images_of(info);
   result.runs =
       std::make_shared<const std::vector<std::vector<forall_task>>>(std::move(layout.runs));
   result.bindings = std::make_shared<std::tuple<binding<N, Out>, binding<N, In>...>>(

@@ -58,6 +58,12 @@ forall_memory check_forall_memory(const tile_program& program, const memory_para
       if (static_cast<std::size_t>(t) < tiles)
         add(pool_buffer_name(pool.name), static_cast<std::size_t>(t), pool.bytes,
             variable_kind::pool, {kForallComputeStep, kForallComputeStep}, kNoField);
+  // The task body's code, on the same tiles, for the whole launch.
+  for (const tile_code_image& image : program.code_images)
+    for (const int t : holders)
+      if (static_cast<std::size_t>(t) < tiles)
+        add(code_buffer_name(image.name), static_cast<std::size_t>(t), image.bytes,
+            variable_kind::code, whole, kNoField);
   memory.layout = allocate(memory.problem);
   return memory;
 }

@@ -403,8 +403,27 @@ std::optional<nlohmann::ordered_json> pool_entry(const tile_task_pool& pool,
   return buffer;
 }
 
+// The buffer of one of the task body's code images, on the tiles that run tasks (none:
+// std::nullopt), live for the whole launch (no `live`).
+std::optional<nlohmann::ordered_json> code_entry(const tile_code_image& image,
+                                                 const tile_program& program) {
+  const std::vector<int> holders = tiles_running_tasks(program);
+  if (holders.empty() || image.bytes <= 0)
+    return std::nullopt;
+  nlohmann::ordered_json buffer{
+      {"name", code_buffer_name(image.name)},
+      {"type", image.bytes % 4 == 0 ? "u32" : "u8"}, // instruction words, where they fit
+      {"bytes", image.bytes}};
+  if (holders.size() < program.tasks_per_tile.size())
+    buffer["tiles"] = holders;
+  buffer["init"] = "zero";
+  buffer["category"] = "code";
+  return buffer;
+}
+
 // The schedule's buffers: per field its owned blocks, then its received blocks where a tile
-// receives any, then the composed task's pools; and the moves between them.
+// receives any, then the composed task's pools, then the body's code; and the moves between
+// them.
 struct forall_buffers {
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();
   std::vector<std::string> names;
@@ -420,6 +439,9 @@ struct forall_buffers {
     }
     for (const auto& pool : program.task_pools)
       if (auto entry = pool_entry(pool, program, steps))
+        add(std::move(*entry));
+    for (const auto& image : program.code_images)
+      if (auto entry = code_entry(image, program))
         add(std::move(*entry));
   }
   int add(nlohmann::ordered_json entry) {
@@ -458,6 +480,7 @@ struct forall_buffers {
 // Two underscores: a name C++ reserves, so no field of a kernel has it.
 std::string received_buffer_name(const std::string& field) { return field + "__received"; }
 std::string pool_buffer_name(const std::string& pool) { return pool + "__pool"; }
+std::string code_buffer_name(const std::string& image) { return image + "__code"; }
 
 std::vector<int> tiles_running_tasks(const tile_program& program) {
   std::vector<int> tiles;

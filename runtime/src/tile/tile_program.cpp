@@ -43,6 +43,13 @@ std::vector<tile_task_pool> task_pools_of(const tile_kernel_info& info) {
   return pools;
 }
 
+std::vector<tile_code_image> code_images_of(const tile_kernel_info& info) {
+  std::vector<tile_code_image> images;
+  for (int k = 0; k < info.code_image_count; ++k)
+    images.push_back({info.code_images[k].name, info.code_images[k].bytes});
+  return images;
+}
+
 void run_tile_program(const tile_kernel_info& info, const tile_program& program) {
   dispatch_multi_tile(
       info, [&] { run_forall_on_threads(info, program); },

@@ -22,4 +22,4 @@ void call(float* c, float* a) {
   s2p::field<2, float> C(c, {512, 256});
   k(C, s2p::field<2, float>(a, {512, 256}));
 }
-// EXPECT: 14:3: error: kernel 'k': the forall does not fit in tile memory: tile 0 needs 668.3 KiB live at once but has 624.0 KiB of SRAM; its peak live set, biggest first: 'Ct' 256.0 KiB, 'At' 256.0 KiB, 'smem__pool' 156.3 KiB;
+// EXPECT: 14:3: error: kernel 'k': the forall does not fit in tile memory: tile 0 needs 669.4 KiB live at once but has 624.0 KiB of SRAM; its peak live set, biggest first: 'Ct' 256.0 KiB, 'At' 256.0 KiB, 'smem__pool' 156.3 KiB, 'warp0__code' 576 bytes and 1 more;

@@ -29,7 +29,12 @@ std::string pool_buffer_name(const std::string& pool);
 // two dividing its element's size, at most 8 (schedules name only integer and float elements;
 // a pool of a struct still needs its alignment).
 std::string pool_buffer_type(std::int64_t element_bytes);
-// The tiles that hold a composed task's pools: those that run at least one task.
+// The schedule buffer of a task body's code image (tile_code_image), `<image>__code`, category
+// `code`: on the tiles that run tasks, live for the whole launch; a layout reservation (code
+// has no contents a schedule moves), typed u32 (instruction words).
+std::string code_buffer_name(const std::string& image);
+// The tiles that hold a composed task's pools and the body's code: those that run at least one
+// task.
 std::vector<int> tiles_running_tasks(const tile_program& program);
 
 // The program as a schedule: superstep 1 exchanges the moves (send cycles list-scheduled so
