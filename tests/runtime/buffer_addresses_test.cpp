@@ -339,3 +339,33 @@ TEST(TileMemory, TaskBodyCodeThatDoesNotFitBesideTheDataIsOutOfMemoryNamingIt) {
   const std::string message = s2p::rt::out_of_memory_message(tight, program);
   EXPECT_NE(message.find("'body__code' 29.3 KiB"), std::string::npos) << message;
 }
+
+// One address per buffer for every tile: a buffer only some tiles hold (here a task body's code,
+// bigger than the data, on the two tiles that run tasks, which hold different buffers) goes above
+// the buffers every tile holds, so the idle tile keeps its data from address 0 instead of above a
+// hole the size of the code (the old order, biggest set first, put the code at 0: the idle
+// tile's highest address was 9 times its bytes).
+TEST(TileMemory, BufferOnlySomeTilesHoldGoesAboveThoseEveryTileHolds) {
+  constexpr int tiles = 3;
+  constexpr std::int64_t owned = 64, received = 32, code = 1056;
+  s2p::rt::tile_program program;
+  program.fields.push_back({"c", "f32", std::vector<std::int64_t>(tiles, owned), {}});
+  s2p::rt::tile_field a{"a", "f32", {owned, owned + received, owned}, {}};
+  a.received_bytes_per_tile = {0, received, 0}; // tile 1 alone receives: its own layout
+  program.fields.push_back(a);
+  program.moves.push_back({1, 0, 1, 0, owned, received});
+  program.tasks_per_tile = {1, 1, 0};
+  program.code_images = {{"body", code}};
+  const auto json = s2p::rt::forall_schedule("k", tiles, program,
+                                             s2p::rt::default_fabric_for(tiles));
+  const auto& buffers = json.at("buffers");
+  ASSERT_EQ(buffers.size(), 4U) << buffers.dump();
+  EXPECT_EQ(buffers[0]["name"], "c");
+  EXPECT_EQ(buffers[1]["name"], "a");
+  EXPECT_EQ(buffers[3]["name"], "body__code");
+  EXPECT_EQ(buffers[3]["tiles"], nlohmann::ordered_json({0, 1}));
+  // The idle tile 2 holds c and a: both below 2 * owned.
+  EXPECT_LT(buffers[0]["base"].get<std::int64_t>(), 2 * owned) << buffers.dump();
+  EXPECT_LT(buffers[1]["base"].get<std::int64_t>(), 2 * owned) << buffers.dump();
+  EXPECT_GE(buffers[3]["base"].get<std::int64_t>(), 2 * owned) << buffers.dump();
+}

@@ -247,9 +247,11 @@ bool allocator::place_together(std::span<const variable_id> members) {
   return true;
 }
 
-// Equal-address sets before anything else, biggest first: each is one variable whose range must
-// be free on all its members' tiles, in each member's own segments (the union of the members'
-// interferences across their tiles).
+// Equal-address sets before anything else, those with the most members first, then the biggest:
+// each is one variable whose range must be free on all its members' tiles, in each member's own
+// segments (the union of the members' interferences across their tiles). A set only some tiles
+// hold (a task's code on the tiles that run tasks) placed below one every tile holds would leave
+// its hole on every tile without it; above, it costs only the tiles that hold it.
 void allocator::place_equal_address_sets(const std::vector<equal_address_set>& sets) {
   std::vector<std::size_t> order(sets.size());
   std::iota(order.begin(), order.end(), 0);
@@ -260,6 +262,8 @@ void allocator::place_equal_address_sets(const std::vector<equal_address_set>& s
     return sum;
   };
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (sets[a].members.size() != sets[b].members.size())
+      return sets[a].members.size() > sets[b].members.size();
     return total(a) != total(b) ? total(a) > total(b) : a < b;
   });
   for (const std::size_t s : order) {
