@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -254,18 +255,28 @@ TEST(TileMemory, ComposedTaskPoolIsLiveOnlyDuringItsComputeOnTheTilesThatRunTask
   EXPECT_EQ(report["tiles"]["memory"]["max_peak_by_category"]["pool"], pool);
 }
 
-// A composed task's pools count against tile memory with the fields: a tile whose owned blocks
-// fit but not with the pool is out of memory, and the verdict names the pool.
-TEST(TileMemory, ComposedTaskPoolThatDoesNotFitBesideTheDataIsOutOfMemoryNamingIt) {
+// Two tiles running tasks, each with 40000 bytes of owned blocks and what `add` gives the task
+// (30000 bytes of it): fits 80000 bytes of SRAM; on 60000 the out-of-memory verdict, which
+// must name `expected`.
+void expect_task_memory_out_of_memory_naming(
+    const std::function<void(s2p::rt::tile_program&)>& add, const std::string& expected) {
   s2p::rt::tile_program program;
   program.fields.push_back({"c", "f32", {40000, 40000}, {}});
   program.tasks_per_tile = {1, 1};
-  program.task_pools = {{"smem", 8, 30000}};
+  add(program);
   EXPECT_TRUE(s2p::rt::check_forall_memory(program, {80000, 16384, false}).ok());
   const auto tight = s2p::rt::check_forall_memory(program, {60000, 16384, false});
   ASSERT_FALSE(tight.ok());
   const std::string message = s2p::rt::out_of_memory_message(tight, program);
-  EXPECT_NE(message.find("'smem__pool' 29.3 KiB"), std::string::npos) << message;
+  EXPECT_NE(message.find(expected), std::string::npos) << message;
+}
+
+// A composed task's pools count against tile memory with the fields: a tile whose owned blocks
+// fit but not with the pool is out of memory, and the verdict names the pool.
+TEST(TileMemory, ComposedTaskPoolThatDoesNotFitBesideTheDataIsOutOfMemoryNamingIt) {
+  expect_task_memory_out_of_memory_naming(
+      [](s2p::rt::tile_program& p) { p.task_pools = {{"smem", 8, 30000}}; },
+      "'smem__pool' 29.3 KiB");
 }
 
 // The task body's code (one image per warp of a body split into warps, seq2par's estimate) is
@@ -329,15 +340,8 @@ TEST(TileMemory, TaskBodyCodeIsLiveForTheWholeLaunchOnTheTilesThatRunTasks) {
 // The code counts against tile memory with the data: a tile whose blocks fit but not with
 // its code is out of memory, and the verdict names the image.
 TEST(TileMemory, TaskBodyCodeThatDoesNotFitBesideTheDataIsOutOfMemoryNamingIt) {
-  s2p::rt::tile_program program;
-  program.fields.push_back({"c", "f32", {40000, 40000}, {}});
-  program.tasks_per_tile = {1, 1};
-  program.code_images = {{"body", 30000}};
-  EXPECT_TRUE(s2p::rt::check_forall_memory(program, {80000, 16384, false}).ok());
-  const auto tight = s2p::rt::check_forall_memory(program, {60000, 16384, false});
-  ASSERT_FALSE(tight.ok());
-  const std::string message = s2p::rt::out_of_memory_message(tight, program);
-  EXPECT_NE(message.find("'body__code' 29.3 KiB"), std::string::npos) << message;
+  expect_task_memory_out_of_memory_naming(
+      [](s2p::rt::tile_program& p) { p.code_images = {{"body", 30000}}; }, "'body__code' 29.3 KiB");
 }
 
 // One address per buffer for every tile: a buffer only some tiles hold (here a task body's code,
