@@ -192,6 +192,45 @@ TEST(TileMemory, ReceivedBlocksAreTheirOwnBufferLiveFromTheExchangeToTheCompute)
   EXPECT_EQ(report["tiles"]["per_tile"][tiles - 1]["memory"]["at_peak"]["received"], 0);
 }
 
+// The schedule run on the simulator with a free compute: no diagnostics; its report.
+nlohmann::ordered_json simulated_report(const nlohmann::ordered_json& schedule, const sim::Fabric& fabric) {
+  sim::Simulation simulation(sim::parse_schedule(schedule, "test.json"), fabric);
+  simulation.on_compute("forall", [](sim::TileContext&) -> sim::Cycles { return 0; });
+  simulation.run();
+  EXPECT_FALSE(simulation.diagnostics().has_errors());
+  return simulation.report_json();
+}
+
+// Buffer `b` of a schedule overlaps none of `others` (indices) in address.
+void expect_apart(const nlohmann::ordered_json& buffers, std::size_t b,
+                  const std::vector<std::size_t>& others) {
+  ASSERT_TRUE(buffers[b].contains("base")) << buffers[b].dump();
+  const std::int64_t base = buffers[b]["base"].get<std::int64_t>();
+  const std::int64_t bytes = buffers[b]["bytes"].get<std::int64_t>();
+  for (const std::size_t o : others) {
+    const std::int64_t other = buffers[o]["base"].get<std::int64_t>();
+    EXPECT_TRUE(base + bytes <= other || other + buffers[o]["bytes"].get<std::int64_t>() <= base)
+        << buffers[o].dump();
+  }
+}
+
+// The fit check's variables of `kind` for `program` on the default fabric: their tiles, in
+// order, each checked by `check`.
+std::vector<std::uint32_t> fit_check_tiles(const s2p::rt::tile_program& program, int tiles,
+                                           s2p::rt::variable_kind kind,
+                                           const std::function<void(const s2p::rt::tile_variable&)>& check) {
+  const sim::Fabric fabric = s2p::rt::default_fabric_for(tiles);
+  const auto memory = s2p::rt::check_forall_memory(
+      program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
+  std::vector<std::uint32_t> holders;
+  for (const auto& v : memory.problem.variables)
+    if (v.kind == kind) {
+      holders.push_back(v.tile);
+      check(v);
+    }
+  return holders;
+}
+
 // A forall whose task body is split into warps (a composed task) declares pools: each tile that
 // runs tasks holds one task's pools (it runs them one after another) while it computes, and
 // nowhere else. The pool is a buffer of its own (`<pool>__pool`, category `pool`) with its own
@@ -221,34 +260,19 @@ TEST(TileMemory, ComposedTaskPoolIsLiveOnlyDuringItsComputeOnTheTilesThatRunTask
   EXPECT_EQ(smem["bytes"], pool);
   EXPECT_EQ(smem["tiles"], nlohmann::ordered_json({0, 1, 2}));
   EXPECT_EQ(smem["live"], nlohmann::ordered_json({{"first", 1}, {"last", 1}})); // the compute
-  ASSERT_TRUE(smem.contains("base"));
-  const std::int64_t base = smem["base"].get<std::int64_t>();
-  for (std::size_t b = 0; b + 1 < buffers.size(); ++b) { // all live during the compute
-    const std::int64_t other = buffers[b]["base"].get<std::int64_t>();
-    EXPECT_TRUE(base + pool <= other || other + buffers[b]["bytes"].get<std::int64_t>() <= base)
-        << buffers[b].dump();
-  }
+  expect_apart(buffers, 3, {0, 1, 2}); // all live during the compute
 
   // The fit check holds the same variables: the pool on the tiles that run tasks, while they
   // compute.
-  const auto memory = s2p::rt::check_forall_memory(
-      program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
-  std::vector<std::uint32_t> holders;
-  for (const auto& v : memory.problem.variables)
-    if (v.kind == s2p::rt::variable_kind::pool) {
-      holders.push_back(v.tile);
-      EXPECT_EQ(v.name, "smem__pool");
-      EXPECT_EQ(v.bytes, static_cast<std::uint64_t>(pool));
-      EXPECT_EQ(v.live, (s2p::rt::live_range{s2p::rt::kForallComputeStep,
-                                             s2p::rt::kForallComputeStep}));
-    }
+  const auto holders = fit_check_tiles(program, tiles, s2p::rt::variable_kind::pool, [&](const auto& v) {
+    EXPECT_EQ(v.name, "smem__pool");
+    EXPECT_EQ(v.bytes, static_cast<std::uint64_t>(pool));
+    EXPECT_EQ(v.live,
+              (s2p::rt::live_range{s2p::rt::kForallComputeStep, s2p::rt::kForallComputeStep}));
+  });
   EXPECT_EQ(holders, (std::vector<std::uint32_t>{0, 1, 2}));
 
-  sim::Simulation simulation(sim::parse_schedule(json, "test.json"), fabric);
-  simulation.on_compute("forall", [](sim::TileContext&) -> sim::Cycles { return 0; });
-  simulation.run();
-  EXPECT_FALSE(simulation.diagnostics().has_errors());
-  const auto report = simulation.report_json();
+  const auto report = simulated_report(json, fabric);
   const auto& per_tile = report["tiles"]["per_tile"];
   EXPECT_EQ(per_tile[0]["memory"]["at_peak"]["pool"], pool) << per_tile[0]["memory"].dump();
   EXPECT_EQ(per_tile[tiles - 1]["memory"]["at_peak"]["pool"], 0);
@@ -303,35 +327,18 @@ TEST(TileMemory, TaskBodyCodeIsLiveForTheWholeLaunchOnTheTilesThatRunTasks) {
     EXPECT_EQ(code["bytes"], b == 2 ? warp0 : warp1);
     EXPECT_EQ(code["tiles"], nlohmann::ordered_json({0, 2}));
     EXPECT_FALSE(code.contains("live")) << code.dump(); // the whole launch
-    ASSERT_TRUE(code.contains("base"));
-    const std::int64_t base = code["base"].get<std::int64_t>();
-    const std::int64_t bytes = code["bytes"].get<std::int64_t>();
-    for (std::size_t o = 0; o < buffers.size(); ++o) {
-      if (static_cast<int>(o) == b)
-        continue;
-      const std::int64_t other = buffers[o]["base"].get<std::int64_t>();
-      EXPECT_TRUE(base + bytes <= other || other + buffers[o]["bytes"].get<std::int64_t>() <= base)
-          << buffers[o].dump();
-    }
+    expect_apart(buffers, static_cast<std::size_t>(b), b == 2 ? std::vector<std::size_t>{0, 1, 3}
+                                                              : std::vector<std::size_t>{0, 1, 2});
   }
 
   // The fit check holds the same variables, on the same tiles, for the whole launch.
-  const auto memory = s2p::rt::check_forall_memory(
-      program, {fabric.tile.sram_bytes, fabric.tile.bank_bytes, fabric.tile.separate_banks});
-  std::vector<std::uint32_t> holders;
-  for (const auto& v : memory.problem.variables)
-    if (v.kind == s2p::rt::variable_kind::code) {
-      holders.push_back(v.tile);
-      EXPECT_EQ(v.live, (s2p::rt::live_range{s2p::rt::kForallExchangeStep,
-                                             s2p::rt::kForallReturnsStep}));
-    }
+  const auto holders = fit_check_tiles(program, tiles, s2p::rt::variable_kind::code, [](const auto& v) {
+    EXPECT_EQ(v.live,
+              (s2p::rt::live_range{s2p::rt::kForallExchangeStep, s2p::rt::kForallReturnsStep}));
+  });
   EXPECT_EQ(holders, (std::vector<std::uint32_t>{0, 2, 0, 2}));
 
-  sim::Simulation simulation(sim::parse_schedule(json, "test.json"), fabric);
-  simulation.on_compute("forall", [](sim::TileContext&) -> sim::Cycles { return 0; });
-  simulation.run();
-  EXPECT_FALSE(simulation.diagnostics().has_errors());
-  const auto report = simulation.report_json();
+  const auto report = simulated_report(json, fabric);
   const auto& per_tile = report["tiles"]["per_tile"];
   EXPECT_EQ(per_tile[0]["memory"]["at_peak"]["code"], warp0 + warp1) << per_tile[0].dump();
   EXPECT_EQ(per_tile[1]["memory"]["at_peak"]["code"], 0);
