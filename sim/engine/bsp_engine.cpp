@@ -57,7 +57,8 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
       pool_(options.threads == 0 ? default_thread_count() : options.threads),
       ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),
       exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0),
-      cost_(schedule.tiles, 0), send_end_(schedule.tiles, 0), port_free_(schedule.tiles, 0),
+      cost_(schedule.tiles, 0), send_end_(schedule.tiles, 0), sent_bytes_(schedule.tiles, 0),
+      send_port_cycles_(schedule.tiles, 0), port_free_(schedule.tiles, 0),
       xreq_time_(fabric.chips, 0) {
   if (fabric.chips > 1 || schedule.chips > 1) {
     external_ = std::make_unique<ExternalExchange>(fabric, schedule, options.seed, report.links,
@@ -481,11 +482,16 @@ bool BspEngine::run_transfers(std::size_t k) {
 
 Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepStats& stats) {
   // Each tile's exchange ends with its own last word out and last word in. The receiving side
-  // (produced bytes, arrivals) and the sending side (departures) touch different tiles' fields,
-  // so two threads can take one side each; the two ends meet afterwards.
+  // (produced bytes, arrivals) and the sending side (departures) touch different fields, so two
+  // threads can take one side each; the two ends meet afterwards. The sending side counts into
+  // arrays of its own rather than into the tiles' statistics: in a ring, the receiver of one
+  // transfer is the sender of the next, so the two sides would write neighbouring TileStats,
+  // the same cache lines, from two cores at once.
   for (const TileId t : group) {
     exchange_end_[t] = exchange_start_[t];
     send_end_[t] = exchange_start_[t];
+    sent_bytes_[t] = 0;
+    send_port_cycles_[t] = 0;
   }
   std::uint64_t bytes = 0;
   std::uint64_t external = 0;
@@ -509,13 +515,12 @@ Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepSt
     counted.assign(step_.sends.size(), 0);
     for (const Transfer& t : transfers_) {
       send_end_[t.src] = std::max(send_end_[t.src], t.send_end);
-      TileStats& out = report_.tiles_stats[t.src];
       if (t.external) {
-        out.bytes_out += t.bytes;        // each external leg is its own packet stream
+        sent_bytes_[t.src] += t.bytes;   // each external leg is its own packet stream
       } else if (counted[t.send] == 0) { // an on-chip multicast leaves once for all its legs
         counted[t.send] = 1;
-        out.bytes_out += t.bytes;
-        out.send_port_cycles += t.send_end - t.send_start;
+        sent_bytes_[t.src] += t.bytes;
+        send_port_cycles_[t.src] += t.send_end - t.send_start;
       }
     }
   };
@@ -525,11 +530,15 @@ Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepSt
   stats.external_transfers += external;
   Cycles exchanged = 0;
   Cycles first = std::numeric_limits<Cycles>::max();
+  // Senders are the group's tiles (sends are resolved for them only), so this loop meets them all.
   for (const TileId t : group) {
     exchange_end_[t] = std::max(exchange_end_[t], send_end_[t]);
     exchanged = std::max(exchanged, exchange_end_[t]);
     first = std::min(first, exchange_start_[t]);
-    report_.tiles_stats[t].exchange_cycles += exchange_end_[t] - exchange_start_[t];
+    TileStats& tile = report_.tiles_stats[t];
+    tile.exchange_cycles += exchange_end_[t] - exchange_start_[t];
+    tile.bytes_out += sent_bytes_[t];
+    tile.send_port_cycles += send_port_cycles_[t];
     if (trace_ != nullptr) {
       trace_->tile_span(t, "exchange", exchange_start_[t], exchange_end_[t], stats.index);
     }

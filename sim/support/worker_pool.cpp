@@ -13,12 +13,18 @@ void cpu_relax() {
 #endif
 }
 
-/// Spins for up to about 10 microseconds until `done()`, then sleeps on `wait()`. Supersteps
-/// follow each other within microseconds, so a worker that has just finished usually finds the
-/// next job while it spins; one that waits longer costs nothing while it sleeps. No
-/// sched_yield: on a shared machine it hands whole time slices to other processes.
+/// Spins for up to about half a millisecond until `done()`, then sleeps on `wait()`. Between
+/// two jobs of a superstep the caller often runs a serial stretch (matching transfers: about
+/// 100 microseconds at 5888 tiles), and a worker woken from a futex sleep starts late, tens of
+/// microseconds or more on a virtual machine, where the core it sleeps on halts. With a 10 us
+/// spin, a 5888-tile ring at 2 threads spent 2.3 s in its data-check/port-timing jobs (1.6 s on
+/// one thread) and 3.1 s resolving (3.2 s); with 200 us, 1.4 s and 2.75 s. Spinning longer keeps the worker ready for the next job of the superstep;
+/// one that waits longer (the run is over, or the machine is shared and it was set aside) costs
+/// nothing while it sleeps. No sched_yield: on a shared machine it hands whole time slices to
+/// other processes.
 template <class Done, class Wait> void spin_then_wait(Done done, Wait wait) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(10);
+  constexpr std::chrono::microseconds kSpin{500};
+  const auto until = std::chrono::steady_clock::now() + kSpin;
   for (unsigned i = 0;; ++i) {
     if (done()) {
       return;
@@ -66,6 +72,7 @@ void WorkerPool::run_part(unsigned part) {
 void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   call_ = call;
   context_ = context;
+  parts_ = parts;
   if (errors_.size() < parts) {
     errors_.resize(parts);
   }
@@ -74,12 +81,12 @@ void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   }
   done_.store(0, std::memory_order_relaxed);
   const std::uint32_t job = ++job_;
-  // Job, part count and next part in one word, so that a claim sees all three together.
+  // Job and the unclaimed parts' range in one word, so that a claim sees all three together.
   claim_.store((static_cast<std::uint64_t>(job) << 32) | (static_cast<std::uint64_t>(parts) << 16),
                std::memory_order_release); // publishes the job
   generation_.store(job, std::memory_order_release);
   generation_.notify_all();
-  work_on(job);
+  work_on(job, true);
   spin_then_wait([&] { return done_.load(std::memory_order_acquire) == parts; },
                  [&] {
                    const unsigned done = done_.load(std::memory_order_acquire);
@@ -98,22 +105,26 @@ void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   }
 }
 
-void WorkerPool::work_on(std::uint32_t job) {
+void WorkerPool::work_on(std::uint32_t job, bool from_front) {
   std::uint64_t state = claim_.load(std::memory_order_acquire);
   for (;;) {
     if ((state >> 32) != job) {
       return;
     }
-    const auto part = static_cast<unsigned>(state & kMaxParts);
-    const auto parts = static_cast<unsigned>((state >> 16) & kMaxParts);
-    if (part >= parts) {
+    const auto begin = static_cast<unsigned>(state & kMaxParts);
+    const auto end = static_cast<unsigned>((state >> 16) & kMaxParts);
+    if (begin >= end) {
       return;
     }
-    if (!claim_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel,
+    // Taking the front part raises begin; taking the back one lowers end.
+    const std::uint64_t claimed = from_front ? state + 1 : state - (std::uint64_t{1} << 16);
+    if (!claim_.compare_exchange_weak(state, claimed, std::memory_order_acq_rel,
                                       std::memory_order_acquire)) {
       continue; // state now holds the current value
     }
     // Claimed: the job stays current until this part is counted done.
+    const unsigned part = from_front ? begin : end - 1;
+    const unsigned parts = parts_; // read while the job is sure to be current
     run_part(part);
     if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == parts) {
       done_.notify_one();
@@ -136,7 +147,7 @@ void WorkerPool::work() {
     if (stopping_.load(std::memory_order_relaxed)) {
       return;
     }
-    work_on(now);
+    work_on(now, false);
   }
 }
 

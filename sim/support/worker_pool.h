@@ -1,8 +1,12 @@
 // A fixed set of host threads that run one job at a time, split into parts. Threads claim parts
 // as they come (an atomic counter), the calling thread included: on a shared machine a worker
-// that the scheduler has set aside holds nothing up, the others take its parts. The engine calls
-// it several times per superstep, so handing out a job must cost microseconds: idle workers spin
-// briefly before they sleep on a futex (std::atomic::wait).
+// that the scheduler has set aside holds nothing up, the others take its parts. The caller
+// claims from the first part up, the workers from the last part down: a job over tiles split
+// into contiguous parts then gives the caller the low tiles and the workers the high ones in
+// every superstep, so the memory a thread wrote in one superstep is mostly read by the same
+// thread (the same core's cache) in the next, instead of by whichever thread came first. The
+// engine calls it several times per superstep, so handing out a job must cost microseconds:
+// idle workers spin a while before they sleep on a futex (std::atomic::wait).
 //
 // Which thread runs which part never affects results: callers give each part its own output and
 // merge the parts in part order (see the engine).
@@ -44,15 +48,17 @@ public:
 private:
   using Call = void (*)(void*, unsigned);
   void run_erased(unsigned parts, Call call, void* context);
-  /// Claims and runs parts of job `job` until none is left (or another job has begun).
-  void work_on(std::uint32_t job);
+  /// Claims and runs parts of job `job` until none is left (or another job has begun): from
+  /// the front (the caller) or from the back (the workers).
+  void work_on(std::uint32_t job, bool from_front);
   void work();
   void run_part(unsigned part);
 
   std::vector<std::thread> workers_;
   std::atomic<std::uint32_t> generation_{0}; ///< the current job; workers wait on it
   static constexpr unsigned kMaxParts = 0xffff;
-  std::atomic<std::uint64_t> claim_{0}; ///< job << 32 | parts << 16 | next unclaimed part
+  /// job << 32 | end << 16 | begin: parts [begin, end) are unclaimed.
+  std::atomic<std::uint64_t> claim_{0};
   std::atomic<unsigned> done_{0};            ///< parts of the current job finished
   std::atomic<bool> stopping_{false};
   std::uint32_t job_ = 0; ///< the caller's count of jobs
@@ -60,6 +66,7 @@ private:
   // of its parts (the job cannot end, and these cannot change, before that part is done).
   Call call_ = nullptr;
   void* context_ = nullptr;
+  unsigned parts_ = 0; ///< in the job; its claim word keeps only the unclaimed ones
   std::vector<std::exception_ptr> errors_; ///< per part
 };
 
