@@ -13,33 +13,58 @@ void cpu_relax() {
 #endif
 }
 
-/// Spins for up to about half a millisecond until `done()`, then sleeps on `wait()`. Between
-/// two jobs of a superstep the caller often runs a serial stretch (matching transfers: about
-/// 100 microseconds at 5888 tiles), and a worker woken from a futex sleep starts late, tens of
-/// microseconds or more on a virtual machine, where the core it sleeps on halts. With a 10 us
-/// spin, a 5888-tile ring at 2 threads spent 2.3 s in its data-check/port-timing jobs (1.6 s on
-/// one thread) and 3.1 s resolving (3.2 s); with 200 us, 1.4 s and 2.75 s. Spinning longer keeps the worker ready for the next job of the superstep;
-/// one that waits longer (the run is over, or the machine is shared and it was set aside) costs
-/// nothing while it sleeps. No sched_yield: on a shared machine it hands whole time slices to
-/// other processes.
-template <class Done, class Wait> void spin_then_wait(Done done, Wait wait) {
-  constexpr std::chrono::microseconds kSpin{500};
-  const auto until = std::chrono::steady_clock::now() + kSpin;
+/// Spins for up to spinner.budget() until `done()`, then sleeps on `wait()`; see Spinner.
+template <class Done, class Wait> void spin_then_wait(Spinner& spinner, Done done, Wait wait) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto until = start + spinner.budget();
+  auto last = start;
+  Clock::duration lost{0};
+  bool spun_out = false;
   for (unsigned i = 0;; ++i) {
     if (done()) {
-      return;
-    }
-    cpu_relax();
-    if (i % 64 == 63 && std::chrono::steady_clock::now() > until) {
       break;
     }
+    cpu_relax();
+    if (i % 64 == 63) {
+      // 64 pauses take a few microseconds: a longer gap means the thread did not run.
+      const auto now = Clock::now();
+      if (now - last > Spinner::kGap) {
+        lost += now - last;
+      }
+      last = now;
+      if (now > until) {
+        spun_out = true;
+        break;
+      }
+    }
   }
-  while (!done()) {
-    wait();
+  spinner.spun(Clock::now() - start, lost);
+  if (spun_out) {
+    while (!done()) {
+      wait();
+    }
   }
 }
 
 } // namespace
+
+void Spinner::spun(std::chrono::steady_clock::duration spun,
+                   std::chrono::steady_clock::duration lost) {
+  spun_ += spun;
+  lost_ += lost;
+  if (spun_ < kWindow) {
+    return;
+  }
+  // Hysteresis, so that a window near the line does not flip the budget back and forth.
+  if (lost_ * 10 > spun_) {
+    long_ = false; // over 10 % of the spinning time went to other threads: the cores are shared
+  } else if (lost_ * 20 < spun_) {
+    long_ = true;
+  }
+  spun_ = {};
+  lost_ = {};
+}
 
 unsigned default_thread_count() {
   const unsigned cores = std::thread::hardware_concurrency();
@@ -87,7 +112,7 @@ void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   generation_.store(job, std::memory_order_release);
   generation_.notify_all();
   work_on(job, true);
-  spin_then_wait([&] { return done_.load(std::memory_order_acquire) == parts; },
+  spin_then_wait(caller_spinner_, [&] { return done_.load(std::memory_order_acquire) == parts; },
                  [&] {
                    const unsigned done = done_.load(std::memory_order_acquire);
                    if (done != parts) {
@@ -135,9 +160,11 @@ void WorkerPool::work_on(std::uint32_t job, bool from_front) {
 
 void WorkerPool::work() {
   std::uint32_t seen = 0;
+  Spinner spinner;
   for (;;) {
     std::uint32_t now = seen;
     spin_then_wait(
+        spinner,
         [&] {
           now = generation_.load(std::memory_order_acquire);
           return now != seen;
