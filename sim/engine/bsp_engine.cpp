@@ -1,6 +1,7 @@
 #include "engine/bsp_engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -57,7 +58,8 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
       pool_(options.threads == 0 ? default_thread_count() : options.threads),
       ready_(schedule.tiles, 0), compute_end_(schedule.tiles, 0),
       exchange_start_(schedule.tiles, 0), exchange_end_(schedule.tiles, 0),
-      cost_(schedule.tiles, 0), send_end_(schedule.tiles, 0), port_free_(schedule.tiles, 0),
+      cost_(schedule.tiles, 0), send_end_(schedule.tiles, 0), sent_bytes_(schedule.tiles, 0),
+      send_port_cycles_(schedule.tiles, 0), port_free_(schedule.tiles, 0),
       xreq_time_(fabric.chips, 0) {
   if (fabric.chips > 1 || schedule.chips > 1) {
     external_ = std::make_unique<ExternalExchange>(fabric, schedule, options.seed, report.links,
@@ -252,7 +254,12 @@ void BspEngine::resolve(std::size_t k) {
   pool_.run(parts, [&](unsigned part) {
     resolver_.resolve_part(k, part, parts, parts_[part], diagnostics_->max_kept());
   });
-  Resolver::merge_parts(std::span<const ResolvedPart>(parts_.data(), parts), step_, *diagnostics_);
+  // The parts are copied into place on the threads too, each most likely by the one that
+  // resolved it (the pool hands a thread the same end of the parts every time).
+  Resolver::merge_parts(std::span<const ResolvedPart>(parts_.data(), parts), step_, *diagnostics_,
+                        [this](unsigned n, const std::function<void(unsigned)>& job) {
+                          pool_.run(n, [&job](unsigned part) { job(part); });
+                        });
 }
 
 void BspEngine::resolve_across_ranks(std::size_t k, std::size_t tiles) {
@@ -481,24 +488,34 @@ bool BspEngine::run_transfers(std::size_t k) {
 
 Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepStats& stats) {
   // Each tile's exchange ends with its own last word out and last word in. The receiving side
-  // (produced bytes, arrivals) and the sending side (departures) touch different tiles' fields,
-  // so two threads can take one side each; the two ends meet afterwards.
+  // (produced bytes, arrivals) and the sending side (departures) touch different fields, so two
+  // threads can take one side each; the two ends meet afterwards. The sending side counts into
+  // arrays of its own rather than into the tiles' statistics: in a ring, the receiver of one
+  // transfer is the sender of the next, so the two sides would write neighbouring TileStats,
+  // the same cache lines, from two cores at once.
   for (const TileId t : group) {
     exchange_end_[t] = exchange_start_[t];
     send_end_[t] = exchange_start_[t];
+    sent_bytes_[t] = 0;
+    send_port_cycles_[t] = 0;
   }
-  std::uint64_t bytes = 0;
-  std::uint64_t external = 0;
-  const auto receiving = [&] {
-    for (const Transfer& t : transfers_) {
+  // The receiving side comes in two halves of the transfers, split where the destination tile
+  // changes: match_transfers lists them by destination, so no tile's fields are written by both
+  // halves (checked: unsorted transfers keep one half). Three jobs rather than two let the
+  // threads even out the receiving side, the heavier one (produced ranges, more statistics).
+  std::array<std::uint64_t, 2> bytes{};
+  std::array<std::uint64_t, 2> external{};
+  const auto receiving = [&](unsigned half, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Transfer& t = transfers_[i];
       const ResolvedRegion& dst = step_.receives[t.recv].destination;
       memory_.mark_produced(t.dst, dst.buffer, dst.offset, dst.offset + dst.bytes);
       exchange_end_[t.dst] = std::max(exchange_end_[t.dst], t.arrival_end);
       TileStats& in = report_.tiles_stats[t.dst];
       in.bytes_in += t.bytes;
-      bytes += t.bytes;
+      bytes[half] += t.bytes;
       if (t.external) {
-        ++external;
+        ++external[half];
       } else {
         in.receive_port_cycles += t.arrival_end - t.arrival_start;
       }
@@ -509,27 +526,51 @@ Cycles BspEngine::settle_transfers(const std::vector<TileId>& group, SuperstepSt
     counted.assign(step_.sends.size(), 0);
     for (const Transfer& t : transfers_) {
       send_end_[t.src] = std::max(send_end_[t.src], t.send_end);
-      TileStats& out = report_.tiles_stats[t.src];
       if (t.external) {
-        out.bytes_out += t.bytes;        // each external leg is its own packet stream
+        sent_bytes_[t.src] += t.bytes;   // each external leg is its own packet stream
       } else if (counted[t.send] == 0) { // an on-chip multicast leaves once for all its legs
         counted[t.send] = 1;
-        out.bytes_out += t.bytes;
-        out.send_port_cycles += t.send_end - t.send_start;
+        sent_bytes_[t.src] += t.bytes;
+        send_port_cycles_[t.src] += t.send_end - t.send_start;
       }
     }
   };
-  side_by_side(transfers_.size(), receiving, sending);
-  stats.bytes += bytes;
+  const std::size_t n = transfers_.size();
+  if (parts_for(n) < 2) {
+    receiving(0, 0, n);
+    sending();
+  } else {
+    const auto by_destination = [](const Transfer& a, const Transfer& b) { return a.dst < b.dst; };
+    std::size_t half = n;
+    if (std::is_sorted(transfers_.begin(), transfers_.end(), by_destination)) {
+      const auto end = std::upper_bound(transfers_.begin(), transfers_.end(), transfers_[n / 2],
+                                        by_destination);
+      half = static_cast<std::size_t>(end - transfers_.begin());
+    }
+    pool_.run(3, [&](unsigned part) {
+      if (part == 0) {
+        receiving(0, 0, half);
+      } else if (part == 1) {
+        receiving(1, half, n);
+      } else {
+        sending();
+      }
+    });
+  }
+  stats.bytes += bytes[0] + bytes[1];
   stats.transfers += transfers_.size();
-  stats.external_transfers += external;
+  stats.external_transfers += external[0] + external[1];
   Cycles exchanged = 0;
   Cycles first = std::numeric_limits<Cycles>::max();
+  // Senders are the group's tiles (sends are resolved for them only), so this loop meets them all.
   for (const TileId t : group) {
     exchange_end_[t] = std::max(exchange_end_[t], send_end_[t]);
     exchanged = std::max(exchanged, exchange_end_[t]);
     first = std::min(first, exchange_start_[t]);
-    report_.tiles_stats[t].exchange_cycles += exchange_end_[t] - exchange_start_[t];
+    TileStats& tile = report_.tiles_stats[t];
+    tile.exchange_cycles += exchange_end_[t] - exchange_start_[t];
+    tile.bytes_out += sent_bytes_[t];
+    tile.send_port_cycles += send_port_cycles_[t];
     if (trace_ != nullptr) {
       trace_->tile_span(t, "exchange", exchange_start_[t], exchange_end_[t], stats.index);
     }

@@ -84,7 +84,8 @@ public:
 
 private:
   /// Runs two independent jobs on two threads when `work` items make it worth it, else one
-  /// after the other (`first` then `second`).
+  /// after the other (`first` then `second`). The calling thread takes `first` (it claims parts
+  /// from the front) unless a worker has finished `second` before it starts.
   template <class First, class Second>
   void side_by_side(std::size_t work, const First& first, const Second& second) {
     if (parts_for(work) < 2) {
@@ -164,6 +165,8 @@ private:
   std::vector<Cycles> exchange_end_;
   std::vector<Cycles> cost_;
   std::vector<Cycles> send_end_; ///< last word out of each tile, while settling an exchange
+  std::vector<std::uint64_t> sent_bytes_;  ///< bytes out of each tile, while settling one
+  std::vector<Cycles> send_port_cycles_;   ///< on-chip send port busy, while settling one
   std::vector<Cycles> barrier_; ///< per sync group (all first), from Fabric::barrier_cycles
   std::vector<std::vector<std::int64_t>> xreq_tile_; ///< per group + 1, per chip: lowest tile
 

@@ -802,44 +802,79 @@ void Resolver::resolve_part(std::size_t k, unsigned part, unsigned parts, Resolv
 }
 
 void Resolver::merge_parts(std::span<const ResolvedPart> parts, ResolvedSuperstep& out,
-                           Diagnostics& diagnostics) {
+                           Diagnostics& diagnostics, const EachPart& each_part) {
+  using EntryEnd = ResolvedPart::EntryEnd;
   const ResolvedSuperstep& first = parts.front().step;
   out.index = first.index;
   out.step = first.step;
   out.expanded = first.expanded;
-  out.compute.clear();
-  out.regions.clear();
-  out.sends.clear();
-  out.destinations.clear();
-  out.receives.clear();
   const std::size_t entries = parts.front().ends.size();
   const std::size_t sends_from = out.step->compute.size();
   const std::size_t receives_from = sends_from + out.step->sends.size();
+  // Where each (entry, part) slice lands in the merged lists: entry by entry, parts in order
+  // within an entry, as resolve() lists them. Only the list an entry kind fills moves.
+  std::vector<EntryEnd> at(entries * parts.size());
+  EntryEnd next;
   for (std::size_t e = 0; e < entries; ++e) {
-    for (const ResolvedPart& part : parts) {
-      const ResolvedPart::EntryEnd from = e == 0 ? ResolvedPart::EntryEnd{} : part.ends[e - 1];
-      const ResolvedPart::EntryEnd& to = part.ends[e];
-      const ResolvedSuperstep& in = part.step;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      at[e * parts.size() + p] = next;
+      const EntryEnd from = e == 0 ? EntryEnd{} : parts[p].ends[e - 1];
+      const EntryEnd& to = parts[p].ends[e];
+      next.compute += to.compute - from.compute;
+      next.regions += to.regions - from.regions;
+      next.sends += to.sends - from.sends;
+      next.destinations += to.destinations - from.destinations;
+      next.receives += to.receives - from.receives;
+    }
+  }
+  out.compute.resize(next.compute);
+  out.regions.resize(next.regions);
+  out.sends.resize(next.sends);
+  out.destinations.resize(next.destinations);
+  out.receives.resize(next.receives);
+  const auto copy_part = [&](unsigned p) {
+    const ResolvedSuperstep& in = parts[p].step;
+    for (std::size_t e = 0; e < entries; ++e) {
+      const EntryEnd from = e == 0 ? EntryEnd{} : parts[p].ends[e - 1];
+      const EntryEnd& to = parts[p].ends[e];
+      const EntryEnd& where = at[e * parts.size() + p];
       if (e < sends_from) {
-        const auto shift = static_cast<std::uint32_t>(out.regions.size()) - from.regions;
-        out.regions.insert(out.regions.end(), in.regions.begin() + from.regions,
-                           in.regions.begin() + to.regions);
+        std::copy(in.regions.begin() + from.regions, in.regions.begin() + to.regions,
+                  out.regions.begin() + where.regions);
+        const std::uint32_t shift = where.regions - from.regions;
         for (std::uint32_t i = from.compute; i < to.compute; ++i) {
-          out.compute.push_back(in.compute[i]);
-          out.compute.back().first_region += shift;
+          ResolvedCompute& c = out.compute[where.compute + (i - from.compute)];
+          c = in.compute[i];
+          c.first_region += shift;
         }
       } else if (e < receives_from) {
-        const auto shift = static_cast<std::uint32_t>(out.destinations.size()) - from.destinations;
-        out.destinations.insert(out.destinations.end(), in.destinations.begin() + from.destinations,
-                                in.destinations.begin() + to.destinations);
+        std::copy(in.destinations.begin() + from.destinations,
+                  in.destinations.begin() + to.destinations,
+                  out.destinations.begin() + where.destinations);
+        const std::uint32_t shift = where.destinations - from.destinations;
         for (std::uint32_t i = from.sends; i < to.sends; ++i) {
-          out.sends.push_back(in.sends[i]);
-          out.sends.back().first_destination += shift;
+          ResolvedSend& send = out.sends[where.sends + (i - from.sends)];
+          send = in.sends[i];
+          send.first_destination += shift;
         }
       } else {
-        out.receives.insert(out.receives.end(), in.receives.begin() + from.receives,
-                            in.receives.begin() + to.receives);
+        std::copy(in.receives.begin() + from.receives, in.receives.begin() + to.receives,
+                  out.receives.begin() + where.receives);
       }
+    }
+  };
+  const auto count = static_cast<unsigned>(parts.size());
+  if (each_part) {
+    each_part(count, copy_part);
+  } else {
+    for (unsigned p = 0; p < count; ++p) {
+      copy_part(p);
+    }
+  }
+  for (std::size_t e = 0; e < entries; ++e) {
+    for (const ResolvedPart& part : parts) {
+      const EntryEnd from = e == 0 ? EntryEnd{} : part.ends[e - 1];
+      const EntryEnd& to = part.ends[e];
       detail::replay(part.diagnostics, {from.kept, from.errors, from.warnings},
                      {to.kept, to.errors, to.warnings}, diagnostics);
     }

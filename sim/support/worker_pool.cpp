@@ -13,27 +13,58 @@ void cpu_relax() {
 #endif
 }
 
-/// Spins for up to about 10 microseconds until `done()`, then sleeps on `wait()`. Supersteps
-/// follow each other within microseconds, so a worker that has just finished usually finds the
-/// next job while it spins; one that waits longer costs nothing while it sleeps. No
-/// sched_yield: on a shared machine it hands whole time slices to other processes.
-template <class Done, class Wait> void spin_then_wait(Done done, Wait wait) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(10);
+/// Spins for up to spinner.budget() until `done()`, then sleeps on `wait()`; see Spinner.
+template <class Done, class Wait> void spin_then_wait(Spinner& spinner, Done done, Wait wait) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto until = start + spinner.budget();
+  auto last = start;
+  Clock::duration lost{0};
+  bool spun_out = false;
   for (unsigned i = 0;; ++i) {
     if (done()) {
-      return;
-    }
-    cpu_relax();
-    if (i % 64 == 63 && std::chrono::steady_clock::now() > until) {
       break;
     }
+    cpu_relax();
+    if (i % 64 == 63) {
+      // 64 pauses take a few microseconds: a longer gap means the thread did not run.
+      const auto now = Clock::now();
+      if (now - last > Spinner::kGap) {
+        lost += now - last;
+      }
+      last = now;
+      if (now > until) {
+        spun_out = true;
+        break;
+      }
+    }
   }
-  while (!done()) {
-    wait();
+  spinner.spun(Clock::now() - start, lost);
+  if (spun_out) {
+    while (!done()) {
+      wait();
+    }
   }
 }
 
 } // namespace
+
+void Spinner::spun(std::chrono::steady_clock::duration spun,
+                   std::chrono::steady_clock::duration lost) {
+  spun_ += spun;
+  lost_ += lost;
+  if (spun_ < kWindow) {
+    return;
+  }
+  // Hysteresis, so that a window near the line does not flip the budget back and forth.
+  if (lost_ * 10 > spun_) {
+    long_ = false; // over 10 % of the spinning time went to other threads: the cores are shared
+  } else if (lost_ * 20 < spun_) {
+    long_ = true;
+  }
+  spun_ = {};
+  lost_ = {};
+}
 
 unsigned default_thread_count() {
   const unsigned cores = std::thread::hardware_concurrency();
@@ -66,6 +97,7 @@ void WorkerPool::run_part(unsigned part) {
 void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   call_ = call;
   context_ = context;
+  parts_ = parts;
   if (errors_.size() < parts) {
     errors_.resize(parts);
   }
@@ -74,13 +106,13 @@ void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   }
   done_.store(0, std::memory_order_relaxed);
   const std::uint32_t job = ++job_;
-  // Job, part count and next part in one word, so that a claim sees all three together.
+  // Job and the unclaimed parts' range in one word, so that a claim sees all three together.
   claim_.store((static_cast<std::uint64_t>(job) << 32) | (static_cast<std::uint64_t>(parts) << 16),
                std::memory_order_release); // publishes the job
   generation_.store(job, std::memory_order_release);
   generation_.notify_all();
-  work_on(job);
-  spin_then_wait([&] { return done_.load(std::memory_order_acquire) == parts; },
+  work_on(job, true);
+  spin_then_wait(caller_spinner_, [&] { return done_.load(std::memory_order_acquire) == parts; },
                  [&] {
                    const unsigned done = done_.load(std::memory_order_acquire);
                    if (done != parts) {
@@ -98,22 +130,26 @@ void WorkerPool::run_erased(unsigned parts, Call call, void* context) {
   }
 }
 
-void WorkerPool::work_on(std::uint32_t job) {
+void WorkerPool::work_on(std::uint32_t job, bool from_front) {
   std::uint64_t state = claim_.load(std::memory_order_acquire);
   for (;;) {
     if ((state >> 32) != job) {
       return;
     }
-    const auto part = static_cast<unsigned>(state & kMaxParts);
-    const auto parts = static_cast<unsigned>((state >> 16) & kMaxParts);
-    if (part >= parts) {
+    const auto begin = static_cast<unsigned>(state & kMaxParts);
+    const auto end = static_cast<unsigned>((state >> 16) & kMaxParts);
+    if (begin >= end) {
       return;
     }
-    if (!claim_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel,
+    // Taking the front part raises begin; taking the back one lowers end.
+    const std::uint64_t claimed = from_front ? state + 1 : state - (std::uint64_t{1} << 16);
+    if (!claim_.compare_exchange_weak(state, claimed, std::memory_order_acq_rel,
                                       std::memory_order_acquire)) {
       continue; // state now holds the current value
     }
     // Claimed: the job stays current until this part is counted done.
+    const unsigned part = from_front ? begin : end - 1;
+    const unsigned parts = parts_; // read while the job is sure to be current
     run_part(part);
     if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == parts) {
       done_.notify_one();
@@ -124,9 +160,11 @@ void WorkerPool::work_on(std::uint32_t job) {
 
 void WorkerPool::work() {
   std::uint32_t seen = 0;
+  Spinner spinner;
   for (;;) {
     std::uint32_t now = seen;
     spin_then_wait(
+        spinner,
         [&] {
           now = generation_.load(std::memory_order_acquire);
           return now != seen;
@@ -136,7 +174,7 @@ void WorkerPool::work() {
     if (stopping_.load(std::memory_order_relaxed)) {
       return;
     }
-    work_on(now);
+    work_on(now, false);
   }
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -126,10 +127,14 @@ public:
   /// listed tiles (lists, ranges) whole in part 0. Different parts may run concurrently.
   void resolve_part(std::size_t k, unsigned part, unsigned parts, ResolvedPart& out,
                     std::size_t max_kept_diagnostics) const;
+  /// Runs job(p) for every p < parts, possibly on several threads at once.
+  using EachPart = std::function<void(unsigned parts, const std::function<void(unsigned)>& job)>;
   /// Puts the parts together entry by entry: the same lists and diagnostics, in the same order,
-  /// as resolve() gives.
+  /// as resolve() gives. Each part's lists go to their own slots of `out`, so `each_part` may
+  /// copy the parts at once (the threads that resolved them: that memory is in their caches);
+  /// without it, one after the other.
   static void merge_parts(std::span<const ResolvedPart> parts, ResolvedSuperstep& out,
-                          Diagnostics& diagnostics);
+                          Diagnostics& diagnostics, const EachPart& each_part = {});
 
   /// "superstep 3 ('name')"-style context for diagnostics about superstep k.
   [[nodiscard]] Diagnostic diagnostic(std::string kind, std::size_t k, std::optional<TileId> tile,
