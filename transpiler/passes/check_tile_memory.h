@@ -1,6 +1,6 @@
-// The pools of a warp-split kernel live in one tile's SRAM: when their sizes are known at
-// transpile time, they must fit (the simulator checks again at run time, against the
-// tile it actually models).
+// The pools of a warp-split kernel live in one tile's SRAM, beside its warps' code: when their
+// sizes are known at transpile time, they must fit (the simulator checks the pools again at run
+// time, against the tile it actually models).
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -14,7 +14,16 @@ namespace s2p::passes {
 inline constexpr std::int64_t kDefaultTileSramBytes =
     static_cast<std::int64_t>(sim::kDefaultTileSramBytes);
 
-// Reports an error at the pool that overflows; returns whether the pools fit.
-bool check_tile_memory(const ir::Kernel& kernel, std::int64_t sram_bytes, ir::Diagnostics& diags);
+// The code of a kernel's warp images, as planning/code_estimate.h estimates it once the warps
+// are planned (none before).
+struct TileCode {
+  std::int64_t bytes = 0;
+  std::size_t images = 0;
+};
+
+// Reports an error at the pool that overflows (the code, when given, counted first); returns
+// whether the pools and the code fit.
+bool check_tile_memory(const ir::Kernel& kernel, std::int64_t sram_bytes, ir::Diagnostics& diags,
+                       const TileCode& code = {});
 
 } // namespace s2p::passes

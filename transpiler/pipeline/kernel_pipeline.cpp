@@ -4,12 +4,14 @@
 #include "dump/tile_dumps.h"
 #include "emit/multi_tile_code.h"
 #include "emit/warp_code.h"
+#include "passes/check_tile_memory.h"
 #include "passes/pipeline.h"
 #include "pipeline/kernel_versions.h"
 #include "pipeline/fuse_foralls.h"
 #include "pipeline/plan_overrides.h"
 #include "pipeline/split_foralls.h"
 #include "pipeline/substitute_variants.h"
+#include "planning/code_estimate.h"
 #include "planning/tile_schedules.h"
 
 #include <algorithm>
@@ -96,6 +98,14 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
                    versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1),
                    out.summary.files);
   }
+  // Planned: the warps' code takes room on the tile beside the pools.
+  passes::TileCode code;
+  for (const auto& image : planning::warp_code_images(out.summary.warp_operations)) {
+    code.bytes += image.bytes;
+    ++code.images;
+  }
+  if (any_call && !passes::check_tile_memory(kernel, options.passes.tile_sram_bytes, diags, code))
+    return std::nullopt;
   if (!any_call)
     diags.warning(declared_at,
                   "kernel '" + kernel.name + "' calls no intrinsic; its body is left unchanged");

@@ -67,19 +67,29 @@ std::int64_t count_statements(std::string_view body) {
   return statements;
 }
 
+namespace {
+
+CodeImage image(std::string name, std::int64_t operations, const CodeCostModel& model) {
+  return CodeImage{std::move(name), operations,
+                   model.image_base_bytes + operations * model.bytes_per_operation};
+}
+
+} // namespace
+
+std::vector<CodeImage> warp_code_images(const std::vector<std::int64_t>& warp_operations,
+                                        const CodeCostModel& model) {
+  std::vector<CodeImage> images;
+  for (std::size_t w = 0; w < warp_operations.size(); ++w)
+    images.push_back(image("warp" + std::to_string(w), warp_operations[w], model));
+  return images;
+}
+
 std::vector<CodeImage> code_images(const ir::TileStep& step, const CodeCostModel& model) {
   if (step.kind != ir::TileStep::Kind::Forall)
     return {};
-  const auto image = [&](std::string name, std::int64_t operations) {
-    return CodeImage{std::move(name), operations,
-                     model.image_base_bytes + operations * model.bytes_per_operation};
-  };
   if (step.warp_operations.empty())
-    return {image("body", count_statements(step.body))};
-  std::vector<CodeImage> images;
-  for (std::size_t w = 0; w < step.warp_operations.size(); ++w)
-    images.push_back(image("warp" + std::to_string(w), step.warp_operations[w]));
-  return images;
+    return {image("body", count_statements(step.body), model)};
+  return warp_code_images(step.warp_operations, model);
 }
 
 } // namespace s2p::planning

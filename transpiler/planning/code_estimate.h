@@ -32,6 +32,10 @@ struct CodeImage {
 // skipped.
 std::int64_t count_statements(std::string_view body);
 
+// The images of a kernel's warps, from their operations ("warp<k>" for the k-th).
+std::vector<CodeImage> warp_code_images(const std::vector<std::int64_t>& warp_operations,
+                                        const CodeCostModel& model = {});
+
 // A forall step's code images (none for a collective step).
 std::vector<CodeImage> code_images(const ir::TileStep& step, const CodeCostModel& model = {});
 
