@@ -96,8 +96,32 @@ std::optional<std::string> host_memory_reach(clang::QualType type) {
 
 namespace {
 
+// C library functions (also as std::) whose result or effect depends on earlier calls: the tiles
+// would call them in another order than the sequential loop, and at once.
+std::optional<std::string> stateful_library_function(const clang::FunctionDecl& function) {
+  if (!function.getIdentifier())
+    return std::nullopt;
+  const clang::DeclContext* context = function.getDeclContext()->getRedeclContext();
+  if (!context->isTranslationUnit() && !function.isInStdNamespace())
+    return std::nullopt;
+  static const std::set<std::string> kRandom = {"rand", "srand", "random", "srandom", "drand48",
+                                                "lrand48", "mrand48", "srand48", "strtok"};
+  static const std::set<std::string> kStreams = {
+      "printf", "vprintf",  "puts",  "putchar", "fprintf", "vfprintf", "fputs",  "fputc",
+      "putc",   "fwrite",   "perror", "scanf",  "fscanf",  "getchar",  "fgets",  "fgetc",
+      "getc",   "fread"};
+  const std::string name = function.getName().str();
+  if (kRandom.count(name))
+    return "calls '" + name + "', which keeps state between calls";
+  if (kStreams.count(name))
+    return "calls '" + name + "', which reads or writes a stream in call order";
+  return std::nullopt;
+}
+
 class HiddenStateFinder : public clang::RecursiveASTVisitor<HiddenStateFinder> {
 public:
+  explicit HiddenStateFinder(UnseenCalls unseen = UnseenCalls::Assumed) : unseen_(unseen) {}
+
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
     if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
       check_variable(*var, ref->getLocation());
@@ -106,6 +130,7 @@ public:
       if ((name == "s2p::tile_index" || name == "s2p::chip_index") && tile_calls_.insert(name).second)
         found.push_back({nullptr, ref->getBeginLoc(),
                          "calls " + name + "(), so it computes something different on each tile"});
+      check_call(*callee, ref->getBeginLoc());
       follow(*callee);
     }
     return true;
@@ -120,13 +145,17 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
-    if (construct->getConstructor())
+    if (construct->getConstructor()) {
+      check_call(*construct->getConstructor(), construct->getBeginLoc());
       follow(*construct->getConstructor());
+    }
     return true;
   }
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
-    if (call->getMethodDecl())
+    if (call->getMethodDecl()) {
+      check_call(*call->getMethodDecl(), call->getExprLoc());
       follow(*call->getMethodDecl());
+    }
     return true;
   }
 
@@ -146,6 +175,30 @@ public:
   std::vector<HiddenState> found;
 
 private:
+  // With UnseenCalls::Refused: a call whose effects the tiles cannot reproduce (see the header).
+  void check_call(const clang::FunctionDecl& function, clang::SourceLocation where) {
+    if (unseen_ != UnseenCalls::Refused || !checked_.insert(function.getCanonicalDecl()).second)
+      return;
+    if (auto library = stateful_library_function(function)) {
+      found.push_back({nullptr, where, *library,
+                       "; the tiles run the body at once and in another order than the "
+                       "sequential loop, so they would compute something else"});
+      return;
+    }
+    const clang::FunctionDecl* definition = nullptr;
+    if (function.hasBody(definition) || function.isImplicit() || function.isDefaulted() ||
+        function.isDeleted() || function.getBuiltinID() != 0 || in_system_header(function) ||
+        has_annotation(&function, "s2p.harmless_state") || has_annotation(&function, "s2p.intrinsic"))
+      return;
+    found.push_back({nullptr, where,
+                     "calls '" + function.getQualifiedNameAsString() +
+                         "', whose body seq2par cannot see",
+                     "; every tile runs the body at once, so state it keeps would race or change "
+                     "with the order the tiles run in: define it where the kernel can see it, or "
+                     "mark its declaration S2P_HARMLESS_STATE if no state it keeps changes a "
+                     "result"});
+  }
+
   static bool is_constant(const clang::VarDecl& var) {
     return var.getType().isConstQualified() || var.isConstexpr();
   }
@@ -169,7 +222,9 @@ private:
                                       var.getNameAsString() + "'"});
   }
 
+  UnseenCalls unseen_;
   std::set<const clang::FunctionDecl*> visited_;
+  std::set<const clang::FunctionDecl*> checked_;
   std::set<const clang::VarDecl*> seen_;
   std::set<std::string> tile_calls_;
 };
@@ -182,8 +237,8 @@ std::vector<HiddenState> find_hidden_state(const clang::FunctionDecl& function) 
   return finder.found;
 }
 
-std::vector<HiddenState> find_hidden_state(const clang::Stmt& body) {
-  HiddenStateFinder finder;
+std::vector<HiddenState> find_hidden_state(const clang::Stmt& body, UnseenCalls unseen) {
+  HiddenStateFinder finder(unseen);
   finder.TraverseStmt(const_cast<clang::Stmt*>(&body));
   return finder.found;
 }

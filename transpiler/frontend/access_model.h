@@ -37,13 +37,22 @@ std::optional<std::string> host_memory_reach(clang::QualType type);
 // arguments), and so are functions marked S2P_HARMLESS_STATE.
 struct HiddenState {
   // A variable, or nullptr for a call of s2p::tile_index() / s2p::chip_index(): what such
-  // a function computes depends on the tile running it.
+  // a function computes depends on the tile running it; or for a call that UnseenCalls::Refused
+  // refuses.
   const clang::VarDecl* variable;
   clang::SourceLocation where; // the first reference
   std::string what;            // "uses global variable 'counter'", ...
+  std::string why = {};        // for a refused call: why it cannot run on the tiles, and the fix
 };
 std::vector<HiddenState> find_hidden_state(const clang::FunctionDecl& function);
-// The same for a statement (a forall body).
-std::vector<HiddenState> find_hidden_state(const clang::Stmt& body);
+// What a statement reaches, for a forall body (Refused) or a call's argument (Assumed). A forall
+// body runs on every tile at once, in no order the sequential loop has, so a forall cannot take
+// the assumption above: with Refused, a call of a user function whose body is not visible (not
+// marked S2P_HARMLESS_STATE or S2P_INTRINSIC) is hidden state, and so is a call of a standard
+// library function that keeps state between calls (rand, strtok) or writes a stream in call
+// order (printf, puts).
+enum class UnseenCalls { Assumed, Refused };
+std::vector<HiddenState> find_hidden_state(const clang::Stmt& body,
+                                           UnseenCalls unseen = UnseenCalls::Assumed);
 
 } // namespace s2p::frontend

@@ -527,13 +527,15 @@ bool KernelExtractor::Impl::check_forall_body(const clang::LambdaExpr& lambda, b
       fail);
   rules.TraverseStmt(lambda.getBody());
   body_shared_reads_ = rules.shared_reads();
-  for (const HiddenState& state : find_hidden_state(*lambda.getBody())) {
-    fail(state.where, "the forall body " + state.what +
-                          (state.variable ? "; every tile runs the body at once, so they would "
-                                            "race on it (mark a function whose state changes no "
-                                            "result S2P_HARMLESS_STATE)"
-                                          : "; a forall must compute each element the same way "
-                                            "wherever it runs"));
+  for (const HiddenState& state : find_hidden_state(*lambda.getBody(), UnseenCalls::Refused)) {
+    const std::string why = !state.why.empty() ? state.why
+                            : state.variable
+                                ? "; every tile runs the body at once, so they would race on it "
+                                  "(mark a function whose state changes no result "
+                                  "S2P_HARMLESS_STATE)"
+                                : "; a forall must compute each element the same way wherever "
+                                  "it runs";
+    fail(state.where, "the forall body " + state.what + why);
   }
   return ok;
 }
