@@ -213,7 +213,23 @@ private:
       ns = llvm::dyn_cast<clang::NamespaceDecl>(ns->getParent());
     return ns && ns->getName() == "s2p";
   }
+  // With UnseenCalls::Refused: the standard streams (std::cout, ...), library globals whose
+  // every use reads or writes them in call order; a stream the body declares is its own.
+  void check_standard_stream(const clang::VarDecl& var, clang::SourceLocation where) {
+    static const std::set<std::string> kStreams = {"cout",  "cerr",  "clog",  "cin",
+                                                   "wcout", "wcerr", "wclog", "wcin"};
+    if (unseen_ != UnseenCalls::Refused || !var.hasGlobalStorage() || !var.getIdentifier() ||
+        !var.isInStdNamespace() || !kStreams.count(var.getName().str()) ||
+        !seen_.insert(&var).second)
+      return;
+    found.push_back({nullptr, where,
+                     "uses 'std::" + var.getName().str() +
+                         "', a standard stream read or written in call order",
+                     "; the tiles run the body at once and in another order than the "
+                     "sequential loop, so they would compute something else"});
+  }
   void check_variable(const clang::VarDecl& var, clang::SourceLocation where) {
+    check_standard_stream(var, where);
     if (!var.hasGlobalStorage() || is_constant(var) || in_system_header(var) ||
         !seen_.insert(&var).second)
       return;
