@@ -66,9 +66,10 @@ void emit_shared_phase(std::ostringstream& out, const MultiTile& multi, const Ti
 
 // A forall step's task pools (its task body split into warps), as the runtime's task_pool
 // array `s2p_task_pools_<k>` the launch description points at; nothing for other steps.
-bool emit_task_pools(std::ostringstream& out, const TileStep& step, std::size_t k) {
+// Returns how many it wrote.
+std::size_t emit_task_pools(std::ostringstream& out, const TileStep& step, std::size_t k) {
   if (step.kind != TileStep::Kind::Forall || !step.task || step.task->pools.empty())
-    return false;
+    return 0;
   out << "static const s2p::rt::task_pool s2p_task_pools_" << k + 1 << "[] = {";
   for (std::size_t p = 0; p < step.task->pools.size(); ++p) {
     const Pool& pool = step.task->pools[p];
@@ -76,21 +77,22 @@ bool emit_task_pools(std::ostringstream& out, const TileStep& step, std::size_t 
         << pool.bytes() << "}";
   }
   out << "}; // the task's pools, live on its tile while it computes\n";
-  return true;
+  return step.task->pools.size();
 }
 
 // A forall step's code images (planning/code_estimate.h), as the runtime's code_image array
-// `s2p_code_images_<k>` the launch description points at; nothing for other steps.
-bool emit_code_images(std::ostringstream& out, const TileStep& step, std::size_t k) {
+// `s2p_code_images_<k>` the launch description points at; nothing for other steps. Returns how
+// many it wrote.
+std::size_t emit_code_images(std::ostringstream& out, const TileStep& step, std::size_t k) {
   const std::vector<planning::CodeImage> images = planning::code_images(step);
   if (images.empty())
-    return false;
+    return 0;
   out << "static const s2p::rt::code_image s2p_code_images_" << k + 1 << "[] = {";
   for (std::size_t i = 0; i < images.size(); ++i)
     out << (i ? ", " : "") << "{\"" << images[i].name << "\", " << images[i].bytes << "}";
   out << "}; // the task body's code, estimated from its " << (images.size() > 1 ? "warps' " : "")
       << "operations\n";
-  return true;
+  return images.size();
 }
 
 // The launch description of step `k` (k = 0 alone for a kernel of one step).
@@ -99,20 +101,20 @@ void emit_launch_info(std::ostringstream& out, const Kernel& kernel, const EmitO
   const MultiTile& multi = *kernel.multi_tile;
   const bool several = multi.steps.size() > 1;
   const bool has_step = k < multi.steps.size();
-  const bool pools = has_step && emit_task_pools(out, multi.steps[k], k);
-  const bool code = has_step && emit_code_images(out, multi.steps[k], k);
+  const std::size_t pools = has_step ? emit_task_pools(out, multi.steps[k], k) : 0;
+  const std::size_t code = has_step ? emit_code_images(out, multi.steps[k], k) : 0;
   out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {\""
       << kernel.name << "\", \"" << options.source_name << "\", " << multi.tiles;
   if (several)
     out << ", \"" << kernel.name << "." << k + 1 << "\"";
-  else if (pools || code)
+  else if (pools > 0 || code > 0)
     out << ", nullptr";
-  if (pools)
-    out << ", s2p_task_pools_" << k + 1 << ", " << multi.steps[k].task->pools.size();
-  else if (code)
+  if (pools > 0)
+    out << ", s2p_task_pools_" << k + 1 << ", " << pools;
+  else if (code > 0)
     out << ", nullptr, 0";
-  if (code)
-    out << ", s2p_code_images_" << k + 1 << ", " << planning::code_images(multi.steps[k]).size();
+  if (code > 0)
+    out << ", s2p_code_images_" << k + 1 << ", " << code;
   out << "};\n";
 }
 

@@ -384,41 +384,42 @@ std::optional<nlohmann::ordered_json> received_entry(const tile_field& f, bool o
                                 {"live", {{"first", first}, {"last", last}}}};
 }
 
-// The buffer of one of a composed task's pools, on the tiles that run tasks (none: std::nullopt),
-// live during the compute alone.
-std::optional<nlohmann::ordered_json> pool_entry(const tile_task_pool& pool,
-                                                 const tile_program& program,
-                                                 const forall_steps& steps) {
-  const std::vector<int> holders = tiles_running_tasks(program);
-  if (holders.empty() || pool.bytes <= 0)
+// A buffer of the task body (a pool, a code image) on `holders`, the tiles that run tasks (none:
+// std::nullopt); `tiles` names them unless every tile runs tasks.
+std::optional<nlohmann::ordered_json> task_buffer_entry(std::string name, std::string type,
+                                                        std::int64_t bytes, const char* category,
+                                                        const std::vector<int>& holders,
+                                                        const tile_program& program) {
+  if (holders.empty() || bytes <= 0)
     return std::nullopt;
-  nlohmann::ordered_json buffer{{"name", pool_buffer_name(pool.name)},
-                                {"type", pool_buffer_type(pool.element_bytes)},
-                                {"bytes", pool.bytes}};
+  nlohmann::ordered_json buffer{
+      {"name", std::move(name)}, {"type", std::move(type)}, {"bytes", bytes}};
   if (holders.size() < program.tasks_per_tile.size())
     buffer["tiles"] = holders;
   buffer["init"] = "zero";
-  buffer["category"] = "pool";
-  buffer["live"] = {{"first", steps.compute}, {"last", steps.compute}};
+  buffer["category"] = category;
   return buffer;
 }
 
-// The buffer of one of the task body's code images, on the tiles that run tasks (none:
-// std::nullopt), live for the whole launch (no `live`).
-std::optional<nlohmann::ordered_json> code_entry(const tile_code_image& image,
-                                                 const tile_program& program) {
-  const std::vector<int> holders = tiles_running_tasks(program);
-  if (holders.empty() || image.bytes <= 0)
-    return std::nullopt;
-  nlohmann::ordered_json buffer{
-      {"name", code_buffer_name(image.name)},
-      {"type", image.bytes % 4 == 0 ? "u32" : "u8"}, // instruction words, where they fit
-      {"bytes", image.bytes}};
-  if (holders.size() < program.tasks_per_tile.size())
-    buffer["tiles"] = holders;
-  buffer["init"] = "zero";
-  buffer["category"] = "code";
+// The buffer of one of a composed task's pools, live during the compute alone.
+std::optional<nlohmann::ordered_json> pool_entry(const tile_task_pool& pool,
+                                                 const std::vector<int>& holders,
+                                                 const tile_program& program,
+                                                 const forall_steps& steps) {
+  auto buffer = task_buffer_entry(pool_buffer_name(pool.name), pool_buffer_type(pool.element_bytes),
+                                  pool.bytes, "pool", holders, program);
+  if (buffer)
+    (*buffer)["live"] = {{"first", steps.compute}, {"last", steps.compute}};
   return buffer;
+}
+
+// The buffer of one of the task body's code images, live for the whole launch (no `live`),
+// typed by instruction words where they fit.
+std::optional<nlohmann::ordered_json> code_entry(const tile_code_image& image,
+                                                 const std::vector<int>& holders,
+                                                 const tile_program& program) {
+  return task_buffer_entry(code_buffer_name(image.name), image.bytes % 4 == 0 ? "u32" : "u8",
+                           image.bytes, "code", holders, program);
 }
 
 // The schedule's buffers: per field its owned blocks, then its received blocks where a tile
@@ -437,11 +438,12 @@ struct forall_buffers {
           received_entry(program.fields[f], f == 0, steps, !program.returns.empty());
       received.push_back(copies ? add(*copies) : -1);
     }
+    const std::vector<int> holders = tiles_running_tasks(program);
     for (const auto& pool : program.task_pools)
-      if (auto entry = pool_entry(pool, program, steps))
+      if (auto entry = pool_entry(pool, holders, program, steps))
         add(std::move(*entry));
     for (const auto& image : program.code_images)
-      if (auto entry = code_entry(image, program))
+      if (auto entry = code_entry(image, holders, program))
         add(std::move(*entry));
   }
   int add(nlohmann::ordered_json entry) {
