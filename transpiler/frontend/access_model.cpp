@@ -153,6 +153,7 @@ public:
   }
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
     if (call->getMethodDecl()) {
+      check_virtual_call(*call);
       check_call(*call->getMethodDecl(), call->getExprLoc());
       follow(*call->getMethodDecl());
     }
@@ -175,6 +176,22 @@ public:
   std::vector<HiddenState> found;
 
 private:
+  // With UnseenCalls::Refused: a virtual call through a reference or pointer runs an override
+  // seq2par does not look at (it follows the static callee).
+  void check_virtual_call(const clang::CXXMemberCallExpr& call) {
+    const clang::CXXMethodDecl& method = *call.getMethodDecl();
+    const clang::Expr* object = call.getImplicitObjectArgument();
+    if (unseen_ != UnseenCalls::Refused || !method.isVirtual() || !object ||
+        method.getDevirtualizedMethod(object, false) != nullptr || in_system_header(method) ||
+        has_annotation(&method, "s2p.harmless_state"))
+      return;
+    found.push_back({nullptr, call.getExprLoc(),
+                     "makes a virtual call of '" + method.getQualifiedNameAsString() +
+                         "' through a reference or pointer, whose override seq2par cannot see",
+                     "; call it on an object of its own type, or mark the function "
+                     "S2P_HARMLESS_STATE if no override keeps state that changes a result"});
+  }
+
   // With UnseenCalls::Refused: a call whose effects the tiles cannot reproduce (see the header).
   void check_call(const clang::FunctionDecl& function, clang::SourceLocation where) {
     if (unseen_ != UnseenCalls::Refused || !checked_.insert(function.getCanonicalDecl()).second)
