@@ -12,7 +12,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Debian packages seq2par needs; installed with apt-get when missing.
 S2P_PACKAGES=(cmake make g++ clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev
               nlohmann-json3-dev libgtest-dev googletest ccache ninja-build
-              libopenmpi-dev openmpi-bin)
+              libopenmpi-dev openmpi-bin libisl-dev)
 
 install_missing_packages() {
   local missing=()
