@@ -591,6 +591,43 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
   }
 }
 
+// --dump=access: each forall's access relations in isl's notation, with the view and index map
+// each came from, including a read a visible helper makes (read as if inlined); over the extents
+// the file's call fixes.
+TEST_F(Tool, DumpAccessWritesEachForallsRelations) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+#include <vector>
+template <class F> float next_of(const F& f, long k) { return f[{k + 1}]; }
+S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& z, const s2p::field<1, float>& y) {
+  auto map = s2p::resource_map<1>::block(z.extent(), 4);
+  auto longer = s2p::resource_map<1>::block(y.extent(), 4);
+  auto Yd = s2p::agile(y, longer);
+  auto Zd = s2p::agile(z, map);
+  s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = next_of(Yd, i[0]) * 2.0f; });
+}
+int main() {
+  std::vector<float> a(64), b(65);
+  s2p::field<1, float> Z(a.data(), {64});
+  k(Z, s2p::field<1, float>(b.data(), {65}));
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=access", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json access = json::parse(read(dir / "out" / "k.k.access.json"));
+  EXPECT_EQ(access.at("format"), "seq2par.access/1");
+  ASSERT_EQ(access.at("steps").size(), 1u) << access.dump(1);
+  const json& step = access.at("steps").at(0);
+  EXPECT_EQ(step.at("line"), 9);
+  EXPECT_EQ(step.at("domain"), "{ S0[i0] : 0 <= i0 <= 63 }");
+  ASSERT_EQ(step.at("accesses").size(), 2u) << step.dump(1);
+  EXPECT_EQ(step.at("accesses").at(0).at("kind"), "write");
+  EXPECT_EQ(step.at("accesses").at(1).at("field"), "y");
+  EXPECT_EQ(step.at("accesses").at(1).at("view"), "Yd");
+  EXPECT_EQ(step.at("accesses").at(1).at("index"), "i+1");
+  EXPECT_EQ(step.at("accesses").at(1).at("relation"), "{ S0[i0] -> y[1 + i0] : 0 <= i0 <= 63 }");
+  EXPECT_NE(read(dir / "out" / "k.k.access.dot").find("digraph"), std::string::npos);
+}
+
 // --plan's splits (loop fission): a forall whose body writes two fields is one forall as written
 // (the second field updated in place, s2p::rt::writes) and two consecutive foralls when a plan
 // splits it, each with only its own output and reads, in the code and the tile-steps dump. A
@@ -828,15 +865,17 @@ TEST_F(Tool, ForallTemplatesFollowTheExtentsOfTheCalls) {
         << refused.output;
   }
 
-  // A read the called extents put outside x: the program would throw, so seq2par warns.
+  // A read the called extents put outside x: the program would throw, so seq2par refuses the
+  // kernel at the forall and writes nothing.
   const auto broken =
       run(source("broken.cpp", fixed, "Xd[{i[0] + 1}]") + " --out-dir out_broken", dir);
-  ASSERT_EQ(broken.status, 0) << broken.output;
-  EXPECT_NE(broken.output.find("broken.cpp:3:30: warning: kernel 'scale': the forall at line 7 "
-                               "fails when the kernel runs with the extents of the call at "
-                               "broken.cpp:13: seq2par: "),
+  ASSERT_EQ(broken.status, 1) << broken.output;
+  EXPECT_NE(broken.output.find("broken.cpp:7:3: error: kernel 'scale': the forall fails when the "
+                               "kernel runs with the extents of the call at broken.cpp:13: "
+                               "seq2par: "),
             std::string::npos)
       << broken.output;
+  EXPECT_FALSE(fs::exists(dir / "out_broken" / "broken.par.cpp"));
 
   // On a fabric file, the template is planned on that fabric: two chips of two tiles here.
   std::ofstream(dir / "small_chips.json") << R"({"chips": 2, "chip": {"tiles": 2}})";

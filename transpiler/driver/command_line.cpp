@@ -45,7 +45,7 @@ cl::opt<std::string> in_root("in-root",
 cl::list<std::string>
     dumps("dump",
           cl::desc("Write pass results as JSON and Graphviz DOT beside the output: "
-                   "schedule-tree,cdfg,cdrfg,channels,warps (warp kernels), tile-steps (multi-tile kernels) or all"),
+                   "schedule-tree,cdfg,cdrfg,channels,warps (warp kernels), tile-steps, access (multi-tile kernels) or all"),
           cl::value_desc("passes"), cl::CommaSeparated, cl::cat(category));
 cl::opt<bool>
     keep_redundant("keep-redundant",
@@ -153,7 +153,7 @@ std::optional<std::vector<dump::DumpKind>> parse_dumps() {
     auto kind = dump::parse_dump_kind(name);
     if (!kind) {
       llvm::errs() << "seq2par: error: unknown --dump '" << name
-                   << "'; choose from schedule-tree, cdfg, cdrfg, channels, warps, tile-steps, all\n";
+                   << "'; choose from schedule-tree, cdfg, cdrfg, channels, warps, tile-steps, access, all\n";
       ok = false;
       continue;
     }
@@ -305,6 +305,7 @@ bool resolve_fabric(pipeline::TranspileOptions& options) {
   if (tile_sram.getNumOccurrences() == 0)
     options.passes.tile_sram_bytes = fabric.sram_bytes;
   options.fabric.tiles_per_chip = static_cast<std::uint32_t>(fabric.tiles_per_chip);
+  options.fabric.hardware_threads = static_cast<int>(fabric.hardware_threads);
   options.fabric.file = fabric_file;
   if (fabric_tiles.getNumOccurrences() == 0) {
     options.fabric.tiles = static_cast<int>(fabric.tiles);

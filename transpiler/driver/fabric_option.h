@@ -13,6 +13,7 @@ struct FabricLimits {
   std::int64_t tiles = 0;      // chips x tiles per chip
   std::int64_t sram_bytes = 0; // per tile
   std::int64_t tiles_per_chip = 0;
+  std::int64_t hardware_threads = 0; // per tile: at most this many warps
   std::string description; // "2 chips of 4 tiles, 638976-byte tiles (f.json)"
 };
 

@@ -260,7 +260,8 @@ std::optional<TuneBuildSettings> build_settings(const TuneOptions& options, cons
     settings.options.passes.tile_sram_bytes = fabric.sram_bytes;
     settings.options.fabric = {static_cast<int>(fabric.tiles), fabric.description,
                                static_cast<std::uint32_t>(fabric.tiles_per_chip),
-                               absolute(options.fabric)};
+                               absolute(options.fabric),
+                               static_cast<int>(fabric.hardware_threads)};
     settings.fabric_file = absolute(options.fabric);
   }
   return settings;

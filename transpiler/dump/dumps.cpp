@@ -24,18 +24,21 @@ std::string_view name_of(DumpKind kind) {
     return "warps";
   case DumpKind::TileSteps:
     return "tile-steps";
+  case DumpKind::Access:
+    return "access";
   }
   return "?";
 }
 
 bool applies_to_tile_kernels(DumpKind kind) {
-  return kind == DumpKind::TileSteps;
+  return kind == DumpKind::TileSteps || kind == DumpKind::Access;
 }
 
 const std::vector<DumpKind>& all_dump_kinds() {
   static const std::vector<DumpKind> kinds = {DumpKind::ScheduleTree, DumpKind::Cdfg,
                                               DumpKind::Cdrfg,        DumpKind::Channels,
-                                              DumpKind::Warps,        DumpKind::TileSteps};
+                                              DumpKind::Warps,        DumpKind::TileSteps,
+                                              DumpKind::Access};
   return kinds;
 }
 
@@ -562,6 +565,7 @@ json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& 
   switch (kind) {
   case DumpKind::ScheduleTree:
   case DumpKind::TileSteps: // tile kernels only (dump/tile_dumps.h)
+  case DumpKind::Access:
     break;
   case DumpKind::Cdfg:
     out = cdfg_json(kernel, region.graph);

@@ -14,11 +14,11 @@
 
 namespace s2p::dump {
 
-// The warp-split stages, and (TileSteps) a multi-tile kernel's steps, maps and plan. Each
-// kernel gets the kinds that apply to it.
-enum class DumpKind { ScheduleTree, Cdfg, Cdrfg, Channels, Warps, TileSteps };
+// The warp-split stages, and (TileSteps) a multi-tile kernel's steps, maps and plan and
+// (Access) its foralls' access relations. Each kernel gets the kinds that apply to it.
+enum class DumpKind { ScheduleTree, Cdfg, Cdrfg, Channels, Warps, TileSteps, Access };
 
-// "schedule-tree", "cdfg", "cdrfg", "channels", "warps", "tile-steps"
+// "schedule-tree", "cdfg", "cdrfg", "channels", "warps", "tile-steps", "access"
 std::string_view name_of(DumpKind kind);
 std::optional<DumpKind> parse_dump_kind(std::string_view name);
 const std::vector<DumpKind>& all_dump_kinds();

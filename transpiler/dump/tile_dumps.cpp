@@ -1,5 +1,7 @@
 #include "dump/tile_dumps.h"
 
+#include "access/tile_step_relations.h"
+
 #include "planning/code_estimate.h"
 
 #include <algorithm>
@@ -178,6 +180,54 @@ std::string tile_steps_dot(const Kernel& kernel, const planning::TileSchedules& 
   }
   out << "}\n";
   return out.str();
+}
+
+} // namespace s2p::dump
+
+namespace s2p::dump {
+
+namespace {
+
+// Each forall step's relations; a collective moves whole rows and has none.
+std::vector<std::pair<std::size_t, access::StepRelations>> forall_relations(const Kernel& kernel) {
+  std::vector<std::pair<std::size_t, access::StepRelations>> out;
+  const MultiTile& multi = *kernel.multi_tile;
+  for (std::size_t k = 0; k < multi.steps.size(); ++k)
+    if (multi.steps[k].kind == TileStep::Kind::Forall)
+      out.emplace_back(k, access::tile_step_relations(multi, k));
+  return out;
+}
+
+} // namespace
+
+json access_json(const Kernel& kernel) {
+  json steps = json::array();
+  for (const auto& [k, relations] : forall_relations(kernel)) {
+    const nlohmann::json statement = access::to_json(relations.statement);
+    json accesses = json::array();
+    for (std::size_t a = 0; a < relations.statement.accesses.size(); ++a) {
+      const access::Access& access = relations.statement.accesses[a];
+      const access::AccessOrigin& origin = relations.origin_of(access);
+      accesses.push_back({{"field", access.field},
+                          {"view", origin.view},
+                          {"index", origin.index},
+                          {"kind", access::to_string(access.kind)},
+                          {"relation", statement.at("accesses").at(a).at("relation")}});
+    }
+    steps.push_back({{"step", k + 1},
+                     {"line", kernel.multi_tile->steps[k].loc.line},
+                     {"statement", relations.statement.name},
+                     {"domain", statement.at("domain")},
+                     {"accesses", std::move(accesses)}});
+  }
+  return json{{"format", "seq2par.access/1"}, {"kernel", kernel.name}, {"steps", std::move(steps)}};
+}
+
+std::string access_dot(const Kernel& kernel) {
+  std::vector<access::Statement> statements;
+  for (auto& [k, relations] : forall_relations(kernel))
+    statements.push_back(std::move(relations.statement));
+  return access::to_dot(statements);
 }
 
 } // namespace s2p::dump

@@ -17,4 +17,10 @@ nlohmann::ordered_json tile_steps_json(const ir::Kernel& kernel,
                                        const planning::TileSchedules& schedules);
 std::string tile_steps_dot(const ir::Kernel& kernel, const planning::TileSchedules& schedules);
 
+// `--dump=access`: each forall step's access relations (access/tile_step_relations.h) in isl's
+// notation, JSON "seq2par.access/1" (per step its domain and one relation per access, with the
+// agile view and index map it came from) and a Graphviz DOT of steps and fields.
+nlohmann::ordered_json access_json(const ir::Kernel& kernel);
+std::string access_dot(const ir::Kernel& kernel);
+
 } // namespace s2p::dump

@@ -138,10 +138,14 @@ public:
   bool VisitDeclStmt(clang::DeclStmt* stmt) {
     for (const clang::Decl* decl : stmt->decls())
       if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-          var && var->isStaticLocal() && !is_constant(*var) && seen_.insert(var).second)
+          var && var->isStaticLocal() && !is_constant(*var) && seen_.insert(var).second) {
+        const bool per_thread = var->getTLSKind() != clang::VarDecl::TLS_None;
         found.push_back({var, var->getLocation(),
-                         "declares static variable '" + var->getNameAsString() +
+                         "declares " + std::string(per_thread ? "thread_local" : "static") +
+                             " variable '" + var->getNameAsString() +
                              "', which keeps state between calls"});
+        found.back().per_thread = per_thread;
+      }
     return true;
   }
   bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
@@ -216,8 +220,50 @@ private:
                      "result"});
   }
 
+  // Const-qualification is not immutability: a `T* const` still writes what it points to, and
+  // a `mutable` member of a const object still changes. Constant means no write can reach
+  // state through the variable.
   static bool is_constant(const clang::VarDecl& var) {
-    return var.getType().isConstQualified() || var.isConstexpr();
+    if (!var.getType().isConstQualified() && !var.isConstexpr())
+      return false;
+    return !mutable_reach(var.getType());
+  }
+  static bool mutable_reach(clang::QualType type) {
+    type = type.getNonReferenceType().getCanonicalType();
+    while (const auto* array = llvm::dyn_cast<clang::ArrayType>(type.getTypePtr()))
+      type = array->getElementType().getCanonicalType();
+    if (type->isPointerType())
+      return !type->getPointeeType().isConstQualified() && !type->isFunctionPointerType();
+    const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+    if (!record || !record->hasDefinition())
+      return false;
+    // The standard library's classes are deeply const through a const object (a const
+    // std::vector's elements are const), whatever pointers they hold inside.
+    if (record->getASTContext().getSourceManager().isInSystemHeader(record->getLocation()))
+      return false;
+    for (const clang::FieldDecl* field : record->getDefinition()->fields())
+      if (field->isMutable() || mutable_reach(field->getType()))
+        return true;
+    for (const clang::CXXBaseSpecifier& base : record->getDefinition()->bases())
+      if (mutable_reach(base.getType()))
+        return true;
+    return false;
+  }
+  // A constant that holds a function pointer (`constexpr auto step = &bump;`) calls what it
+  // was initialized with: that function's state is reached as if it were called by name.
+  void follow_function_pointers(const clang::VarDecl& var) {
+    clang::QualType type = var.getType().getNonReferenceType().getCanonicalType();
+    while (const auto* array = llvm::dyn_cast<clang::ArrayType>(type.getTypePtr()))
+      type = array->getElementType().getCanonicalType();
+    bool holds_function = type->isFunctionPointerType() || type->isMemberFunctionPointerType();
+    if (const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+        record && record->hasDefinition() && !in_system_header(*record))
+      for (const clang::FieldDecl* field : record->getDefinition()->fields())
+        holds_function = holds_function || field->getType()->isFunctionPointerType() ||
+                         field->getType()->isMemberFunctionPointerType();
+    if (!holds_function || !var.getInit() || !initializers_.insert(&var).second)
+      return;
+    TraverseStmt(const_cast<clang::Expr*>(var.getInit()));
   }
   bool in_system_header(const clang::Decl& decl) const {
     const auto& sm = decl.getASTContext().getSourceManager();
@@ -247,18 +293,29 @@ private:
   }
   void check_variable(const clang::VarDecl& var, clang::SourceLocation where) {
     check_standard_stream(var, where);
-    if (!var.hasGlobalStorage() || is_constant(var) || in_system_header(var) ||
-        !seen_.insert(&var).second)
+    if (!var.hasGlobalStorage() || in_system_header(var))
       return;
-    const char* kind = var.isStaticLocal() ? "static" : "global";
-    found.push_back({&var, where, "uses " + std::string(kind) + " variable '" +
-                                      var.getNameAsString() + "'"});
+    if (is_constant(var)) {
+      follow_function_pointers(var);
+      return;
+    }
+    if (!seen_.insert(&var).second)
+      return;
+    const bool per_thread = var.getTLSKind() != clang::VarDecl::TLS_None;
+    const char* kind = per_thread ? "thread_local" : var.isStaticLocal() ? "static" : "global";
+    std::string what = "uses " + std::string(kind) + " variable '" + var.getNameAsString() + "'";
+    if (var.getType().isConstQualified() || var.isConstexpr())
+      what += " (const, but it reaches memory that can change through it: a pointer to "
+              "non-const or a mutable member)";
+    found.push_back({&var, where, what});
+    found.back().per_thread = per_thread;
   }
 
   UnseenCalls unseen_;
   std::set<const clang::FunctionDecl*> visited_;
   std::set<const clang::FunctionDecl*> checked_;
   std::set<const clang::VarDecl*> seen_;
+  std::set<const clang::VarDecl*> initializers_;
   std::set<std::string> tile_calls_;
 };
 

@@ -43,6 +43,10 @@ struct HiddenState {
   clang::SourceLocation where; // the first reference
   std::string what;            // "uses global variable 'counter'", ...
   std::string why = {};        // for a refused call: why it cannot run on the tiles, and the fix
+  // thread_local: one copy per host thread, and which thread runs a warp or a tile differs
+  // between backends and launches, so even calls on one warp do not keep it as the
+  // sequential program does.
+  bool per_thread = false;
 };
 std::vector<HiddenState> find_hidden_state(const clang::FunctionDecl& function);
 // What a statement reaches, for a forall body (Refused) or a call's argument (Assumed). A forall

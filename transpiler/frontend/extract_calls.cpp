@@ -114,6 +114,16 @@ bool KernelExtractor::Impl::intrinsic_state_is_visible(const clang::CallExpr& ca
   for (const HiddenState& state : reached) {
     if (!state.variable)
       continue; // the tile index: one tile runs a warp-split kernel, so it is a constant
+    if (state.per_thread) {
+      error(call.getBeginLoc(),
+            "intrinsic '" + callee.getNameAsString() + "' " + state.what +
+                "; a warp runs on whichever host thread the backend gives it, which changes "
+                "between launches, so thread_local state does not carry over as in the "
+                "sequential program: pass the state as an s2p::inout argument");
+      report_note(ctx_, state.where, "here");
+      ok = false;
+      continue;
+    }
     auto [user, first] = state_users_.try_emplace(state.variable, StateUser{&call, &callee, warp});
     if (first || user->second.warp == warp)
       continue;
@@ -189,8 +199,14 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
                 "tensor and pass it as s2p::inout<T>, or pass a value");
       ok = false;
     } else if (arg->HasSideEffects(ctx_) && !is_constant(*arg)) {
-      error(arg->getBeginLoc(),
-            "argument " + std::to_string(i + 1) + " of '" + site.callee + "' has side effects");
+      // A default argument has no place in the call's text: the error is at the call, with
+      // a note at the default it comes from.
+      const auto* defaulted = llvm::dyn_cast<clang::CXXDefaultArgExpr>(arg);
+      error(defaulted ? call.getBeginLoc() : arg->getBeginLoc(),
+            "argument " + std::to_string(i + 1) + " of '" + site.callee + "' " +
+                (defaulted ? "(its default argument) " : "") + "has side effects");
+      if (defaulted)
+        report_note(ctx_, defaulted->getExpr()->getBeginLoc(), "the default argument");
       ok = false;
     }
   }

@@ -39,6 +39,19 @@ std::string schedule_element_type(clang::QualType type, const clang::ASTContext&
   return "";
 }
 
+// The element type T of an s2p::field<N, T> (its first type argument), without qualifiers.
+std::optional<clang::QualType> field_element_type(clang::QualType type) {
+  type = type.getNonReferenceType().getCanonicalType();
+  const auto* spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  if (!spec)
+    return std::nullopt;
+  for (const auto& arg : spec->getTemplateArgs().asArray())
+    if (arg.getKind() == clang::TemplateArgument::Type)
+      return arg.getAsType().getCanonicalType().getUnqualifiedType();
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::CallExpr& call) {
@@ -90,17 +103,26 @@ std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::
   return std::nullopt;
 }
 
-// `i`, or an s2p::index built from i[k] + c per axis ({i[1], i[0]}, {i[0] + 1, i[1]}).
-std::optional<ir::TileStep::IndexMap>
-KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank,
-                                 const LoopRanges* loops) {
-  ir::TileStep::IndexMap map;
-  const clang::Expr* e = strip(index);
-  if (referenced_decl(e) == i) {
-    for (int d = 0; d < rank; ++d)
-      map.axis.push_back(d), map.offset.push_back(0);
-    return map;
+namespace {
+
+// `e` with every helper parameter bound to an argument replaced by that argument, and the
+// bindings the result is to be read in (the caller's, or nullptr for the forall body's).
+std::pair<const clang::Expr*, const HelperArguments*> resolve(const clang::Expr* e,
+                                                              const HelperArguments* through) {
+  e = strip(e);
+  while (through) {
+    const auto* parm = llvm::dyn_cast_or_null<clang::ParmVarDecl>(referenced_decl(e));
+    const auto bound = parm ? through->arguments.find(parm) : through->arguments.end();
+    if (bound == through->arguments.end())
+      break;
+    e = strip(bound->second);
+    through = through->caller;
   }
+  return {e, through};
+}
+
+// The coordinates of an index written as a braced list or an s2p::index construction.
+std::vector<const clang::Expr*> index_coordinates(const clang::Expr* e) {
   std::vector<const clang::Expr*> coords;
   if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e))
     e = strip(std_list->getSubExpr());
@@ -117,40 +139,67 @@ KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarD
       }
     }
   }
+  return coords;
+}
+
+} // namespace
+
+// `i`, or an s2p::index built from i[k] + c per axis ({i[1], i[0]}, {i[0] + 1, i[1]}); inside
+// a helper, `i` and its coordinates may arrive through the helper's parameters.
+std::optional<ir::TileStep::IndexMap>
+KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank,
+                                 const LoopRanges* loops, const HelperArguments* through) {
+  ir::TileStep::IndexMap map;
+  const auto [e, level] = resolve(index, through);
+  if (referenced_decl(e) == i) {
+    for (int d = 0; d < rank; ++d)
+      map.axis.push_back(d), map.offset.push_back(0);
+    return map;
+  }
+  const std::vector<const clang::Expr*> coords = index_coordinates(e);
   if (static_cast<int>(coords.size()) != rank)
     return std::nullopt;
-  for (const clang::Expr* c : coords) {
-    // i[k] (+|-) constant
-    std::int64_t offset = 0;
-    const clang::Expr* base = strip(c);
-    if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(base);
-        bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub)) {
-      clang::Expr::EvalResult value;
-      if (!bin->getRHS()->EvaluateAsInt(value, ctx_))
-        return std::nullopt;
-      offset = value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
-      base = strip(bin->getLHS());
-    }
-    if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
-        loops && var && loops->count(var)) {
-      // A loop variable of the task body: every block of its range is read.
-      const auto [first, end] = loops->at(var);
-      map.span.resize(static_cast<std::size_t>(rank), 0);
-      map.span[map.axis.size()] = end - first;
-      map.axis.push_back(ir::TileStep::kLoopAxis);
-      map.offset.push_back(first + offset);
-      continue;
-    }
-    const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
-    clang::Expr::EvalResult axis;
-    if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
-        referenced_decl(subscript->getArg(0)) != i ||
-        !subscript->getArg(1)->EvaluateAsInt(axis, ctx_))
+  for (const clang::Expr* c : coords)
+    if (!index_coordinate(c, level, i, loops, rank, 0, map))
       return std::nullopt;
-    map.axis.push_back(static_cast<int>(axis.Val.getInt().getExtValue()));
-    map.offset.push_back(offset);
-  }
   return map;
+}
+
+// c = i[k] + constant, or a loop variable of the task body + constant (every block of its
+// range is read), each term possibly reached through a helper's parameters.
+bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperArguments* through,
+                                             const clang::ParmVarDecl* i, const LoopRanges* loops,
+                                             int rank, std::int64_t offset,
+                                             ir::TileStep::IndexMap& map) {
+  const auto [base, level] = resolve(c, through);
+  if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(base);
+      bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub)) {
+    const clang::Expr* rhs = resolve(bin->getRHS(), level).first;
+    clang::Expr::EvalResult value;
+    if (!rhs->EvaluateAsInt(value, ctx_))
+      return false;
+    const std::int64_t term =
+        value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
+    return index_coordinate(bin->getLHS(), level, i, loops, rank, offset + term, map);
+  }
+  if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
+      loops && var && loops->count(var)) {
+    const auto [first, end] = loops->at(var);
+    map.span.resize(static_cast<std::size_t>(rank), 0);
+    map.span[map.axis.size()] = end - first;
+    map.axis.push_back(ir::TileStep::kLoopAxis);
+    map.offset.push_back(first + offset);
+    return true;
+  }
+  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
+  clang::Expr::EvalResult axis;
+  if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
+      referenced_decl(resolve(subscript->getArg(0), level).first) != i ||
+      !resolve(subscript->getArg(1), level).first->EvaluateAsInt(axis, ctx_))
+    return false;
+  map.axis.push_back(static_cast<int>(axis.Val.getInt().getExtValue()));
+  map.offset.push_back(offset);
+  return true;
 }
 
 // `auto Xd = s2p::agile(X, map)` and `auto Xt = s2p::tiles(Xd)` both distribute X.
@@ -184,6 +233,29 @@ void KernelExtractor::Impl::note_source_parameter(const clang::VarDecl& var) {
     source_parameter_[var.getNameAsString()] = name;
   else if (known != source_parameter_.end())
     source_parameter_[var.getNameAsString()] = known->second;
+}
+
+// A forall's output is computed where it is owned, so its map deals it to every tile of the
+// kernel: the runtime refuses any other count when the forall runs, so a constant one is
+// refused here.
+bool KernelExtractor::Impl::output_spans_kernel(const ir::TileStep& step,
+                                                const ir::MultiTile& multi,
+                                                const clang::CallExpr& call) {
+  if (step.kind != ir::TileStep::Kind::Forall)
+    return true;
+  const auto distributed = multi.distributed.find(step.output);
+  if (distributed == multi.distributed.end())
+    return true;
+  const auto tiles = map_tiles_.find(distributed->second.map);
+  if (tiles == map_tiles_.end() || tiles->second == multi.tiles)
+    return true;
+  error(call.getBeginLoc(), "the forall writes '" + step.output + "', which resource map '" +
+                                distributed->second.map + "' deals to " +
+                                std::to_string(tiles->second) + " tiles, but the kernel spans " +
+                                std::to_string(multi.tiles) +
+                                " (S2P_TILES): a forall's output is dealt to every tile of its "
+                                "kernel (exclude tiles with .exclude_tiles(...))");
+  return false;
 }
 
 void KernelExtractor::Impl::note_distribution(const clang::VarDecl& var, ir::MultiTile& multi) {
@@ -377,6 +449,17 @@ void KernelExtractor::Impl::note_shared_parameters(const clang::FunctionDecl& ke
                 param->getNameAsString() + "' is " + param->getType().getAsString());
       continue;
     }
+    if (const auto element = field_element_type(param->getType());
+        element && !(*element)->isArithmeticType()) {
+      // The tiles' copies are multicast by the library's collectives, which move numbers.
+      error(param->getLocation(),
+            "S2P_SHARED '" + param->getNameAsString() + "' holds elements of type '" +
+                element->getAsString() +
+                "'; a shared structure is multicast to the tiles by the collectives, which move "
+                "arithmetic elements: share one s2p::field of numbers per member instead");
+      shared_params_.insert(param); // read as shared, not as a plain field, in the bodies
+      continue;
+    }
     shared_params_.insert(param);
     multi.shared.push_back({param->getNameAsString(), loc(param->getLocation()),
                             schedule_element_type(param->getType(), ctx_)});
@@ -533,7 +616,7 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
       continue;
     }
     next_step_ = multi.steps.size() + 1;
-    if (auto step = multi_tile_call(*call))
+    if (auto step = multi_tile_call(*call); step && output_spans_kernel(*step, multi, *call))
       multi.steps.push_back(std::move(*step));
   }
   if (multi.steps.empty() && !failed_)

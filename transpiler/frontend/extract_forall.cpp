@@ -39,6 +39,73 @@ struct KernelExtractor::Impl::ElementAccess {
   clang::SourceLocation where;
 };
 
+namespace {
+
+// Does `helper` assign to `param`, take its address, or pass it on as a mutable reference?
+// Then an index the helper builds from it is no longer the argument it was called with.
+struct ParameterWrites : clang::RecursiveASTVisitor<ParameterWrites> {
+  const clang::ParmVarDecl* param;
+  bool written = false;
+  void note(const clang::Expr* target) {
+    const clang::Expr* e = strip(target);
+    while (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+      if (op->getOperator() != clang::OO_Subscript)
+        break;
+      e = strip(op->getArg(0));
+    }
+    if (referenced_decl(e) == param)
+      written = true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isAssignmentOp())
+      note(op->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf)
+      note(op->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
+    if (op->isAssignmentOp() || op->getOperator() == clang::OO_PlusPlus ||
+        op->getOperator() == clang::OO_MinusMinus)
+      note(op->getArg(0));
+    return true;
+  }
+  bool VisitVarDecl(clang::VarDecl* var) {
+    const clang::QualType type = var->getType();
+    if (var->hasInit() && type->isReferenceType() &&
+        !type.getNonReferenceType().isConstQualified())
+      note(var->getInit());
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    for (unsigned a = 0; callee && a < call->getNumArgs() && a < callee->getNumParams(); ++a) {
+      const clang::QualType type = callee->getParamDecl(a)->getType();
+      if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
+        note(call->getArg(a));
+    }
+    return true;
+  }
+};
+
+bool helper_writes(const clang::FunctionDecl& helper, const clang::ParmVarDecl& param) {
+  ParameterWrites writes;
+  writes.param = &param;
+  writes.TraverseStmt(helper.getBody());
+  return writes.written;
+}
+
+// Helpers nest at most this deep inside a forall body (a recursive helper is refused there).
+constexpr int kMaxHelperDepth = 8;
+
+} // namespace
+
+// Every element access X[m(i)] of an agile field in a forall body over the global view, also
+// inside the visible helpers the body passes a field to (read as if inlined): what it reads
+// and writes. Any other use of an agile field (a local reference to it, .data(), a helper
+// seq2par cannot see) would read elements no index map records, so it is refused.
 struct KernelExtractor::Impl::ElementAccessFinder
     : clang::RecursiveASTVisitor<ElementAccessFinder> {
   Impl* self;
@@ -47,6 +114,36 @@ struct KernelExtractor::Impl::ElementAccessFinder
   std::vector<ElementAccess>* accesses;
   std::set<const clang::Expr*>* written;
   bool ok = true;
+  const HelperArguments* through = nullptr; // inside a helper: its bindings
+  int depth = 0;
+  std::set<const clang::DeclRefExpr*> allowed{}; // field names used as X[...] or X.extent()
+
+  void fail(clang::SourceLocation where, const std::string& message) {
+    self->error(where, message);
+    ok = false;
+  }
+  // The kernel's agile field `decl` stands for: itself, or the one a helper parameter is bound to.
+  const clang::ValueDecl* agile_of(const clang::ValueDecl* decl) const {
+    if (!decl)
+      return nullptr;
+    if (through) {
+      const auto bound = through->fields.find(decl);
+      return bound == through->fields.end() ? nullptr : bound->second;
+    }
+    return self->agile_fields_.count(decl) ? decl : nullptr;
+  }
+  // "agile field 'Yd'", or "'f' (agile field 'Yd' in helper 'at_clamped')" inside a helper.
+  std::string field_words(const clang::ValueDecl& name, const clang::ValueDecl& field) const {
+    if (!through)
+      return "agile field '" + field.getNameAsString() + '\'';
+    return '\'' + name.getNameAsString() + "' (agile field '" + field.getNameAsString() +
+           "' in helper '" + through->helper->getNameAsString() + "')";
+  }
+  void allow(const clang::Expr* e) {
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e)))
+      allowed.insert(ref);
+  }
+
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
     if (b->isAssignmentOp())
       written->insert(strip(b->getLHS()));
@@ -57,23 +154,136 @@ struct KernelExtractor::Impl::ElementAccessFinder
       written->insert(strip(call->getArg(0)));
     if (call->getOperator() != clang::OO_Subscript)
       return true;
-    const clang::ValueDecl* field = referenced_decl(call->getArg(0));
-    if (!field || !self->agile_fields_.count(field))
+    const clang::ValueDecl* name = referenced_decl(call->getArg(0));
+    const clang::ValueDecl* field = agile_of(name);
+    if (!field)
       return true;
-    auto map = self->index_map(call->getArg(1), i, rank);
+    allow(call->getArg(0));
+    auto map = self->index_map(call->getArg(1), i, rank, nullptr, through);
     if (!map) {
-      self->error(call->getArg(1)->getBeginLoc(),
-                  "the index of agile field '" + field->getNameAsString() +
-                      "' must be the forall's index, or one built from it with each "
-                      "coordinate i[k] plus a constant (like {i[1], i[0]})");
-      ok = false;
+      fail(call->getArg(1)->getBeginLoc(),
+           "the index of " + field_words(*name, *field) +
+               " must be the forall's index, or one built from it with each coordinate i[k] "
+               "plus a constant (like {i[1], i[0]})" +
+               (through ? "; inside a helper, from the helper's parameters that the forall "
+                          "passed them (unchanged)"
+                        : ""));
       return true;
     }
-    accesses->push_back({field, *map, false, call->getBeginLoc()});
-    accesses->back().written = written->count(call) > 0;
+    const bool writes = written->count(call) > 0;
+    if (writes && through) {
+      fail(call->getBeginLoc(), "the forall body writes " + field_words(*name, *field) +
+                                    " inside a helper; write the output in the forall body "
+                                    "itself (Yd[i] = helper(...))");
+      return true;
+    }
+    accesses->push_back({field, *map, writes, call->getBeginLoc()});
     return true;
   }
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+    const clang::Expr* object = call->getImplicitObjectArgument();
+    const clang::ValueDecl* name = referenced_decl(object);
+    const clang::ValueDecl* field = agile_of(name);
+    const clang::CXXMethodDecl* method = call->getMethodDecl();
+    if (!field || !method)
+      return true;
+    if (method->getName() == "extent" || method->getName() == "map") {
+      allow(object); // the field's shape, not its elements
+      return true;
+    }
+    allow(object);
+    fail(call->getExprLoc(), "the forall body calls '" + method->getNameAsString() + "' on " +
+                                 field_words(*name, *field) +
+                                 ", which reaches elements no index of the body names; read "
+                                 "elements as " + field->getNameAsString() + "[index]");
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr* call);
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const clang::ValueDecl* field = agile_of(ref->getDecl());
+    if (!field || allowed.count(ref))
+      return true;
+    fail(ref->getBeginLoc(),
+         "the forall body uses " + field_words(*ref->getDecl(), *field) +
+             " other than as an element (" + field->getNameAsString() +
+             "[index]), its extent() or an argument of a visible helper; seq2par moves to each "
+             "tile the elements the body's indices name, so a local reference, pointer or copy "
+             "of the field would read elements it never moved: index the field itself");
+    return true;
+  }
+
+private:
+  bool read_helper(const clang::CallExpr& call, const clang::FunctionDecl& callee,
+                   HelperArguments& level);
 };
+
+// A call that passes agile fields to a helper: the helper's body is read as if inlined, with its
+// parameters bound to the call's arguments.
+bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* call) {
+  if (llvm::isa<clang::CXXOperatorCallExpr>(call) || llvm::isa<clang::CXXMemberCallExpr>(call))
+    return true;
+  HelperArguments level;
+  for (unsigned a = 0; a < call->getNumArgs(); ++a)
+    if (agile_of(referenced_decl(call->getArg(a))))
+      allow(call->getArg(a));
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  bool passes_field = false;
+  for (unsigned a = 0; a < call->getNumArgs(); ++a)
+    passes_field = passes_field || agile_of(referenced_decl(call->getArg(a)));
+  if (!passes_field)
+    return true;
+  if (!callee || !callee->getBody()) {
+    fail(call->getBeginLoc(), "the forall body passes an agile field to '" +
+                                  (callee ? callee->getNameAsString() : std::string("a call")) +
+                                  "', whose body seq2par cannot see, so it cannot tell which "
+                                  "elements it reads; define the helper where the kernel sees "
+                                  "it, or read the elements in the body and pass their values");
+    return true;
+  }
+  if (depth >= kMaxHelperDepth) {
+    fail(call->getBeginLoc(), "helpers that read agile fields nest more than " +
+                                  std::to_string(kMaxHelperDepth) +
+                                  " deep here (a recursive helper?); seq2par reads a helper's "
+                                  "accesses by inlining it");
+    return true;
+  }
+  return read_helper(*call, *callee, level);
+}
+
+bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallExpr& call,
+                                                             const clang::FunctionDecl& callee,
+                                                             HelperArguments& level) {
+  level.caller = through;
+  level.helper = &callee;
+  level.called_at = call.getBeginLoc();
+  const clang::FunctionDecl* pattern = callee.getTemplateInstantiationPattern();
+  for (unsigned a = 0; a < call.getNumArgs() && a < callee.getNumParams(); ++a) {
+    const clang::ParmVarDecl* param = callee.getParamDecl(a);
+    const clang::ValueDecl* name = referenced_decl(call.getArg(a));
+    if (const clang::ValueDecl* field = agile_of(name)) {
+      // Tiles pass their own view of a field (not an s2p::agile_field): the parameter's type
+      // must be deduced for the generated code to compile.
+      const clang::ParmVarDecl* declared = pattern ? pattern->getParamDecl(a) : nullptr;
+      if (!declared || !declared->getType()->isDependentType()) {
+        fail(param->getLocation(),
+             "helper '" + callee.getNameAsString() + "' takes " +
+                 field_words(*name, *field) + " as '" + param->getType().getAsString() +
+                 "'; on the tiles the body reads a field through a view of its own, so a "
+                 "helper takes it by a deduced type (const auto& f, or a template parameter)");
+        return true;
+      }
+      level.fields[param] = field;
+    }
+    if (!helper_writes(callee, *param))
+      level.arguments[param] = call.getArg(a);
+  }
+  ElementAccessFinder inner{{}, self, i, rank, accesses, written};
+  inner.through = &level;
+  inner.depth = depth + 1;
+  inner.TraverseStmt(callee.getBody());
+  ok = ok && inner.ok;
+  return true;
+}
 
 std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::CallExpr& call) {
   const auto* lambda =
@@ -116,7 +326,8 @@ KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
   ElementAccessFinder finder{{}, this, i, step.rank, &accesses, &written_subscripts};
   // Assignments are visited before their operands, so `written` is known at each subscript.
   finder.TraverseStmt(lambda.getBody());
-  if (!finder.ok || !record_global_reads(step, accesses, call))
+  if (!finder.ok || !record_global_reads(step, accesses, call) ||
+      !domain_is_output_extent(step, *call.getArg(0)))
     return std::nullopt;
   step.shared_reads = body_shared_reads_;
   step.index_parameter = text(i->getSourceRange());
@@ -159,6 +370,36 @@ bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
   }
   step.output = outputs.front()->getNameAsString();
   return true;
+}
+
+// The tiles compute the output's elements where they are owned: every element of the output,
+// and only those. A forall over another extent would compute more or fewer elements than the
+// sequential loop, so the extent must be the output's: its own, its field's, or that of a field
+// dealt by the same resource map (an agile field's extent is its map's parent extent).
+bool KernelExtractor::Impl::domain_is_output_extent(const ir::TileStep& step,
+                                                    const clang::Expr& extent) {
+  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(strip(&extent));
+  const clang::ValueDecl* of = call ? referenced_decl(call->getImplicitObjectArgument()) : nullptr;
+  if (of && call->getMethodDecl() && call->getMethodDecl()->getName() == "extent") {
+    const std::string name = of->getNameAsString();
+    const auto source = [&](const std::string& n) {
+      const auto it = source_parameter_.find(n);
+      return it == source_parameter_.end() ? n : it->second;
+    };
+    const auto map = [&](const std::string& n) {
+      const auto it = agile_map_.find(n);
+      return it == agile_map_.end() ? std::string() : it->second;
+    };
+    if (name == step.output || source(name) == source(step.output) ||
+        (!map(name).empty() && map(name) == map(step.output)))
+      return true;
+  }
+  error(extent.getBeginLoc(),
+        "the forall runs over this extent but writes '" + step.output +
+            "', whose elements the tiles compute where they are owned (every element of it, and "
+            "only those); run it over the output's extent: s2p::forall(" + step.output +
+            ".extent(), ...)");
+  return false;
 }
 
 bool KernelExtractor::Impl::check_further_outputs(
@@ -427,6 +668,13 @@ public:
                        "', which is S2P_SHARED: a shared structure is read-only for the whole "
                        "kernel (every tile reads its own copy of it); write results to an agile "
                        "field, or drop S2P_SHARED");
+      return;
+    }
+    if (var && var == op_.getParamDecl(0)) {
+      fail_(where, "the forall body changes its index '" + var->getNameAsString() +
+                       "'; seq2par plans the elements each task reads from the index it is "
+                       "given: write the offset in the index instead ({" +
+                       var->getNameAsString() + "[0] + 1})");
       return;
     }
     if (!captured(var) || distributed_(var))

@@ -39,6 +39,19 @@ struct Binding {
   bool kernel_scope = false; // visible, by its own name, where the generated code runs
 };
 
+// A visible helper a forall body calls with an agile field, read as if inlined: its
+// parameters bound to the arguments of the call (in the caller's own bindings), so that an
+// index the helper builds from a parameter (`f[{k - 1}]` with k = i[0]) is an index map of
+// the forall. A parameter the helper assigns to is not bound: its value is no longer the
+// argument. `fields` are the parameters that stand for an agile field.
+struct HelperArguments {
+  std::map<const clang::ParmVarDecl*, const clang::Expr*> arguments;
+  std::map<const clang::ValueDecl*, const clang::ValueDecl*> fields;
+  const HelperArguments* caller = nullptr;
+  const clang::FunctionDecl* helper = nullptr;
+  clang::SourceLocation called_at;
+};
+
 class KernelExtractor::Impl {
 public:
   Impl(clang::ASTContext& ctx, WarpPragmaTable& pragmas, KernelCalls& calls,
@@ -71,6 +84,7 @@ private:
                              const std::vector<const clang::ValueDecl*>& outputs,
                              const std::vector<ElementAccess>& accesses);
   void record_statements(ir::TileStep& step, const clang::LambdaExpr& lambda);
+  bool domain_is_output_extent(const ir::TileStep& step, const clang::Expr& extent);
   bool record_tile_reads(ir::TileStep& step, const std::vector<TileAccess>& accesses,
                          const clang::ValueDecl& output, const clang::CallExpr& call);
   std::optional<ir::TileStep> tile_forall_step(const clang::CallExpr& call,
@@ -83,7 +97,12 @@ private:
   LoopRanges constant_loop_ranges(const clang::Stmt& body) const;
   std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index,
                                                   const clang::ParmVarDecl* i, int rank,
-                                                  const LoopRanges* loops = nullptr);
+                                                  const LoopRanges* loops = nullptr,
+                                                  const HelperArguments* through = nullptr);
+  // One coordinate i[k] + c (or a loop variable + c) of an index map, read through helpers.
+  bool index_coordinate(const clang::Expr* c, const HelperArguments* through,
+                        const clang::ParmVarDecl* i, const LoopRanges* loops, int rank,
+                        std::int64_t offset, ir::TileStep::IndexMap& map);
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;
@@ -121,6 +140,8 @@ private:
            const std::vector<const clang::CXXMemberCallExpr*>& chain) const;
   // `auto Xd = s2p::agile(X, map)` / `auto Xt = s2p::tiles(Xd)`: which field and map.
   void note_distribution(const clang::VarDecl& var, ir::MultiTile& multi);
+  bool output_spans_kernel(const ir::TileStep& step, const ir::MultiTile& multi,
+                           const clang::CallExpr& call);
   // The extents every call of `kernel` in the translation unit passes (see MultiTile).
   void find_call_extents(const clang::FunctionDecl& kernel, ir::MultiTile& multi);
   std::map<std::string, int> map_tiles_; // resource maps with a constant tile count
@@ -168,6 +189,10 @@ private:
   }
 
   void error(clang::SourceLocation where, const std::string& message) {
+    // Every diagnostic has a location: one the construct lacks (an implicit expression's) is
+    // reported at the kernel.
+    if (where.isInvalid() && kernel_decl_)
+      where = kernel_decl_->getLocation();
     report_error(ctx_, where, message);
     failed_ = true;
   }

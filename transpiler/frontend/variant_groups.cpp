@@ -1,5 +1,6 @@
 #include "frontend/variant_groups.h"
 
+#include "frontend/access_model.h"
 #include "frontend/kernel_extractor.h"
 #include "frontend/s2p_types.h"
 
@@ -48,6 +49,25 @@ ir::VariantGroup::Member member_of(const clang::FunctionDecl& f, const clang::AS
   return member;
 }
 
+// A variant a plan substitutes gets the checks a direct call gets, but which warp it will run
+// on is the plan's choice, unknown here: a substitute that reaches state outside its arguments
+// (a static scratch buffer, a global counter) could share it with calls on other warps, so it
+// is refused where the group names it. The first member is checked at the kernel's calls.
+bool check_substitute_state(clang::ASTContext& ctx, const clang::FunctionDecl& variant,
+                            clang::SourceLocation where) {
+  for (const HiddenState& state : find_hidden_state(variant)) {
+    if (!state.variable)
+      continue; // the tile index is a constant on the one tile a warp kernel runs on
+    report_error(ctx, where,
+                 "variant '" + variant.getNameAsString() + "' " + state.what +
+                     "; a plan may substitute it for a call on any warp, where warps running "
+                     "at once would share that state: pass the state as an s2p::inout argument");
+    report_note(ctx, state.where, "here");
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<std::vector<ir::VariantGroup>> find_variant_groups(clang::ASTContext& ctx,
@@ -91,6 +111,8 @@ std::optional<std::vector<ir::VariantGroup>> find_variant_groups(clang::ASTConte
         ok = false;
         continue;
       }
+      if (first && !check_substitute_state(ctx, *f, where))
+        ok = false;
       first = first ? first : f;
       group.members.push_back(member_of(*f, ctx));
     }

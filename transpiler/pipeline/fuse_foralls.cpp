@@ -1,5 +1,7 @@
 #include "pipeline/fuse_foralls.h"
 
+#include "access/tile_step_relations.h"
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -15,20 +17,6 @@ struct Refusal {
   ir::SourceLocation loc;
   std::string message;
 };
-
-// How a body indexes a field, in the words of the diagnostics: "i+1", "(i1, i0-1)".
-std::string index_text(const TileStep::IndexMap& map) {
-  const bool one = map.axis.size() == 1;
-  std::string out = one ? "" : "(";
-  for (std::size_t d = 0; d < map.axis.size(); ++d) {
-    const int axis = map.axis[d];
-    out += d ? ", " : "";
-    out += axis == TileStep::kLoopAxis ? "k" : (one ? "i" : "i" + std::to_string(axis));
-    if (map.offset[d] != 0)
-      out += (map.offset[d] > 0 ? "+" : "") + std::to_string(map.offset[d]);
-  }
-  return one ? out : out + ")";
-}
 
 // The data a field names: its kernel parameter (two agile views of one parameter are one
 // field), else the variable itself.
@@ -65,6 +53,34 @@ std::optional<std::string> shape_refusal(const ir::MultiTile& multi, const TileS
   return std::nullopt;
 }
 
+// The fused steps as one forall's access relations: every index point runs each step's body,
+// all points in parallel, so two distinct points may not touch one element when one of them
+// writes it (a later step reading what an earlier one writes at a neighbour's index, or an
+// earlier one reading what a later one overwrites).
+std::optional<Refusal> dependence_refusal(const ir::MultiTile& multi, const StepFusion& fusion,
+                                          const std::string& head) {
+  const auto first = static_cast<std::size_t>(fusion.first);
+  const auto count = static_cast<std::size_t>(fusion.count);
+  try {
+    const access::StepRelations fused = access::tile_step_relations(multi, first, count);
+    const auto dependence = access::carried_dependence(fused.statement);
+    if (!dependence)
+      return std::nullopt;
+    const access::AccessOrigin& sink = fused.origin_of(dependence->sink);
+    const access::AccessOrigin& source = fused.origin_of(dependence->source);
+    const bool reads = dependence->sink.kind == access::Access::Kind::Read;
+    return Refusal{multi.steps[sink.step].loc,
+                   head + "step " + std::to_string(sink.step) + (reads ? " reads" : " writes") +
+                       " element " + sink.index + " of '" + sink.view + "', which step " +
+                       std::to_string(source.step) + (reads ? " writes" : " also writes") +
+                       " (a fused task reads the fields the fused steps write only at its own "
+                       "index; " + dependence->message + ")"};
+  } catch (const std::exception& e) {
+    return Refusal{multi.steps[first].loc,
+                   head + "seq2par cannot compute the fused steps' accesses: " + e.what()};
+  }
+}
+
 std::optional<Refusal> check(const ir::MultiTile& multi, const StepFusion& fusion,
                              const ir::SourceLocation& declared_at) {
   const int last = fusion.first + fusion.count - 1;
@@ -74,33 +90,20 @@ std::optional<Refusal> check(const ir::MultiTile& multi, const StepFusion& fusio
     return Refusal{declared_at, head + "the kernel has " + std::to_string(multi.steps.size()) +
                                     " steps (0.." + std::to_string(multi.steps.size() - 1) + ")"};
   const TileStep& first = multi.steps[static_cast<std::size_t>(fusion.first)];
-  std::map<std::string, int> writer; // data -> the first fused step that writes it
   for (int k = fusion.first; k <= last; ++k) {
     const TileStep& step = multi.steps[static_cast<std::size_t>(k)];
     if (const auto why = shape_refusal(multi, first, step, k, fusion.first))
       return Refusal{step.loc, head + *why};
-    writer.emplace(data_of(multi, step.output), k);
   }
   for (int k = fusion.first; k <= last; ++k) {
     const TileStep& step = multi.steps[static_cast<std::size_t>(k)];
-    for (const auto& read : step.reads) {
+    for (const auto& read : step.reads)
       if (!multi.distributed.contains(read.field)) // it could be one the fused steps write
         return Refusal{step.loc, head + "step " + std::to_string(k) + " reads '" + read.field +
                                      "', whose field and map are not known to seq2par (build "
                                      "its map as a variable)"};
-      const auto w = writer.find(data_of(multi, read.field));
-      if (w == writer.end())
-        continue;
-      for (const auto& map : read.maps)
-        if (!map.is_own())
-          return Refusal{step.loc, head + "step " + std::to_string(k) + " reads element " +
-                                       index_text(map) + " of '" + read.field + "', which step " +
-                                       std::to_string(w->second) +
-                                       " writes (a fused task reads the fields the fused steps "
-                                       "write only at its own index)"};
-    }
   }
-  return std::nullopt;
+  return dependence_refusal(multi, fusion, head);
 }
 
 void add_unique(std::vector<std::string>& list, const std::string& item) {

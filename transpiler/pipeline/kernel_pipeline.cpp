@@ -98,6 +98,19 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
                    versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1),
                    out.summary.files);
   }
+  if (out.summary.warps > options.fabric.hardware_threads) {
+    diags.error(declared_at, "kernel '" + kernel.name + "' runs on " +
+                                 std::to_string(out.summary.warps) +
+                                 " warps but a tile has " +
+                                 std::to_string(options.fabric.hardware_threads) +
+                                 " hardware threads (" +
+                                 (options.fabric.file.empty()
+                                      ? std::string("the simulator's default; a fabric file with "
+                                                    "more threads per tile: --fabric")
+                                      : options.fabric.file) +
+                                 "): put calls on fewer warps");
+    return std::nullopt;
+  }
   // Planned: the warps' code takes room on the tile beside the pools.
   passes::TileCode code;
   for (const auto& image : planning::warp_code_images(out.summary.warp_operations)) {
@@ -112,6 +125,34 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
   else
     out.body = select_version(*versions, bodies);
   return out;
+}
+
+// The multi-tile dumps `--dump` asks for, under <kernel>.<dump>.{json,dot}. Lowering a step to
+// its access relations cannot fail on what the front end accepted; if it does, that is
+// seq2par's bug, reported at the kernel rather than as a crash.
+bool add_tile_dumps(const ir::Kernel& kernel, const planning::TileSchedules& schedules,
+                    const TranspileOptions& options, const ir::SourceLocation& declared_at,
+                    ir::Diagnostics& diags, std::vector<std::pair<std::string, std::string>>& dumps) {
+  for (const dump::DumpKind kind : options.dumps) {
+    if (!dump::applies_to_tile_kernels(kind))
+      continue;
+    const std::string stem = kernel.name + "." + std::string(dump::name_of(kind));
+    const bool access = kind == dump::DumpKind::Access;
+    try {
+      const nlohmann::ordered_json json =
+          access ? dump::access_json(kernel) : dump::tile_steps_json(kernel, schedules);
+      dumps.emplace_back(stem + ".json",
+                         json.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                             "\n");
+      dumps.emplace_back(stem + ".dot", access ? dump::access_dot(kernel)
+                                               : dump::tile_steps_dot(kernel, schedules));
+    } catch (const std::exception& e) {
+      diags.error(declared_at, "internal error: cannot write the " + std::string(dump::name_of(kind)) +
+                                   " dump of kernel '" + kernel.name + "': " + e.what());
+      return false;
+    }
+  }
+  return true;
 }
 
 std::string too_many_tiles(const ir::Kernel& kernel, const FabricTarget& fabric) {
@@ -184,20 +225,11 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     diags.error(at, error);
   if (!schedules.errors.empty())
     return std::nullopt;
-  for (const auto& warning : schedules.warnings)
-    diags.warning(declared_at, "kernel '" + kernel.name + "': " + warning);
   KernelOutput out;
   out.body = emit::emit_multi_tile_body(planned_kernel, {display_name}, schedules);
   std::vector<std::pair<std::string, std::string>> dumps;
-  for (const dump::DumpKind kind : options.dumps) {
-    if (!dump::applies_to_tile_kernels(kind))
-      continue;
-    const std::string stem = kernel.name + "." + std::string(dump::name_of(kind));
-    dumps.emplace_back(stem + ".json", dump::tile_steps_json(planned_kernel, schedules)
-                                .dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                            "\n");
-    dumps.emplace_back(stem + ".dot", dump::tile_steps_dot(planned_kernel, schedules));
-  }
+  if (!add_tile_dumps(planned_kernel, schedules, options, declared_at, diags, dumps))
+    return std::nullopt;
   out.summary = {kernel.name,
                  tasks.warps,
                  tasks.channels,

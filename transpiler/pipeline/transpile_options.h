@@ -25,6 +25,9 @@ struct FabricTarget {
   std::string description; // where `tiles` came from, for messages (--fabric)
   std::uint32_t tiles_per_chip = sim::kDefaultTilesPerChip; // collective templates' chips
   std::string file;                     // --fabric: forall templates are planned on it
+  // A tile runs at most this many warps at once (the fabric file's tile threads, or the
+  // simulator's default): a kernel split into more is refused, as its launch would be.
+  int hardware_threads = static_cast<int>(sim::kDefaultHardwareThreads);
 };
 
 // --extents: kernel -> field parameter -> extent, instead of those its calls pass.

@@ -46,10 +46,14 @@ TileSchedules plan_tile_schedules(const Kernel& kernel, const ScheduleOptions& o
                                                " (at the extents of " + multi.extents_from + ")");
       continue;
     }
-    if (planned.fails_when_run)
-      result.warnings.push_back("the " + what + " at line " + std::to_string(step.loc.line) +
-                                " fails when the kernel runs with the extents of " +
-                                multi.extents_from + ": " + planned.reason);
+    if (planned.fails_when_run) {
+      // What seq2par accepts, the program runs: the runtime would refuse this step with these
+      // extents, so the kernel is refused here, at the step.
+      result.errors.emplace_back(step.loc, "kernel '" + kernel.name + "': the " + what +
+                                               " fails when the kernel runs with the extents of " +
+                                               multi.extents_from + ": " + planned.reason);
+      continue;
+    }
     const std::string planned_for =
         stem + name + ", planned for the extents of " + multi.extents_from;
     if (planned.schedule && step.kind == TileStep::Kind::Forall) {

@@ -24,9 +24,8 @@ struct ScheduleOptions {
 struct TileSchedules {
   std::vector<std::pair<std::string, std::string>> files; // (file name suffix, content)
   std::vector<std::string> notes; // per step: the comment the generated code carries
-  // Steps that fail when run as the file calls the kernel (warnings, at the kernel).
-  std::vector<std::string> warnings;
-  // Steps that cannot run on the fabric at the planned extents (errors, at the step).
+  // Steps that cannot run at the planned extents: that do not fit the fabric, or that the
+  // runtime would refuse as the file calls the kernel (errors, at the step).
   std::vector<std::pair<ir::SourceLocation, std::string>> errors;
 };
 

@@ -1,0 +1,110 @@
+// A multi-tile kernel's steps lowered to access relations (access/tile_step_relations.h) and
+// the fusion check that reads them (pipeline/fuse_foralls.h), on hand-built IR (no Clang).
+#include "access/tile_step_relations.h"
+#include "pipeline/fuse_foralls.h"
+
+#include <gtest/gtest.h>
+
+namespace s2p::access {
+namespace {
+
+using ir::TileStep;
+
+TileStep::IndexMap shifted(std::int64_t offset) {
+  return {{0}, {offset}};
+}
+
+TileStep forall(unsigned line, std::string output, std::vector<TileStep::Read> reads) {
+  TileStep step;
+  step.kind = TileStep::Kind::Forall;
+  step.loc = {"k.cpp", line, 3};
+  step.rank = 1;
+  step.output = std::move(output);
+  step.reads = std::move(reads);
+  return step;
+}
+
+// Yd, Zd, Xd on map "map" over parameters y, z, x; Ys a second view of y on map "shifted".
+ir::MultiTile multi_tile(std::vector<TileStep> steps) {
+  ir::MultiTile multi;
+  multi.tiles = 4;
+  multi.steps = std::move(steps);
+  multi.distributed = {{"Xd", {"x", "map", "f32"}},
+                       {"Yd", {"y", "map", "f32"}},
+                       {"Ys", {"y", "shifted", "f32"}},
+                       {"Zd", {"z", "map", "f32"}}};
+  return multi;
+}
+
+TEST(TileStepRelations, AStepWritesItsOutputAtTheIndexAndReadsAtItsMapsByData) {
+  ir::MultiTile multi = multi_tile({forall(7, "Zd", {{"Ys", {shifted(1), shifted(-2)}}})});
+  multi.parameter_extents["z"] = {64};
+  const StepRelations relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(relations.statement.domain.dimensions, (std::vector<std::string>{"i0"}));
+  ASSERT_EQ(relations.statement.accesses.size(), 3u);
+  EXPECT_EQ(relations.statement.accesses[0].field, "z");
+  EXPECT_EQ(relations.statement.accesses[0].kind, Access::Kind::Write);
+  EXPECT_EQ(relations.statement.accesses[2].field, "y"); // the view's data, not its name
+  EXPECT_EQ(relations.statement.accesses[2].index,
+            (std::vector<AffineExpr>{AffineExpr::variable(0, -2)}));
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[2]).view, "Ys");
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[2]).index, "i-2");
+  // Known extents make a box; reads at i+1 and i-2 of 8 indices touch [-2, 9).
+  EXPECT_EQ(footprint(relations.statement, "y", Access::Kind::Read, {{0}, {8}}),
+            (Box{{-2}, {9}}));
+  EXPECT_FALSE(carried_dependence(relations.statement).has_value());
+}
+
+TEST(TileStepRelations, UnknownExtentsAreParametersAndALoopAxisIsABodyLoop) {
+  TileStep step = forall(9, "Zd", {{"Xd", {{{0, TileStep::kLoopAxis}, {0, 2}, {0, 4}}}}});
+  step.rank = 2;
+  const StepRelations relations = tile_step_relations(multi_tile({step}), 0);
+  EXPECT_EQ(relations.statement.domain.parameters, (std::vector<std::string>{"n0", "n1"}));
+  EXPECT_EQ(relations.statement.domain.dimensions.size(), 3u); // i0, i1 and the loop's k0
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index, "(i0, k+2)");
+  EXPECT_EQ(footprint(relations.statement, "x", Access::Kind::Read, {{1, 0}, {2, 1}},
+                      {{"n0", 8}, {"n1", 8}}),
+            (Box{{1, 2}, {2, 6}}));
+}
+
+// Fusion reads the relations: a later step's read of what an earlier step writes, through
+// another view of the same data at a neighbour's index, is refused with the iterations that
+// conflict; the same read at the task's own index is fused.
+TEST(TileStepRelations, FusionIsRefusedAtADependenceAcrossIndexPoints) {
+  ir::Kernel kernel;
+  kernel.name = "k";
+  kernel.multi_tile = multi_tile({forall(7, "Yd", {{"Xd", {shifted(0)}}}),
+                                  forall(8, "Zd", {{"Ys", {shifted(1)}}, {"Xd", {shifted(0)}}})});
+  ir::Diagnostics diags;
+  EXPECT_FALSE(pipeline::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, diags));
+  ASSERT_EQ(diags.items().size(), 1u);
+  EXPECT_EQ(diags.items()[0].loc.line, 8u);
+  EXPECT_EQ(diags.items()[0].message,
+            "plan p.json fuses steps 0..1 but step 1 reads element i+1 of 'Ys', which step 0 "
+            "writes (a fused task reads the fields the fused steps write only at its own index; "
+            "iteration (i0) reads y(i0 + 1), which iteration (i0 + 1) writes)");
+
+  kernel.multi_tile->steps[1].reads[0].maps = {shifted(0)};
+  ir::Diagnostics fine;
+  const auto fused = pipeline::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, fine);
+  ASSERT_TRUE(fused) << (fine.items().empty() ? "" : fine.items()[0].message);
+  EXPECT_EQ(fused->multi_tile->steps.size(), 1u);
+}
+
+// An earlier step reading what a later one overwrites at another index is refused too (the
+// later step's task would overwrite it before a neighbour's earlier step read it).
+TEST(TileStepRelations, FusionIsRefusedWhenALaterStepOverwritesWhatAnEarlierOneReads) {
+  ir::Kernel kernel;
+  kernel.name = "k";
+  kernel.multi_tile = multi_tile({forall(7, "Yd", {{"Zd", {shifted(-1)}}}),
+                                  forall(8, "Zd", {{"Xd", {shifted(0)}}})});
+  ir::Diagnostics diags;
+  EXPECT_FALSE(pipeline::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, diags));
+  ASSERT_EQ(diags.items().size(), 1u);
+  EXPECT_NE(diags.items()[0].message.find("step 0 reads element i-1 of 'Zd', which step 1 writes"),
+            std::string::npos)
+      << diags.items()[0].message;
+}
+
+} // namespace
+} // namespace s2p::access

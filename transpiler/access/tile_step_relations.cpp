@@ -1,0 +1,122 @@
+#include "access/tile_step_relations.h"
+
+#include <stdexcept>
+
+namespace s2p::access {
+
+namespace {
+
+using ir::TileStep;
+
+// The data a field names: its kernel parameter, else the variable itself.
+std::string data_of(const ir::MultiTile& multi, const std::string& field) {
+  const auto it = multi.distributed.find(field);
+  return it == multi.distributed.end() ? field : it->second.parameter;
+}
+
+// The index domain of the steps: the output's extent when every call fixes it, else one
+// parameter per coordinate ("n0", "n1", ...). A forall over tile blocks counts blocks, whose
+// number the planner knows only with the map, so its domain is symbolic.
+Domain index_domain(const ir::MultiTile& multi, const TileStep& head) {
+  const auto extents = multi.parameter_extents.find(data_of(multi, head.output));
+  if (!head.local_global && extents != multi.parameter_extents.end() &&
+      static_cast<int>(extents->second.size()) == head.rank)
+    return Domain::box(std::vector<std::int64_t>(static_cast<std::size_t>(head.rank), 0),
+                       extents->second);
+  std::vector<AffineExpr> lower, upper;
+  std::vector<std::string> parameters;
+  for (int d = 0; d < head.rank; ++d) {
+    lower.push_back(AffineExpr::value(0));
+    upper.push_back(AffineExpr::parameter(static_cast<std::size_t>(d)));
+    parameters.push_back("n" + std::to_string(d));
+  }
+  return Domain::box(lower, upper, parameters);
+}
+
+class Lowering {
+public:
+  Lowering(const ir::MultiTile& multi, StepRelations& out) : multi_(multi), out_(out) {}
+
+  void add_step(const TileStep& step, std::size_t index) {
+    if (step.kind != TileStep::Kind::Forall)
+      throw std::invalid_argument("access relations: step " + std::to_string(index) +
+                                  " is not a forall");
+    const TileStep::IndexMap own = TileStep::IndexMap::own(step.rank);
+    add(Access::Kind::Write, step.output, own, index);
+    for (const TileStep::Read& read : step.reads)
+      for (const TileStep::IndexMap& map : read.maps) {
+        add(Access::Kind::Read, read.field, map, index);
+        if (read.written) // a further output: read and written at the task's own index
+          add(Access::Kind::Write, read.field, map, index);
+      }
+  }
+
+private:
+  // One coordinate per index map entry: i[axis] + offset, or a new body loop's variable over
+  // [offset, offset + span) for a loop axis.
+  std::vector<AffineExpr> coordinates(const TileStep::IndexMap& map) {
+    std::vector<AffineExpr> index;
+    for (std::size_t d = 0; d < map.axis.size(); ++d) {
+      if (map.axis[d] != TileStep::kLoopAxis) {
+        index.push_back(AffineExpr::variable(static_cast<std::size_t>(map.axis[d]), map.offset[d]));
+        continue;
+      }
+      Domain& domain = out_.statement.domain;
+      const std::size_t loop = domain.dimensions.size();
+      domain.add_loop("k" + std::to_string(loop - static_cast<std::size_t>(domain.index_rank)),
+                      AffineExpr::value(map.offset[d]),
+                      AffineExpr::value(map.offset[d] + map.span.at(d)));
+      index.push_back(AffineExpr::variable(loop));
+    }
+    return index;
+  }
+  void add(Access::Kind kind, const std::string& view, const TileStep::IndexMap& map,
+           std::size_t step) {
+    const std::string where = std::to_string(out_.origins.size());
+    out_.origins.push_back({step, view, index_text(map)});
+    std::vector<AffineExpr> index = coordinates(map);
+    out_.statement.accesses.push_back(kind == Access::Kind::Read
+                                          ? Access::read(data_of(multi_, view), index, {}, where)
+                                          : Access::write(data_of(multi_, view), index, {}, where));
+  }
+
+  const ir::MultiTile& multi_;
+  StepRelations& out_;
+};
+
+} // namespace
+
+const AccessOrigin& StepRelations::origin_of(const Access& access) const {
+  return origins.at(static_cast<std::size_t>(std::stoul(access.where)));
+}
+
+StepRelations tile_step_relations(const ir::MultiTile& multi, std::size_t first,
+                                  std::size_t count) {
+  if (count == 0 || first + count > multi.steps.size())
+    throw std::invalid_argument("access relations: steps " + std::to_string(first) + ".." +
+                                std::to_string(first + count) + " of a kernel with " +
+                                std::to_string(multi.steps.size()));
+  const TileStep& head = multi.steps[first];
+  StepRelations out;
+  out.statement.name = "S" + std::to_string(first);
+  out.statement.domain = index_domain(multi, head);
+  Lowering lowering(multi, out);
+  for (std::size_t k = first; k < first + count; ++k)
+    lowering.add_step(multi.steps[k], k);
+  return out;
+}
+
+std::string index_text(const TileStep::IndexMap& map) {
+  const bool one = map.axis.size() == 1;
+  std::string out = one ? "" : "(";
+  for (std::size_t d = 0; d < map.axis.size(); ++d) {
+    const int axis = map.axis[d];
+    out += d ? ", " : "";
+    out += axis == TileStep::kLoopAxis ? "k" : (one ? "i" : "i" + std::to_string(axis));
+    if (map.offset[d] != 0)
+      out += (map.offset[d] > 0 ? "+" : "") + std::to_string(map.offset[d]);
+  }
+  return one ? out : out + ")";
+}
+
+} // namespace s2p::access
