@@ -145,16 +145,29 @@ enum class TileMutation {
   InPlace,         // refused
   CustomCombine,   // refused
   LibraryCombine,  // accepted
+  // The access model's shapes: reads it must compute (through helpers) or refuse.
+  HelperRead,          // a template helper reading the field at the index: accepted
+  HelperClampedRead,   // a helper whose index is no index map: refused
+  LocalReference,      // `const auto& view = Ad;` then view[i]: refused
+  MutatedIndex,        // the body changes its index: refused
+  ConstPointerState,   // a `long* const` global bumped in the body: refused
+  ThreadLocalState,    // a thread_local counter: refused
+  OtherExtent,         // a forall over another field's extent: refused
+  ReadsOwnOutput,      // Cd[i] = Cd[i] * 2 + Ad[i]: accepted
+  Count,
 };
 
 void tile_kernel(Random& rng, std::ostream& out) {
-  const auto mutation = static_cast<TileMutation>(rng.below(8));
+  const auto mutation = static_cast<TileMutation>(rng.below(static_cast<int>(TileMutation::Count)));
   const int tiles = rng.between(1, 4);
   const int n = tiles * rng.between(2, 6);
   out << "#include <seq2par/seq2par.h>\n#include <cstdio>\n#include <vector>\n\n";
   out << "constexpr long twice(long v) { return 2 * v; }\n";
   out << "inline long next_id() { static long id = 0; return ++id; }\n";
-  out << "struct Xor { long operator()(long a, long b) const { return a ^ b; } };\n\n";
+  out << "struct Xor { long operator()(long a, long b) const { return a ^ b; } };\n";
+  out << "template <class F> long at(const F& f, long k) { return f[{k}]; }\n";
+  out << "template <class F> long clamped(const F& f, long k) { return f[{k > 0 ? k - 1 : 0}]; }\n";
+  out << "long g_seen = 0;\nlong* const g_counter = &g_seen;\nthread_local long g_local = 0;\n\n";
   const bool collective =
       mutation == TileMutation::CustomCombine || mutation == TileMutation::LibraryCombine;
   if (collective) {
@@ -169,7 +182,16 @@ void tile_kernel(Random& rng, std::ostream& out) {
   }
   std::string body = "Cd[i] = Ad[i] * 3 + twice(i[0]);";
   std::string extra;
+  std::string domain = "Cd.extent()";
   switch (mutation) {
+  case TileMutation::HelperRead: body = "Cd[i] = at(Ad, i[0]) * 3 + twice(i[0]);"; break;
+  case TileMutation::HelperClampedRead: body = "Cd[i] = clamped(Ad, i[0]) + 1;"; break;
+  case TileMutation::LocalReference: body = "const auto& view = Ad; Cd[i] = view[i] + 1;"; break;
+  case TileMutation::MutatedIndex: body = "const long v = Ad[i]; i[0] = 0; Cd[{i[0]}] = v;"; break;
+  case TileMutation::ConstPointerState: body = "Cd[i] = Ad[i] + ++*g_counter;"; break;
+  case TileMutation::ThreadLocalState: body = "Cd[i] = Ad[i] + ++g_local;"; break;
+  case TileMutation::OtherExtent: domain = "A.extent()"; break;
+  case TileMutation::ReadsOwnOutput: body = "Cd[i] = Cd[i] * 2 + Ad[i];"; break;
   case TileMutation::CapturedWrite: body += " h = h * 31 + Ad[i];"; break;
   case TileMutation::PlainFieldRead: body = "Cd[i] = Ad[i] + C(" + std::to_string(n - 1) + " - i[0]);"; break;
   case TileMutation::TileIndex: body = "Cd[i] = Ad[i] + s2p::tile_index();"; break;
@@ -184,7 +206,7 @@ void tile_kernel(Random& rng, std::ostream& out) {
       << ") void k(s2p::field<1, long>& C, const s2p::field<1, long>& A, long& h) {\n"
       << "  auto map = s2p::resource_map<1>::block(C.extent(), " << tiles << ");\n"
       << "  auto Cd = s2p::agile(C, map);\n  auto Ad = s2p::agile(A, map);\n" << extra
-      << "  s2p::forall(Cd.extent(), [&](s2p::index<1> i) { " << body << " });\n}\n\n";
+      << "  s2p::forall(" << domain << ", [&](s2p::index<1> i) { " << body << " });\n}\n\n";
   out << "int main() {\n  std::vector<long> c(" << n << ", 1), a(" << n << ");\n"
       << "  for (int x = 0; x < " << n << "; ++x) a[x] = x * x - 3;\n  long h = 0;\n"
       << "  s2p::field<1, long> C(c.data(), {" << n << "});\n"
