@@ -58,6 +58,9 @@ struct tile_field {
   // Of bytes_per_tile, what owner-copy (and work stealing) brings in: copies of blocks other
   // tiles own, live only until the compute has read them. Empty: nothing is received.
   std::vector<std::int64_t> received_bytes_per_tile = {};
+  // A fused forall's further output (`writes`): stored back like the output (field 0), so a
+  // backend that keeps tiles apart (mpi) gathers it like the output.
+  bool written = false;
 };
 
 // What the launch did with one shared read-only structure of its kernel.
@@ -837,6 +840,9 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
 
   planned_forall<N, Out, In...> result;
   result.program = std::move(layout.program);
+  const std::array<bool, sizeof...(In)> written{inputs.written...};
+  for (std::size_t k = 0; k < written.size(); ++k)
+    result.program.fields[k + 1].written = written[k];
   result.program.task_pools = task_pools_of(info);
   result.program.code_images = code_images_of(info);
   result.runs =
@@ -850,7 +856,6 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
     (std::get<I + 1>(*shared).copy(tile, memory(static_cast<int>(I + 1)).data, true), ...);
   };
   // Only the output goes back, and the fields a fused forall also writes.
-  const std::array<bool, sizeof...(In)> written{inputs.written...};
   result.program.store = [shared, written](int tile, const tile_memory& memory) {
     (void)written; // a forall without inputs has none
     std::get<0>(*shared).copy(tile, memory(0).data, false);
