@@ -50,7 +50,9 @@ protected:
 
 TEST_F(LopsidedPlan, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
   ASSERT_TRUE(plan.error.empty());
-  const auto stealing = steal({});
+  s2p::steal_costs fast_links; // moving a task's blocks (its output both ways) pays
+  fast_links.bytes_per_cycle = 32;
+  const auto stealing = steal(fast_links);
   EXPECT_GT(stealing.stolen, 0);
   std::map<std::vector<std::int64_t>, int> runner;
   for (std::size_t t = 0; t < stealing.runs.size(); ++t)
@@ -81,6 +83,32 @@ TEST_F(LopsidedPlan, EveryTaskRunsOnceAndStolenResultsGoToTheirOwners) {
     EXPECT_TRUE(moved.insert({m.field, m.block, m.to_tile}).second);
     EXPECT_NE(m.from_tile, m.to_tile);
   }
+}
+
+// A body may read its output at its own index (y = y * 0.5 + x), and the launch is not told
+// whether it does: each run of a stolen task's output goes to the thief before the tasks, from
+// where the return takes it home afterwards.
+TEST(WorkStealing, AStolenTasksOutputRunsGoToTheThiefBeforeTheTasks) {
+  const auto map = lopsided_rows();
+  s2p::steal_costs greedy;
+  greedy.free_transfers = true;
+  const s2p::rt::forall_field_spec<2> out{"C", "f64", 8, &map, {}};
+  const std::vector<s2p::rt::forall_field_spec<2>> inputs{
+      {"A", "f64", 8, &map, {index_map<2>::identity()}}};
+  const auto layout = s2p::rt::plan_forall<2>(4, out, inputs, greedy, false);
+  const auto& program = layout.program;
+  ASSERT_GT(program.stolen_tasks, 0);
+  ASSERT_FALSE(program.returns.empty());
+  std::int64_t returned = 0;
+  for (const auto& back : program.returns) {
+    returned += back.bytes;
+    EXPECT_TRUE(std::any_of(program.moves.begin(), program.moves.end(), [&](const auto& m) {
+      return m.field == 0 && m.from_tile == back.to_tile && m.to_tile == back.from_tile &&
+             m.from_offset == back.to_offset && m.to_offset == back.from_offset &&
+             m.bytes == back.bytes;
+    })) << "a stolen run of " << back.bytes << " bytes from tile " << back.to_tile;
+  }
+  EXPECT_GE(program.stealing_bytes, 2 * returned); // both ways, plus any input fetches
 }
 
 TEST(WorkStealing, BalancedQueuesStealNothing) {
@@ -167,31 +195,34 @@ struct Outcome {
 };
 
 // Over the lopsided map: C = A + B^T in the global view, C = A + B block by block in the
-// local-global view.
+// local-global view; C's elements of type `Out` (a stolen task's output moves both ways).
+template <class Out = double>
 Outcome add_transpose(const char* backend, bool steal, bool blocks,
                       const s2p::resource_map<2>& map = lopsided_rows(), const char* mode = "1") {
   Env use("S2P_BACKEND", backend);
   Env stealing("S2P_WORK_STEALING", steal ? mode : "0");
   std::vector<double> a(128 * 128), b(a.size());
   Outcome out;
-  out.c.assign(a.size(), -1.0);
+  std::vector<Out> c(a.size(), Out(-1));
   for (std::size_t k = 0; k < a.size(); ++k) {
     a[k] = static_cast<double>(k % 101) * 0.5;
     b[k] = static_cast<double>((k * 7) % 89) - 40.0;
   }
-  const auto Cd = s2p::agile(s2p::field<2, double>(out.c.data(), {128, 128}), map);
+  const auto Cd = s2p::agile(s2p::field<2, Out>(c.data(), {128, 128}), map);
   const auto Ad = s2p::agile(s2p::field<2, double>(a.data(), {128, 128}), map);
   const auto Bd = s2p::agile(s2p::field<2, double>(b.data(), {128, 128}), map);
   const s2p::rt::tile_kernel_info info{"stolen", "test.cpp", 4};
   if (blocks) {
-    const auto Ct = s2p::tiles(Cd), At = s2p::tiles(Ad), Bt = s2p::tiles(Bd);
+    const auto Ct = s2p::tiles(Cd);
+    const auto At = s2p::tiles(Ad), Bt = s2p::tiles(Bd);
     s2p::rt::forall_tiles(
         info, 4, Ct, "Ct",
         [](s2p::index<2> blk, auto& Ct, auto& At, auto& Bt) {
           const auto c = Ct(blk);
           const auto a_block = At(blk);
           const auto b_block = Bt(blk); // 16 x 128 blocks: B's transpose is no block of B
-          s2p::forall(c.extent(), [&](s2p::index<2> j) { c[j] = a_block[j] + b_block[j]; });
+          s2p::forall(c.extent(),
+                      [&](s2p::index<2> j) { c[j] = static_cast<Out>(a_block[j] + b_block[j]); });
         },
         s2p::rt::tile_reads(At, "At", {index_map<2>::identity()}),
         s2p::rt::tile_reads(Bt, "Bt", {index_map<2>::identity()}));
@@ -199,11 +230,12 @@ Outcome add_transpose(const char* backend, bool steal, bool blocks,
     s2p::rt::forall(
         info, 4, Cd, "Cd",
         [](s2p::index<2> i, auto& Cd, auto& Ad, auto& Bd) {
-          Cd[i] = Ad[i] + Bd[{i[1], i[0]}];
+          Cd[i] = static_cast<Out>(Ad[i] + Bd[{i[1], i[0]}]);
         },
         s2p::rt::reads(Ad, "Ad", {index_map<2>::identity()}),
         s2p::rt::reads(Bd, "Bd", {index_map<2>::transpose()}));
   }
+  out.c.assign(c.begin(), c.end());
   if (std::string(backend) == "sim") {
     const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());
     const auto& launch = report["launches"].back();
@@ -247,18 +279,84 @@ TEST_P(StealingForall, TasksThatAreNotContiguousComputeTheSequentialResult) {
   }
 }
 
+// y = y * 0.5 + x over a map that deals 64-element blocks 6:1:1:1 to equally fast tiles, in
+// the global view or block by block (y[j] += ...): each body reads its output at its own
+// index, so a stolen task must start from the block's values, not from an empty copy.
+struct InoutOutcome {
+  std::vector<float> y;
+  std::int64_t stolen = 0;
+};
+
+InoutOutcome decay(const char* backend, bool blocks) {
+  Env use("S2P_BACKEND", backend);
+  Env stealing("S2P_WORK_STEALING", "greedy");
+  std::vector<float> x(4096);
+  InoutOutcome out;
+  out.y.resize(x.size());
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    x[k] = static_cast<float>(k % 97) * 0.25f;
+    out.y[k] = static_cast<float>(k % 13);
+  }
+  const auto map = s2p::resource_map<1>::block_cyclic({4096}, {64}, 4).weights({6.0, 1.0, 1.0, 1.0});
+  const auto Yd = s2p::agile(s2p::field<1, float>(out.y.data(), {4096}), map);
+  const auto Xd = s2p::agile(s2p::field<1, float>(x.data(), {4096}), map);
+  const s2p::rt::tile_kernel_info info{"decay", "test.cpp", 4};
+  if (blocks) {
+    const auto Yt = s2p::tiles(Yd), Xt = s2p::tiles(Xd);
+    s2p::rt::forall_tiles(
+        info, 4, Yt, "Yt",
+        [](s2p::index<1> b, auto& Yt, auto& Xt) {
+          const auto y = Yt(b);
+          const auto x_block = Xt(b);
+          s2p::forall(y.extent(), [&](s2p::index<1> j) { y[j] += x_block[j]; });
+        },
+        s2p::rt::tile_reads(Xt, "Xt", {index_map<1>::identity()}));
+  } else {
+    s2p::rt::forall(
+        info, 4, Yd, "Yd",
+        [](s2p::index<1> i, auto& Yd, auto& Xd) { Yd[i] = Yd[i] * 0.5f + Xd[i]; },
+        s2p::rt::reads(Xd, "Xd", {index_map<1>::identity()}));
+  }
+  if (std::string(backend) == "sim") {
+    const auto report = nlohmann::json::parse(s2p::rt::sim_report_json());
+    out.stolen =
+        report["launches"].back()["owner_copy"]["work_stealing"]["stolen_tasks"].get<std::int64_t>();
+  }
+  return out;
+}
+
+TEST_P(StealingForall, StolenTasksStartFromTheOutputsValues) {
+  if (std::string(GetParam()) == "sim" && !s2p::rt::has_fabric_simulator())
+    GTEST_SKIP() << "built without the fabric simulator";
+  for (const bool blocks : {false, true}) {
+    const InoutOutcome out = decay(GetParam(), blocks);
+    std::vector<std::size_t> wrong; // elements that differ from the sequential loop's
+    for (std::size_t k = 0; k < out.y.size(); ++k) {
+      const float y = static_cast<float>(k % 13), x = static_cast<float>(k % 97) * 0.25f;
+      if (out.y[k] != (blocks ? y + x : y * 0.5f + x))
+        wrong.push_back(k);
+    }
+    EXPECT_TRUE(wrong.empty()) << wrong.size() << " wrong elements from " << (wrong.empty() ? 0 : wrong.front())
+                               << " on, blocks " << blocks;
+    if (std::string(GetParam()) == "sim") { // braces: EXPECT_* expands to an if-else
+      EXPECT_GT(out.stolen, 0) << "blocks " << blocks;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, StealingForall, ::testing::Values("sim", "threads"));
 
 TEST(StealingOnTheFabric, StolenTasksShortenTheSimulatedRun) {
   if (!s2p::rt::has_fabric_simulator())
     GTEST_SKIP() << "built without the fabric simulator";
   // On the fabric before calibration (8-byte tile ports): moving a row is cheap enough for the
-  // planner to steal. On the calibrated GC200 (4-byte ports) moving this workload's rows costs
-  // more than it saves, and the planner rightly steals nothing (below).
+  // planner to steal, a row of float results (going to the thief and back) with it. On the
+  // calibrated GC200 (4-byte ports) moving this workload's rows costs more than it saves, and
+  // the planner rightly steals nothing (below).
   {
     Env fabric("S2P_FABRIC", S2P_SIM_FABRICS_DIR "/legacy.json");
-    const Outcome owner_only = add_transpose("sim", false, false);
-    const Outcome stolen = add_transpose("sim", true, false);
+    const Outcome owner_only = add_transpose<float>("sim", false, false);
+    const Outcome stolen = add_transpose<float>("sim", true, false);
     EXPECT_EQ(owner_only.stolen, 0);
     EXPECT_GT(stolen.stolen, 0);
     EXPECT_LT(stolen.cycles, owner_only.cycles);

@@ -58,6 +58,9 @@ struct tile_field {
   // Of bytes_per_tile, what owner-copy (and work stealing) brings in: copies of blocks other
   // tiles own, live only until the compute has read them. Empty: nothing is received.
   std::vector<std::int64_t> received_bytes_per_tile = {};
+  // A fused forall's further output (`writes`): stored back like the output (field 0), so a
+  // backend that keeps tiles apart (mpi) gathers it like the output.
+  bool written = false;
 };
 
 // What the launch did with one shared read-only structure of its kernel.
@@ -319,11 +322,12 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
     const index<N> mb = block_of(back.memory_block);
     const std::int64_t size = out.element_bytes;
     for (const auto& run : back.runs) {
-      program.returns.push_back({0, back.from_tile, back.to_tile,
-                                 (result.layouts[0].offset(back.from_tile, mb) + run.offset) * size,
-                                 (result.layouts[0].offset(back.to_tile, mb) + run.offset) * size,
-                                 run.elements * size});
-      program.stealing_bytes += run.elements * size;
+      const std::int64_t thief = (result.layouts[0].offset(back.from_tile, mb) + run.offset) * size;
+      const std::int64_t owner = (result.layouts[0].offset(back.to_tile, mb) + run.offset) * size;
+      // In before the tasks (the body may read its output's current values), home after them.
+      program.moves.push_back({0, back.to_tile, back.from_tile, owner, thief, run.elements * size});
+      program.returns.push_back({0, back.from_tile, back.to_tile, thief, owner, run.elements * size});
+      program.stealing_bytes += 2 * run.elements * size;
     }
   }
   program.stolen_tasks = steals.stolen;
@@ -836,6 +840,9 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
 
   planned_forall<N, Out, In...> result;
   result.program = std::move(layout.program);
+  const std::array<bool, sizeof...(In)> written{inputs.written...};
+  for (std::size_t k = 0; k < written.size(); ++k)
+    result.program.fields[k + 1].written = written[k];
   result.program.task_pools = task_pools_of(info);
   result.program.code_images = code_images_of(info);
   result.runs =
@@ -849,7 +856,6 @@ plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, co
     (std::get<I + 1>(*shared).copy(tile, memory(static_cast<int>(I + 1)).data, true), ...);
   };
   // Only the output goes back, and the fields a fused forall also writes.
-  const std::array<bool, sizeof...(In)> written{inputs.written...};
   result.program.store = [shared, written](int tile, const tile_memory& memory) {
     (void)written; // a forall without inputs has none
     std::get<0>(*shared).copy(tile, memory(0).data, false);

@@ -15,6 +15,12 @@
 // one range of the memory block (it spans the memory block's full width in every later
 // axis), one per run otherwise. Each run holds the task's elements only, so none overwrites
 // the owner's other work.
+//
+// The same runs also go to the thief before the tasks, holding the output's values as the
+// forall found them: a body may read its output at its own index (`y[i] = y[i] * 0.5f + x[i]`,
+// `y[j] += ...` in a block task, an `inout` block of a composed task), and the launch is not
+// told which bodies do, so every stolen task starts from its block's current values, as it
+// would on its owner. The cost model counts that fetch like the input blocks a thief lacks.
 #pragma once
 
 #include <seq2par/owner_copy.h>
@@ -43,7 +49,8 @@ struct steal_costs {
 };
 
 // A stolen task's output block going back to its owner: as many contiguous runs of its
-// memory block's row-major storage as it takes (one when the block is a range of it).
+// memory block's row-major storage as it takes (one when the block is a range of it). The
+// same runs go from the owner to the thief before the tasks (the output's current values).
 struct task_return {
   struct storage_run {
     std::int64_t offset = 0; // elements, in the memory block
@@ -235,6 +242,10 @@ steal_result plan_work_stealing(const owner_copy_plan& plan, const resource_map<
     }
     const std::int64_t cost = compute_cost(task);
     const std::int64_t result_bytes = g.total_extent() * output_element_bytes;
+    // The task's output runs come from its owner (the victim) before the tasks.
+    load[thief].in += result_bytes;
+    load[thief].senders.insert(victim);
+    load[victim].out += result_bytes;
     load[victim].work -= cost;
     load[thief].work += cost;
     load[victim].returns_in += result_bytes;

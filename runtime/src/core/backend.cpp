@@ -1,4 +1,5 @@
 #include "core/backend_registry.h"
+#include "core/refusal.h"
 #include "tile/mpi/mpi_backend.h"
 
 #include <cstdlib>
@@ -8,8 +9,11 @@ namespace s2p::rt {
 
 namespace {
 
-// Under S2P_BACKEND=mpi, MPI starts before `main` (see tile/mpi/mpi_backend.h). Every generated
-// program links this file (it defines run_kernel and backend_name), so this always runs.
+// Every generated program links this file (it defines run_kernel and backend_name), so what
+// follows always runs, in this order, before `main`. A refusal the program does not catch ends
+// it with `seq2par: <message>` and exit code 1 (core/refusal.h); under S2P_BACKEND=mpi, MPI
+// starts here (see tile/mpi/mpi_backend.h) and its own handler ends the whole job instead.
+[[maybe_unused]] const bool refusals_handled = (install_refusal_handler(), true);
 [[maybe_unused]] const bool mpi_started = (start_mpi_if_chosen(), true);
 
 } // namespace

@@ -12,36 +12,51 @@ namespace s2p::rt::mpi {
 rank_buffers::rank_buffers(const tile_program& program, const tile_dealing& deal, int rank)
     : first_(deal.first(rank)), end_(deal.end(rank)) {
   const auto tiles = program.fields.empty() ? 0 : program.fields[0].bytes_per_tile.size();
-  output_offset_.assign(tiles + 1, 0);
-  for (std::size_t t = 0; t < tiles; ++t)
-    output_offset_[t + 1] = output_offset_[t] + program.fields[0].bytes_per_tile[t];
-  output_.resize(static_cast<std::size_t>(output_offset_.back()));
+  for (std::size_t f = 0; f < program.fields.size(); ++f) {
+    if (f != 0 && !program.fields[f].written)
+      continue;
+    whole_field& whole = written_.emplace_back();
+    whole.field = static_cast<int>(f);
+    whole.offset.assign(tiles + 1, 0);
+    for (std::size_t t = 0; t < tiles; ++t)
+      whole.offset[t + 1] = whole.offset[t] + program.fields[f].bytes_per_tile[t];
+    whole.bytes.resize(static_cast<std::size_t>(whole.offset.back()));
+  }
   for (int t = first_; t < end_; ++t) {
-    auto& fields = inputs_.emplace_back();
-    for (std::size_t f = 1; f < program.fields.size(); ++f)
-      fields.emplace_back(static_cast<std::size_t>(program.fields[f].bytes_per_tile[t]));
+    auto& fields = read_.emplace_back(program.fields.size());
+    for (std::size_t f = 0; f < program.fields.size(); ++f)
+      if (!written_field(static_cast<int>(f)))
+        fields[f].resize(static_cast<std::size_t>(program.fields[f].bytes_per_tile[t]));
   }
 }
 
+rank_buffers::whole_field* rank_buffers::written_field(int field) {
+  for (auto& whole : written_)
+    if (whole.field == field)
+      return &whole;
+  return nullptr;
+}
+
 std::byte* rank_buffers::at(int tile, int field) {
-  if (field == 0)
-    return output_.data() + output_offset(tile);
+  if (whole_field* whole = written_field(field))
+    return whole->bytes.data() + whole->offset[static_cast<std::size_t>(tile)];
   if (tile < first_ || tile >= end_)
     throw std::logic_error("s2p runtime (mpi): tile " + std::to_string(tile) +
                            "'s inputs are not on this rank");
-  return inputs_[static_cast<std::size_t>(tile - first_)][static_cast<std::size_t>(field - 1)]
-      .data();
+  return read_[static_cast<std::size_t>(tile - first_)][static_cast<std::size_t>(field)].data();
 }
 
 tile_memory rank_buffers::memory(int tile) {
   return [this, tile](int field) {
+    const auto t = static_cast<std::size_t>(tile);
+    const whole_field* whole = written_field(field);
+    std::byte* data = at(tile, field); // throws for a read field of another rank's tile
     const std::int64_t size =
-        field == 0 ? output_offset(tile + 1) - output_offset(tile)
-                   : static_cast<std::int64_t>(
-                         inputs_[static_cast<std::size_t>(tile - first_)]
-                                [static_cast<std::size_t>(field - 1)]
-                                    .size());
-    return tile_bytes{at(tile, field), static_cast<std::size_t>(size)};
+        whole ? whole->offset[t + 1] - whole->offset[t]
+              : static_cast<std::int64_t>(
+                    read_[t - static_cast<std::size_t>(first_)][static_cast<std::size_t>(field)]
+                        .size());
+    return tile_bytes{data, static_cast<std::size_t>(size)};
   };
 }
 
@@ -124,19 +139,27 @@ superstep_traffic exchange(const std::vector<tile_move>& moves, const tile_deali
 
 superstep_traffic gather_output(const tile_dealing& deal, rank_buffers& buffers,
                                 const session& s) {
-  std::vector<int> counts, displacements;
-  for (int r = 0; r < s.size; ++r) {
-    const std::int64_t begin = buffers.output_offset(deal.first(r));
-    displacements.push_back(message_count(begin));
-    counts.push_back(message_count(buffers.output_offset(deal.end(r)) - begin));
+  // One collective per written field, all posted before any is awaited.
+  std::vector<std::vector<int>> counts, displacements;
+  std::vector<MPI_Request> requests;
+  std::int64_t mine = 0;
+  for (auto& whole : buffers.written()) {
+    auto& count = counts.emplace_back();
+    auto& displacement = displacements.emplace_back();
+    for (int r = 0; r < s.size; ++r) {
+      const std::int64_t begin = whole.offset[static_cast<std::size_t>(deal.first(r))];
+      displacement.push_back(message_count(begin));
+      count.push_back(
+          message_count(whole.offset[static_cast<std::size_t>(deal.end(r))] - begin));
+    }
+    mine += count[static_cast<std::size_t>(s.rank)];
+    check(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, whole.bytes.data(), count.data(),
+                          displacement.data(), MPI_BYTE, s.comm, &requests.emplace_back()),
+          "MPI_Iallgatherv");
   }
-  std::vector<MPI_Request> request(1);
-  check(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffers.output(), counts.data(),
-                        displacements.data(), MPI_BYTE, s.comm, request.data()),
-        "MPI_Iallgatherv");
-  wait_all(request);
-  const std::int64_t mine = counts[static_cast<std::size_t>(s.rank)];
-  return {mine * (s.size - 1), mine > 0 ? s.size - 1 : 0};
+  wait_all(requests);
+  const auto fields = static_cast<std::int64_t>(buffers.written().size());
+  return {mine * (s.size - 1), mine > 0 ? fields * (s.size - 1) : 0};
 }
 
 } // namespace s2p::rt::mpi

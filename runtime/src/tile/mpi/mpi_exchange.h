@@ -20,24 +20,29 @@ struct superstep_traffic {
   std::int64_t messages = 0;
 };
 
-// The tile buffers of one rank. The output (field 0) is held for every tile, tile after
-// tile, so the gather can fill in the other ranks' tiles in place; the inputs only for the
-// rank's own tiles.
+// The tile buffers of one rank. The fields the forall writes -- the output (field 0) and a
+// fused forall's further outputs (tile_field::written) -- are held for every tile, tile after
+// tile, so the gather can fill in the other ranks' tiles in place and every rank can store
+// every tile's blocks; the fields it only reads, for the rank's own tiles alone.
 class rank_buffers {
 public:
   rank_buffers(const tile_program& program, const tile_dealing& deal, int rank);
 
   std::byte* at(int tile, int field);
   tile_memory memory(int tile);
-  std::byte* output() { return output_.data(); }
-  std::int64_t output_offset(int tile) const {
-    return output_offset_[static_cast<std::size_t>(tile)];
-  }
+
+  // A written field's buffers, every tile's one after the other.
+  struct whole_field {
+    int field = 0;
+    std::vector<std::byte> bytes;
+    std::vector<std::int64_t> offset; // per tile, and the total at the end
+  };
+  std::vector<whole_field>& written() { return written_; }
 
 private:
-  std::vector<std::byte> output_;
-  std::vector<std::int64_t> output_offset_; // per tile, and the total at the end
-  std::vector<std::vector<std::vector<std::byte>>> inputs_; // [tile - first][field - 1]
+  whole_field* written_field(int field);
+  std::vector<whole_field> written_;
+  std::vector<std::vector<std::vector<std::byte>>> read_; // [tile - first][field]; written: empty
   int first_, end_;
 };
 
@@ -47,7 +52,7 @@ private:
 superstep_traffic exchange(const std::vector<tile_move>& moves, const tile_dealing& deal,
                            rank_buffers& buffers, const session& s, int tag);
 
-// Every rank gets every tile's output buffer (MPI_Allgatherv).
+// Every rank gets every tile's buffers of the fields the forall writes (MPI_Allgatherv).
 superstep_traffic gather_output(const tile_dealing& deal, rank_buffers& buffers, const session& s);
 
 // MPI counts are ints: a message over 2 GiB is refused rather than truncated.

@@ -3,6 +3,7 @@
 // their standard output dropped from the start; `mpirun -n R ./foo` then prints exactly
 // what `./foo` prints. An uncaught exception on any rank ends the whole job (MPI_Abort)
 // instead of leaving the other ranks blocked in a message that never comes.
+#include "core/refusal.h"
 #include "tile/mpi/mpi_backend.h"
 #include "tile/mpi/mpi_session.h"
 
@@ -40,11 +41,15 @@ void drop_standard_output() {
   ::close(null);
 }
 
+// A refusal of the runtime's (core/refusal.h) in its own words, anything else as uncaught.
 std::string describe_current_exception() {
   try {
-    if (const auto error = std::current_exception())
-      std::rethrow_exception(error);
-    return "std::terminate called without an exception";
+    const auto error = std::current_exception();
+    if (!error)
+      return "std::terminate called without an exception";
+    if (const auto refusal = runtime_refusal(error))
+      return *refusal;
+    std::rethrow_exception(error);
   } catch (const std::exception& e) {
     return std::string("uncaught exception: ") + e.what();
   } catch (...) {

@@ -3,7 +3,8 @@
 // like the threads backend but across processes:
 //   load (the rank's tiles, one thread each) -> owner-copy moves (copies within the rank,
 //   messages between ranks) -> compute (one thread per tile) -> work-stealing returns ->
-//   gather every tile's output buffer to every rank -> store every tile's owned blocks
+//   gather every tile's output buffers (the output's, and a fused forall's further outputs')
+//   to every rank -> store every tile's owned blocks of them
 // so that when the kernel returns each rank's output field holds the whole result and the
 // program goes on as the sequential one would. Any failure aborts the job: the other ranks
 // would otherwise wait forever for this rank's messages.
@@ -93,7 +94,8 @@ launch_traffic run(const tile_kernel_info& info, const tile_program& program,
                                     exchange(program.returns, deal, buffers, s, kReturnsTag));
     traffic.supersteps.emplace_back("result gather", gather_output(deal, buffers, s));
   }
-  // Every tile's owned output blocks, on every rank: only the output is stored.
+  // Every tile's owned blocks of the output (and of a fused forall's further outputs), on
+  // every rank: only the fields the forall writes are stored.
   for (int t = 0; t < info.tiles; ++t)
     program.store(t, buffers.memory(t));
   traffic.wall_seconds =
