@@ -9,6 +9,7 @@
 #include "fuzz_common.h"
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -76,6 +77,14 @@ enum class StateKind {
   MemberIntrinsic,   // refused
 };
 
+const char* state_name(StateKind kind) {
+  static const char* const names[] = {"none",         "global-one-warp", "global-two-warps",
+                                      "static-local", "mutable-reference", "pointer",
+                                      "const-reference", "plain-struct", "struct-with-pointer",
+                                      "second-view",  "member-intrinsic"};
+  return names[static_cast<int>(kind)];
+}
+
 void warp_kernel(Random& rng, std::ostream& out) {
   static const std::vector<IntKind> loop_types = {{"int", 40},          {"unsigned", 40},
                                                   {"long", 40},         {"unsigned char", 300},
@@ -88,6 +97,8 @@ void warp_kernel(Random& rng, std::ostream& out) {
   const auto state = static_cast<StateKind>(rng.below(11));
   const bool symbolic = rng.chance(25);
 
+  // The shape this kernel was mutated into: the batch counts its verdicts per shape.
+  out << "// shape: warp " << state_name(state) << "\n";
   out << "#include <seq2par/seq2par.h>\n#include <cstdint>\n#include <cstdio>\n\n";
   out << "struct Plain { long a; int b; };\nstruct Holder { long* p; };\n";
   out << "long g_total = 0;\n";
@@ -159,6 +170,13 @@ enum class TileMutation {
 
 void tile_kernel(Random& rng, std::ostream& out) {
   const auto mutation = static_cast<TileMutation>(rng.below(static_cast<int>(TileMutation::Count)));
+  static const char* const names[] = {
+      "valid",          "captured-write",      "plain-field-read",  "tile-index",
+      "static-in-helper", "in-place",          "custom-combine",    "library-combine",
+      "helper-read",    "helper-clamped-read", "local-reference",   "mutated-index",
+      "const-pointer-state", "thread-local-state", "other-extent",  "reads-own-output"};
+  static_assert(std::size(names) == static_cast<std::size_t>(TileMutation::Count));
+  out << "// shape: tiles " << names[static_cast<int>(mutation)] << "\n";
   const int tiles = rng.between(1, 4);
   const int n = tiles * rng.between(2, 6);
   out << "#include <seq2par/seq2par.h>\n#include <cstdio>\n#include <vector>\n\n";
