@@ -111,6 +111,31 @@ TEST(WorkStealing, AStolenTasksOutputRunsGoToTheThiefBeforeTheTasks) {
   EXPECT_GE(program.stealing_bytes, 2 * returned); // both ways, plus any input fetches
 }
 
+// A body seq2par proved never reads its output (output_write_only): the thief gets none of the
+// output's values, only the result goes home.
+TEST(WorkStealing, AWriteOnlyOutputIsNotFetchedByTheThief) {
+  const auto map = lopsided_rows();
+  s2p::steal_costs greedy;
+  greedy.free_transfers = true;
+  greedy.fetch_output = false;
+  const s2p::rt::forall_field_spec<2> out{"C", "f64", 8, &map, {}};
+  const std::vector<s2p::rt::forall_field_spec<2>> inputs{
+      {"A", "f64", 8, &map, {index_map<2>::identity()}}};
+  const auto layout = s2p::rt::plan_forall<2>(4, out, inputs, greedy, false);
+  const auto& program = layout.program;
+  ASSERT_GT(program.stolen_tasks, 0);
+  std::int64_t fetched = 0; // the inputs the thieves lack: A is on C's map, so owner-copy moves none
+  for (const auto& move : program.moves) {
+    EXPECT_NE(move.field, 0) << "an output move from tile " << move.from_tile;
+    fetched += move.bytes;
+  }
+  std::int64_t returned = 0;
+  for (const auto& back : program.returns)
+    returned += back.bytes;
+  EXPECT_GT(returned, 0);
+  EXPECT_EQ(program.stealing_bytes, returned + fetched);
+}
+
 TEST(WorkStealing, BalancedQueuesStealNothing) {
   const auto map = s2p::resource_map<2>::block_cyclic({64, 64}, {16, 64}, 4);
   const auto inputs = add_transpose_inputs(map);

@@ -591,6 +591,27 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, s2p::field<1, float>& z,
   }
 }
 
+// A forall whose body only assigns its output tells the runtime so (tile_kernel_info's
+// output_write_only): a stolen task then needs none of the output's values. A body that reads
+// its output at its index (directly or with +=) does not.
+TEST_F(Tool, AWriteOnlyForallSaysSoInItsLaunchDescription) {
+  const auto launch_of = [&](const std::string& name, const std::string& body) {
+    std::ofstream(dir / (name + ".cpp")) << "#include <seq2par/seq2par.h>\n"
+        "S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, const s2p::field<1, float>& x) {\n"
+        "  auto map = s2p::resource_map<1>::block(y.extent(), 4);\n"
+        "  auto Yd = s2p::agile(y, map);\n  auto Xd = s2p::agile(x, map);\n"
+        "  s2p::forall(Yd.extent(), [&](s2p::index<1> i) { " + body + " });\n}\n";
+    const auto done = run(name + ".cpp --out-dir out_" + name, dir);
+    EXPECT_EQ(done.status, 0) << done.output;
+    const std::string code = comments_on_one_line(read(dir / ("out_" + name) / (name + ".par.cpp")));
+    const auto at = code.find("s2p::rt::tile_kernel_info");
+    return at == std::string::npos ? std::string() : code.substr(at, code.find(';', at) - at);
+  };
+  EXPECT_NE(launch_of("writes", "Yd[i] = Xd[i] * 2.0f;").find(", true}"), std::string::npos);
+  EXPECT_EQ(launch_of("reads", "Yd[i] = Yd[i] * 0.5f + Xd[i];").find("true"), std::string::npos);
+  EXPECT_EQ(launch_of("adds", "Yd[i] += Xd[i];").find("true"), std::string::npos);
+}
+
 // --dump=access: each forall's access relations in isl's notation, with the view and index map
 // each came from, including a read a visible helper makes (read as if inlined); over the extents
 // the file's call fixes.

@@ -25,6 +25,7 @@ TEST(TranspileOptions, EveryOptionChangesTheFingerprint) {
       {"fabric description", [](TranspileOptions& o) { o.fabric.description = "2 chips"; }},
       {"tiles per chip", [](TranspileOptions& o) { o.fabric.tiles_per_chip = 16; }},
       {"fabric file", [](TranspileOptions& o) { o.fabric.file = "f.json"; }},
+      {"hardware threads", [](TranspileOptions& o) { o.fabric.hardware_threads = 8; }},
       {"extents", [](TranspileOptions& o) { o.given_extents["k"]["X"] = {4, 4}; }},
       {"plan weights", [](TranspileOptions& o) { o.plan_overrides["k"].push_back({"map", {2, 1}, "p.json"}); }},
       {"plan warps", [](TranspileOptions& o) { o.warp_overrides["k"].push_back({"78", 1, "p.json"}); }},

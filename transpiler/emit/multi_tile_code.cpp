@@ -105,16 +105,21 @@ void emit_launch_info(std::ostringstream& out, const Kernel& kernel, const EmitO
   const std::size_t code = has_step ? emit_code_images(out, multi.steps[k], k) : 0;
   out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {\""
       << kernel.name << "\", \"" << options.source_name << "\", " << multi.tiles;
+  const bool write_only = has_step && !multi.steps[k].output_read;
   if (several)
     out << ", \"" << kernel.name << "." << k + 1 << "\"";
-  else if (pools > 0 || code > 0)
+  else if (pools > 0 || code > 0 || write_only)
     out << ", nullptr";
   if (pools > 0)
     out << ", s2p_task_pools_" << k + 1 << ", " << pools;
-  else if (code > 0)
+  else if (code > 0 || write_only)
     out << ", nullptr, 0";
   if (code > 0)
     out << ", s2p_code_images_" << k + 1 << ", " << code;
+  else if (write_only)
+    out << ", nullptr, 0";
+  if (write_only)
+    out << ", true"; // output_write_only: a stolen task needs none of the output's values
   out << "};\n";
 }
 

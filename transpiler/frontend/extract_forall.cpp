@@ -37,6 +37,7 @@ struct KernelExtractor::Impl::ElementAccess {
   ir::TileStep::IndexMap map;
   bool written;
   clang::SourceLocation where;
+  bool compound = false; // written by `+=` and the like, which read the element first
 };
 
 namespace {
@@ -117,6 +118,7 @@ struct KernelExtractor::Impl::ElementAccessFinder
   const HelperArguments* through = nullptr; // inside a helper: its bindings
   int depth = 0;
   std::set<const clang::DeclRefExpr*> allowed{}; // field names used as X[...] or X.extent()
+  std::set<const clang::Expr*> compound{};        // targets of `+=`, `-=`, ...
 
   void fail(clang::SourceLocation where, const std::string& message) {
     self->error(where, message);
@@ -147,11 +149,15 @@ struct KernelExtractor::Impl::ElementAccessFinder
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
     if (b->isAssignmentOp())
       written->insert(strip(b->getLHS()));
+    if (b->isCompoundAssignmentOp())
+      compound.insert(strip(b->getLHS()));
     return true;
   }
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
     if (call->isAssignmentOp())
       written->insert(strip(call->getArg(0)));
+    if (call->isAssignmentOp() && call->getOperator() != clang::OO_Equal)
+      compound.insert(strip(call->getArg(0)));
     if (call->getOperator() != clang::OO_Subscript)
       return true;
     const clang::ValueDecl* name = referenced_decl(call->getArg(0));
@@ -177,7 +183,7 @@ struct KernelExtractor::Impl::ElementAccessFinder
                                     "itself (Yd[i] = helper(...))");
       return true;
     }
-    accesses->push_back({field, *map, writes, call->getBeginLoc()});
+    accesses->push_back({field, *map, writes, call->getBeginLoc(), compound.count(call) > 0});
     return true;
   }
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
@@ -369,6 +375,9 @@ bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
     step.add_read(a.field->getNameAsString(), a.map);
   }
   step.output = outputs.front()->getNameAsString();
+  step.output_read = std::any_of(accesses.begin(), accesses.end(), [&](const ElementAccess& a) {
+    return a.field == outputs.front() && (!a.written || a.compound);
+  });
   return true;
 }
 

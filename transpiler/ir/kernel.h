@@ -240,6 +240,11 @@ struct TileStep {
   };
   std::vector<Statement> statements;
   std::string index_parameter; // the forall's index as written ("s2p::index<1> i")
+  // Whether the body may read its output (at its own index: `Yd[i] = Yd[i] * 0.5f`, `+=`, a
+  // block task's output block, an inout of a composed task). False only where the front end
+  // proved every access to the output is a plain assignment: a stolen task then needs none of
+  // the output's current values (the runtime's work stealing).
+  bool output_read = true;
 
   // Records that the body reads `field` through `map` (each map once per field).
   void add_read(const std::string& field, const IndexMap& map);

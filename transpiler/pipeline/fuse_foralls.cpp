@@ -150,6 +150,7 @@ TileStep fuse(const ir::MultiTile& multi, const StepFusion& fusion) {
   for (int k = fusion.first; k < fusion.first + fusion.count; ++k)
     steps.push_back(&multi.steps[static_cast<std::size_t>(k)]);
   TileStep fused = *steps.front();
+  fused.output_read = true; // a later step's body may read the first one's output
   fused.reads.clear();
   fused.shared_reads.clear();
   fused.moved_at_start.clear();

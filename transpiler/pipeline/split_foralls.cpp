@@ -109,6 +109,7 @@ void add_unique(std::vector<std::string>& list, const std::string& item) {
 // the others further outputs (written in place), what they read and do not write its reads.
 TileStep make_part(const TileStep& step, std::size_t begin, std::size_t end) {
   TileStep part = step;
+  part.output_read = true; // the part's statements were not told apart: assume it reads
   part.reads.clear();
   part.shared_reads.clear();
   part.statements.clear();

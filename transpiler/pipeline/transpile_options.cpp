@@ -16,6 +16,7 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
   fabric["description"] = options.fabric.description;
   fabric["tiles_per_chip"] = options.fabric.tiles_per_chip;
   fabric["file"] = options.fabric.file;
+  fabric["hardware_threads"] = options.fabric.hardware_threads;
   nlohmann::ordered_json dumps = nlohmann::ordered_json::array();
   for (const auto kind : options.dumps)
     dumps.push_back(std::string(dump::name_of(kind)));

@@ -246,6 +246,10 @@ struct tile_kernel_info {
   // The forall's code images (null, 0: none counted, as in code written before they were).
   const code_image* code_images = nullptr;
   int code_image_count = 0;
+  // seq2par proved that the forall's body never reads its output (it only assigns it with `=`):
+  // a stolen task then needs no copy of the output's current values. False (the default, and
+  // in code written before): the thief gets them.
+  bool output_write_only = false;
 };
 
 enum class collective_kind { all_reduce, reduce_scatter, all_gather };

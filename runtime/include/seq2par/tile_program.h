@@ -325,9 +325,12 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
       const std::int64_t thief = (result.layouts[0].offset(back.from_tile, mb) + run.offset) * size;
       const std::int64_t owner = (result.layouts[0].offset(back.to_tile, mb) + run.offset) * size;
       // In before the tasks (the body may read its output's current values), home after them.
-      program.moves.push_back({0, back.to_tile, back.from_tile, owner, thief, run.elements * size});
+      if (stealing->fetch_output) {
+        program.moves.push_back({0, back.to_tile, back.from_tile, owner, thief, run.elements * size});
+        program.stealing_bytes += run.elements * size;
+      }
       program.returns.push_back({0, back.from_tile, back.to_tile, thief, owner, run.elements * size});
-      program.stealing_bytes += 2 * run.elements * size;
+      program.stealing_bytes += run.elements * size;
     }
   }
   program.stolen_tasks = steals.stolen;

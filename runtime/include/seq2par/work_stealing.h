@@ -46,6 +46,10 @@ struct steal_costs {
   // The seed's protocol as it stands: an idle tile steals whenever it would finish the task
   // before its owner would reach it, whatever moving the data costs (and across chips).
   bool free_transfers = false;
+  // The thief gets the stolen task's output values first (the body may read its output at its
+  // own index). Off only when seq2par proved the body never reads it
+  // (tile_kernel_info::output_write_only): then the output only goes home.
+  bool fetch_output = true;
 };
 
 // A stolen task's output block going back to its owner: as many contiguous runs of its
@@ -242,10 +246,11 @@ steal_result plan_work_stealing(const owner_copy_plan& plan, const resource_map<
     }
     const std::int64_t cost = compute_cost(task);
     const std::int64_t result_bytes = g.total_extent() * output_element_bytes;
-    // The task's output runs come from its owner (the victim) before the tasks.
-    load[thief].in += result_bytes;
-    load[thief].senders.insert(victim);
-    load[victim].out += result_bytes;
+    if (costs.fetch_output) { // the task's output runs come from its owner before the tasks
+      load[thief].in += result_bytes;
+      load[thief].senders.insert(victim);
+      load[victim].out += result_bytes;
+    }
     load[victim].work -= cost;
     load[thief].work += cost;
     load[victim].returns_in += result_bytes;

@@ -32,6 +32,7 @@ steal_costs work_stealing_costs(const tile_kernel_info& info) {
   steal_costs costs;
   add_fabric_costs(info, costs);
   costs.free_transfers = work_stealing_setting() == work_stealing_mode::greedy;
+  costs.fetch_output = !info.output_write_only;
   return costs;
 }
 
