@@ -182,7 +182,8 @@ void threads_kernel::check_deadlock_locked() {
     return;
   const std::string report =
       describe_warps(info_, snapshot_locked(), "threads",
-                     "every unfinished warp waits on a channel that no running warp can signal");
+                     "deadlock: every unfinished warp waits on a channel that no running warp "
+                     "can signal");
   abort_locked(std::make_exception_ptr(deadlock_error(report)));
 }
 
