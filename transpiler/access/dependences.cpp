@@ -70,8 +70,9 @@ std::vector<std::int64_t> fill_witness(const IslContext& ctx, const IslNames& na
   const std::vector<std::int64_t> parameters(point.begin(), point.begin() + np);
   for (std::size_t p = 0; p < np; ++p)
     d.parameters[names.parameters()[p]] = parameters[p];
-  d.sink_iteration.assign(point.begin() + np, point.begin() + np + rank);
-  d.source_iteration.assign(point.begin() + np + rank, point.end());
+  const auto first = point.begin() + static_cast<std::ptrdiff_t>(np);
+  d.sink_iteration.assign(first, first + static_cast<std::ptrdiff_t>(rank));
+  d.source_iteration.assign(first + static_cast<std::ptrdiff_t>(rank), point.end());
   for (std::size_t k = 0; k < rank; ++k)
     d.distance.push_back(d.source_iteration[k] - d.sink_iteration[k]);
   return parameters;
