@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace s2p::emit {
 
@@ -103,23 +105,27 @@ void emit_launch_info(std::ostringstream& out, const Kernel& kernel, const EmitO
   const bool has_step = k < multi.steps.size();
   const std::size_t pools = has_step ? emit_task_pools(out, multi.steps[k], k) : 0;
   const std::size_t code = has_step ? emit_code_images(out, multi.steps[k], k) : 0;
-  out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {\""
-      << kernel.name << "\", \"" << options.source_name << "\", " << multi.tiles;
-  const bool write_only = has_step && !multi.steps[k].output_read;
-  if (several)
-    out << ", \"" << kernel.name << "." << k + 1 << "\"";
-  else if (pools > 0 || code > 0 || write_only)
-    out << ", nullptr";
-  if (pools > 0)
-    out << ", s2p_task_pools_" << k + 1 << ", " << pools;
-  else if (code > 0 || write_only)
-    out << ", nullptr, 0";
-  if (code > 0)
-    out << ", s2p_code_images_" << k + 1 << ", " << code;
-  else if (write_only)
-    out << ", nullptr, 0";
-  if (write_only)
-    out << ", true"; // output_write_only: a stolen task needs none of the output's values
+  // The fields in declaration order, then the trailing ones at the runtime's defaults left
+  // out (so code written before a field was added still reads the same).
+  const std::string n = std::to_string(k + 1);
+  std::vector<std::string> fields = {
+      '"' + kernel.name + '"',
+      '"' + options.source_name + '"',
+      std::to_string(multi.tiles),
+      several ? '"' + kernel.name + "." + n + '"' : "nullptr",
+      pools > 0 ? "s2p_task_pools_" + n : "nullptr",
+      std::to_string(pools),
+      code > 0 ? "s2p_code_images_" + n : "nullptr",
+      std::to_string(code),
+      // output_write_only: a stolen task needs none of the output's values
+      has_step && !multi.steps[k].output_read ? "true" : "false"};
+  static const char* const defaults[] = {"", "", "", "nullptr", "nullptr", "0", "nullptr", "0",
+                                         "false"};
+  while (fields.size() > 3 && fields.back() == defaults[fields.size() - 1])
+    fields.pop_back();
+  out << "static const s2p::rt::tile_kernel_info " << launch_info(multi, k) << " = {";
+  for (std::size_t f = 0; f < fields.size(); ++f)
+    out << (f ? ", " : "") << fields[f];
   out << "};\n";
 }
 

@@ -15,29 +15,7 @@
 
 namespace s2p::frontend {
 
-
 namespace {
-
-// The element type T of an s2p::field<N, T> (the first type argument), as the schedule spells it.
-std::string schedule_element_type(clang::QualType type, const clang::ASTContext& ctx) {
-  type = type.getNonReferenceType().getCanonicalType();
-  const auto* spec =
-      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
-  if (!spec)
-    return "";
-  for (const auto& arg : spec->getTemplateArgs().asArray()) {
-    if (arg.getKind() != clang::TemplateArgument::Type)
-      continue;
-    const clang::QualType t = arg.getAsType().getCanonicalType();
-    if (t->isFloatingType())
-      return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
-    if (t->isIntegerType() && !t->isBooleanType()) {
-      const auto bits = ctx.getTypeSize(t);
-      return (t->isSignedIntegerType() ? 'i' : 'u') + std::to_string(bits); // chars: see above
-    }
-  }
-  return "";
-}
 
 // The element type T of an s2p::field<N, T> (its first type argument), without qualifiers.
 std::optional<clang::QualType> field_element_type(clang::QualType type) {
@@ -50,6 +28,22 @@ std::optional<clang::QualType> field_element_type(clang::QualType type) {
     if (arg.getKind() == clang::TemplateArgument::Type)
       return arg.getAsType().getCanonicalType().getUnqualifiedType();
   return std::nullopt;
+}
+
+// The element type T of an s2p::field<N, T>, as the schedule spells it ("f32", "i64"; "" for a
+// type schedules do not name).
+std::string schedule_element_type(clang::QualType type, const clang::ASTContext& ctx) {
+  const std::optional<clang::QualType> element = field_element_type(type);
+  if (!element)
+    return "";
+  const clang::QualType t = *element;
+  if (t->isFloatingType())
+    return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
+  if (t->isIntegerType() && !t->isBooleanType()) {
+    const auto bits = ctx.getTypeSize(t);
+    return (t->isSignedIntegerType() ? 'i' : 'u') + std::to_string(bits); // chars: see above
+  }
+  return "";
 }
 
 } // namespace

@@ -42,61 +42,10 @@ struct KernelExtractor::Impl::ElementAccess {
 
 namespace {
 
-// Does `helper` assign to `param`, take its address, or pass it on as a mutable reference?
-// Then an index the helper builds from it is no longer the argument it was called with.
-struct ParameterWrites : clang::RecursiveASTVisitor<ParameterWrites> {
-  const clang::ParmVarDecl* param;
-  bool written = false;
-  void note(const clang::Expr* target) {
-    const clang::Expr* e = strip(target);
-    while (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
-      if (op->getOperator() != clang::OO_Subscript)
-        break;
-      e = strip(op->getArg(0));
-    }
-    if (referenced_decl(e) == param)
-      written = true;
-  }
-  bool VisitBinaryOperator(clang::BinaryOperator* op) {
-    if (op->isAssignmentOp())
-      note(op->getLHS());
-    return true;
-  }
-  bool VisitUnaryOperator(clang::UnaryOperator* op) {
-    if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf)
-      note(op->getSubExpr());
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
-    if (op->isAssignmentOp() || op->getOperator() == clang::OO_PlusPlus ||
-        op->getOperator() == clang::OO_MinusMinus)
-      note(op->getArg(0));
-    return true;
-  }
-  bool VisitVarDecl(clang::VarDecl* var) {
-    const clang::QualType type = var->getType();
-    if (var->hasInit() && type->isReferenceType() &&
-        !type.getNonReferenceType().isConstQualified())
-      note(var->getInit());
-    return true;
-  }
-  bool VisitCallExpr(clang::CallExpr* call) {
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    for (unsigned a = 0; callee && a < call->getNumArgs() && a < callee->getNumParams(); ++a) {
-      const clang::QualType type = callee->getParamDecl(a)->getType();
-      if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
-        note(call->getArg(a));
-    }
-    return true;
-  }
-};
-
-bool helper_writes(const clang::FunctionDecl& helper, const clang::ParmVarDecl& param) {
-  ParameterWrites writes;
-  writes.param = &param;
-  writes.TraverseStmt(helper.getBody());
-  return writes.written;
-}
+// The parameters `helper` assigns to, takes the address of, or passes on as a mutable
+// reference or pointer: an index it builds from one of them is no longer the argument it was
+// called with (defined with the write visitor below).
+std::set<const clang::ParmVarDecl*> written_parameters(const clang::FunctionDecl& helper);
 
 // Helpers nest at most this deep inside a forall body (a recursive helper is refused there).
 constexpr int kMaxHelperDepth = 8;
@@ -228,16 +177,15 @@ private:
 bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* call) {
   if (llvm::isa<clang::CXXOperatorCallExpr>(call) || llvm::isa<clang::CXXMemberCallExpr>(call))
     return true;
-  HelperArguments level;
-  for (unsigned a = 0; a < call->getNumArgs(); ++a)
-    if (agile_of(referenced_decl(call->getArg(a))))
-      allow(call->getArg(a));
-  const clang::FunctionDecl* callee = call->getDirectCallee();
   bool passes_field = false;
-  for (unsigned a = 0; a < call->getNumArgs(); ++a)
-    passes_field = passes_field || agile_of(referenced_decl(call->getArg(a)));
+  for (const clang::Expr* arg : call->arguments())
+    if (agile_of(referenced_decl(arg))) {
+      allow(arg); // judged here, as the helper's argument
+      passes_field = true;
+    }
   if (!passes_field)
     return true;
+  const clang::FunctionDecl* callee = call->getDirectCallee();
   if (!callee || !callee->getBody()) {
     fail(call->getBeginLoc(), "the forall body passes an agile field to '" +
                                   (callee ? callee->getNameAsString() : std::string("a call")) +
@@ -253,6 +201,7 @@ bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* 
                                   "accesses by inlining it");
     return true;
   }
+  HelperArguments level;
   return read_helper(*call, *callee, level);
 }
 
@@ -261,8 +210,8 @@ bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallEx
                                                              HelperArguments& level) {
   level.caller = through;
   level.helper = &callee;
-  level.called_at = call.getBeginLoc();
   const clang::FunctionDecl* pattern = callee.getTemplateInstantiationPattern();
+  const std::set<const clang::ParmVarDecl*> written_here = written_parameters(callee);
   for (unsigned a = 0; a < call.getNumArgs() && a < callee.getNumParams(); ++a) {
     const clang::ParmVarDecl* param = callee.getParamDecl(a);
     const clang::ValueDecl* name = referenced_decl(call.getArg(a));
@@ -280,7 +229,7 @@ bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallEx
       }
       level.fields[param] = field;
     }
-    if (!helper_writes(callee, *param))
+    if (!written_here.count(param))
       level.arguments[param] = call.getArg(a);
   }
   ElementAccessFinder inner{{}, self, i, rank, accesses, written};
@@ -381,6 +330,16 @@ bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
   return true;
 }
 
+std::string KernelExtractor::Impl::source_of(const std::string& view) const {
+  const auto it = source_parameter_.find(view);
+  return it == source_parameter_.end() ? view : it->second;
+}
+
+std::string KernelExtractor::Impl::map_of(const std::string& view) const {
+  const auto it = agile_map_.find(view);
+  return it == agile_map_.end() ? std::string() : it->second;
+}
+
 // The tiles compute the output's elements where they are owned: every element of the output,
 // and only those. A forall over another extent would compute more or fewer elements than the
 // sequential loop, so the extent must be the output's: its own, its field's, or that of a field
@@ -391,16 +350,8 @@ bool KernelExtractor::Impl::domain_is_output_extent(const ir::TileStep& step,
   const clang::ValueDecl* of = call ? referenced_decl(call->getImplicitObjectArgument()) : nullptr;
   if (of && call->getMethodDecl() && call->getMethodDecl()->getName() == "extent") {
     const std::string name = of->getNameAsString();
-    const auto source = [&](const std::string& n) {
-      const auto it = source_parameter_.find(n);
-      return it == source_parameter_.end() ? n : it->second;
-    };
-    const auto map = [&](const std::string& n) {
-      const auto it = agile_map_.find(n);
-      return it == agile_map_.end() ? std::string() : it->second;
-    };
-    if (name == step.output || source(name) == source(step.output) ||
-        (!map(name).empty() && map(name) == map(step.output)))
+    if (name == step.output || source_of(name) == source_of(step.output) ||
+        (!map_of(name).empty() && map_of(name) == map_of(step.output)))
       return true;
   }
   error(extent.getBeginLoc(),
@@ -415,14 +366,6 @@ bool KernelExtractor::Impl::check_further_outputs(
     const ir::TileStep& step, const std::vector<const clang::ValueDecl*>& outputs,
     const std::vector<ElementAccess>& accesses) {
   const ir::TileStep::IndexMap identity = identity_map(step.rank);
-  const auto map_of = [&](const clang::ValueDecl* field) {
-    const auto it = agile_map_.find(field->getNameAsString());
-    return it == agile_map_.end() ? std::string() : it->second;
-  };
-  const auto source_of = [&](const clang::ValueDecl* field) {
-    const auto it = source_parameter_.find(field->getNameAsString());
-    return it == source_parameter_.end() ? field->getNameAsString() : it->second;
-  };
   for (const auto& a : accesses) {
     const auto at = std::find(outputs.begin(), outputs.end(), a.field);
     if (at == outputs.end())
@@ -438,16 +381,17 @@ bool KernelExtractor::Impl::check_further_outputs(
     const clang::ValueDecl* first = outputs.front();
     if (at == outputs.begin() || !a.written)
       continue;
-    if (map_of(a.field).empty() || map_of(a.field) != map_of(first)) {
+    const std::string map = map_of(name), first_map = map_of(first->getNameAsString());
+    if (map.empty() || map != first_map) {
       error(a.where, "a forall that writes several agile fields writes them on one resource map "
                      "(each element is computed where it is owned): '" + name + "' is dealt by '" +
-                         map_of(a.field) + "' and '" + first->getNameAsString() + "' by '" +
-                         map_of(first) + "'");
+                         map + "' and '" + first->getNameAsString() + "' by '" + first_map +
+                         "'");
       return false;
     }
-    if (source_of(a.field) == source_of(first)) {
+    if (source_of(name) == source_of(first->getNameAsString())) {
       error(a.where, "the forall writes '" + name + "' and '" + first->getNameAsString() +
-                         "', which both distribute field '" + source_of(first) + "'");
+                         "', which both distribute field '" + source_of(name) + "'");
       return false;
     }
   }
@@ -584,10 +528,67 @@ public:
       self().check_write(op->getSubExpr(), op->getOperatorLoc());
     return true;
   }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+    if (call->isAssignmentOp() || call->getOperator() == clang::OO_PlusPlus ||
+        call->getOperator() == clang::OO_MinusMinus)
+      self().check_write(call->getArg(0), call->getOperatorLoc());
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+    const auto* method = call->getMethodDecl();
+    if (method && !method->isConst() && !method->isStatic())
+      self().check_write(call->getImplicitObjectArgument(), call->getExprLoc());
+    return true;
+  }
+  // An argument bound to a mutable reference or pointer parameter may be written.
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (!callee || llvm::isa<clang::CXXOperatorCallExpr>(call))
+      return true;
+    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+      const clang::QualType type = callee->getParamDecl(i)->getType();
+      const bool mutable_ref =
+          type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
+      const bool mutable_pointer =
+          type->isPointerType() && !type->getPointeeType().isConstQualified();
+      if (mutable_ref || mutable_pointer)
+        self().check_write(call->getArg(i), call->getArg(i)->getBeginLoc());
+    }
+    return true;
+  }
 
 private:
   Derived& self() { return static_cast<Derived&>(*this); }
 };
+
+// The parameters of a helper that it may change (see written_parameters): written as its
+// write visitor sees writes, or made reachable for writing (its address, a mutable reference).
+class ParameterWrites : public WriteVisitor<ParameterWrites> {
+public:
+  std::set<const clang::ParmVarDecl*> written;
+  void check_write(const clang::Expr* target, clang::SourceLocation) {
+    if (const auto* param = llvm::dyn_cast_or_null<clang::ParmVarDecl>(
+            referenced_decl(access_root(target))))
+      written.insert(param);
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->getOpcode() == clang::UO_AddrOf)
+      check_write(op->getSubExpr(), op->getOperatorLoc());
+    return WriteVisitor::VisitUnaryOperator(op);
+  }
+  bool VisitVarDecl(clang::VarDecl* var) {
+    const clang::QualType type = var->getType();
+    if (var->hasInit() && type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
+      check_write(var->getInit(), var->getLocation());
+    return true;
+  }
+};
+
+std::set<const clang::ParmVarDecl*> written_parameters(const clang::FunctionDecl& helper) {
+  ParameterWrites writes;
+  writes.TraverseStmt(helper.getBody());
+  return std::move(writes.written);
+}
 
 // The forall body rules: every tile runs the body at once, so the body may write only its
 // output (element or block) and its own locals, and may compute nothing that depends on
@@ -623,34 +624,10 @@ public:
               "write data only through agile fields (Xd[i]) or tile views (Xt(b))");
     return true;
   }
-  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
-    if (call->isAssignmentOp() || call->getOperator() == clang::OO_PlusPlus ||
-        call->getOperator() == clang::OO_MinusMinus)
-      check_write(call->getArg(0), call->getOperatorLoc());
-    return true;
-  }
-  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
-    const auto* method = call->getMethodDecl();
-    if (method && !method->isConst() && !method->isStatic())
-      check_write(call->getImplicitObjectArgument(), call->getExprLoc());
-    return true;
-  }
   bool VisitCallExpr(clang::CallExpr* call) {
-    const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callable_object_call(*call))
       return true;
-    if (!callee || llvm::isa<clang::CXXOperatorCallExpr>(call))
-      return true;
-    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
-      const clang::QualType type = callee->getParamDecl(i)->getType();
-      const bool mutable_ref =
-          type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
-      const bool mutable_pointer =
-          type->isPointerType() && !type->getPointeeType().isConstQualified();
-      if (mutable_ref || mutable_pointer)
-        check_write(call->getArg(i), call->getArg(i)->getBeginLoc());
-    }
-    return true;
+    return WriteVisitor::VisitCallExpr(call);
   }
 
   // A local pointer or reference (or view) made from a captured variable writes what the
@@ -911,6 +888,9 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
     WalkUpFromDeclStmt(decl); // visits the initializers itself, in order
     return true;
   }
+  // An argument is not a write here: an input block is a view of const elements
+  // (s2p::field<N, const T>), so no callee writes its data through it.
+  bool VisitCallExpr(clang::CallExpr*) { return true; }
   void check_write(const clang::Expr* target, clang::SourceLocation where) {
     if (input_block(target))
       fail(where, "this writes to a block read through s2p::tiles(...); only the forall's "

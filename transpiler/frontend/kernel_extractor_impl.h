@@ -49,7 +49,6 @@ struct HelperArguments {
   std::map<const clang::ValueDecl*, const clang::ValueDecl*> fields;
   const HelperArguments* caller = nullptr;
   const clang::FunctionDecl* helper = nullptr;
-  clang::SourceLocation called_at;
 };
 
 class KernelExtractor::Impl {
@@ -125,6 +124,10 @@ private:
   std::map<std::string, std::string> source_parameter_;
   // Agile variables -> the resource map variable they are dealt by (note_distribution).
   std::map<std::string, std::string> agile_map_;
+  // The kernel parameter a view distributes (the view itself if none), and its map ("" if
+  // unknown).
+  std::string source_of(const std::string& view) const;
+  std::string map_of(const std::string& view) const;
   void note_source_parameter(const clang::VarDecl& var);
   // Refuses (and returns false) when `input` distributes the same field as `output`.
   bool same_source(const clang::ValueDecl& input, const clang::ValueDecl& output,
