@@ -228,24 +228,35 @@ private:
       return false;
     return !mutable_reach(var.getType());
   }
+  // Whether a write can reach memory through a value of `type`: a pointer to non-const, or a
+  // `mutable` member, directly or behind pointers to const (a `const T*` still calls T's
+  // const methods, which change its mutable members). `seen` stops at recursive classes.
   static bool mutable_reach(clang::QualType type) {
+    std::set<const clang::CXXRecordDecl*> seen;
+    return mutable_reach(type, seen);
+  }
+  static bool mutable_reach(clang::QualType type, std::set<const clang::CXXRecordDecl*>& seen) {
     type = type.getNonReferenceType().getCanonicalType();
     while (const auto* array = llvm::dyn_cast<clang::ArrayType>(type.getTypePtr()))
       type = array->getElementType().getCanonicalType();
-    if (type->isPointerType())
-      return !type->getPointeeType().isConstQualified() && !type->isFunctionPointerType();
+    if (type->isFunctionPointerType())
+      return false; // the target's state is followed instead (follow_function_pointers)
+    if (type->isPointerType()) {
+      const clang::QualType pointee = type->getPointeeType();
+      return !pointee.isConstQualified() || mutable_reach(pointee, seen);
+    }
     const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
-    if (!record || !record->hasDefinition())
+    if (!record || !record->hasDefinition() || !seen.insert(record->getDefinition()).second)
       return false;
     // The standard library's classes are deeply const through a const object (a const
     // std::vector's elements are const), whatever pointers they hold inside.
     if (record->getASTContext().getSourceManager().isInSystemHeader(record->getLocation()))
       return false;
     for (const clang::FieldDecl* field : record->getDefinition()->fields())
-      if (field->isMutable() || mutable_reach(field->getType()))
+      if (field->isMutable() || mutable_reach(field->getType(), seen))
         return true;
     for (const clang::CXXBaseSpecifier& base : record->getDefinition()->bases())
-      if (mutable_reach(base.getType()))
+      if (mutable_reach(base.getType(), seen))
         return true;
     return false;
   }
