@@ -90,7 +90,7 @@ public:
   std::int64_t critical_path() const; // max ideal clock
   std::int64_t lower_bound() const { return std::max(busiest_warp(), critical_path()); }
 
-  // Report of this launch (see README for fields).
+  // Report of this launch (see docs/runtime.md for its fields).
   nlohmann::ordered_json report() const;
   const std::vector<TraceEvent>& trace() const { return trace_; }
   bool trace_truncated() const { return trace_truncated_; }

@@ -1,5 +1,5 @@
 // Kernel extraction: a kernel's Clang AST -> seq2par's schedule tree (ir::Kernel).
-// Accepts the control flow the README documents (for-loops with affine bounds, nesting, helper
+// Accepts the control flow docs/language.md documents (for-loops with affine bounds, nesting, helper
 // functions inlined as branches, integer index arithmetic) and reports everything else
 // through Clang's diagnostics, at the construct, saying why.
 #pragma once

@@ -10,7 +10,7 @@
 // ("kernel", the default, "map" or "pool") evaluates the rule once per resource map or pool of
 // the plan with that map's or pool's variables bound. Actions are a fixed vocabulary
 // (ActionKind), each with its own typed parameters (the reference is docs in rules.cpp's
-// reader and README "Tuning rules"). Evaluation order and chaining: tuning/apply.h.
+// reader and docs/tuning.md, "Rules"). Evaluation order and chaining: tuning/apply.h.
 #pragma once
 
 #include "ir/diagnostic.h"

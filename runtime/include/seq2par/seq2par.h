@@ -2,7 +2,7 @@
 // sequential meaning, so an annotated kernel compiles and runs with any C++17 compiler.
 // That sequential run is the oracle every generated program is compared against.
 //
-// The spellings here are a contract (see the README, "Writing a kernel"): add, never rename.
+// The spellings here are a contract (see docs/language.md): add, never rename.
 #pragma once
 
 #include <cstddef>
@@ -31,7 +31,7 @@
 #define S2P_COST(...) [[clang::annotate("s2p.cost", S2P_DETAIL_STRINGIFY(__VA_ARGS__))]]
 // Number of tiles a multi-tile kernel spans.
 #define S2P_TILES(n) [[clang::annotate("s2p.tiles", n)]]
-// Seed 002's [[move_memory(C, B)]] on a multi-tile kernel: the blocks of B that C's tasks
+// The move_memory(C, B) annotation of a multi-tile kernel: the blocks of B that C's tasks
 // need move to C's owners once, at task start. seq2par checks that a forall of the kernel
 // writes C and reads B.
 #define S2P_MOVE_MEMORY(...)                                                                       \
