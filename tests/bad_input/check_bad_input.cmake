@@ -1,6 +1,7 @@
 # Runs seq2par on one malformed input and requires: exit code 1, every diagnostic the
 # case announces in its `// EXPECT: <line>:<col>: <severity>: <text>` comments (as
-# `<file>:<line>:<col>: <severity>: <text>`), and no output file at all.
+# `<file>:<line>:<col>: <severity>: <text>`), no located error or warning it does not
+# announce, and no output file at all.
 # With -DPLAN=<file.plan.json> it transpiles with `--plan <its name>`, run in the plan's directory
 # (so that messages name the plan as the case expects it).
 #   cmake -DSEQ2PAR=<exe> -DCASE=<file.cpp> [-DEXTRA=<more inputs>] [-DPLAN=<plan>] -DOUT=<dir> -P check_bad_input.cmake
@@ -31,6 +32,41 @@ foreach(line IN LISTS expectations)
     message(FATAL_ERROR "missing diagnostic:\n  ${CASE}:${expected}\nseq2par printed:\n${err}")
   endif()
 endforeach()
+# As Clang's -verify: a located error or warning the case does not announce fails it too (a
+# follow-on diagnostic is noise the user has to read past, or a second defect).
+# Lines are cut by hand, not as a CMake list: a message's own ';' or unbalanced '[' would
+# split or join list elements.
+set(rest "${err}")
+set(unannounced "")
+while(NOT rest STREQUAL "")
+  string(FIND "${rest}" "\n" eol)
+  if(eol EQUAL -1)
+    set(printed "${rest}")
+    set(rest "")
+  else()
+    string(SUBSTRING "${rest}" 0 ${eol} printed)
+    math(EXPR next "${eol} + 1")
+    string(SUBSTRING "${rest}" ${next} -1 rest)
+  endif()
+  if(NOT printed MATCHES "^[^ ]+:[0-9]+:[0-9]+: (error|warning): ")
+    continue()
+  endif()
+  set(announced FALSE)
+  foreach(line IN LISTS expectations)
+    string(REGEX REPLACE "^// EXPECT: " "" expected "${line}")
+    string(FIND "${printed}" "${CASE}:${expected}" found)
+    if(found EQUAL 0)
+      set(announced TRUE)
+      break()
+    endif()
+  endforeach()
+  if(NOT announced)
+    string(APPEND unannounced "  ${printed}\n")
+  endif()
+endwhile()
+if(unannounced)
+  message(FATAL_ERROR "diagnostics the case does not announce (add an // EXPECT: for each, or fix seq2par):\n${unannounced}seq2par printed:\n${err}")
+endif()
 if(err MATCHES "Stack dump|PLEASE submit a bug report|Assertion")
   message(FATAL_ERROR "seq2par crashed:\n${err}")
 endif()

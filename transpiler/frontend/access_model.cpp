@@ -13,6 +13,16 @@ namespace s2p::frontend {
 namespace {
 
 // Fields of a class (and its bases) that hold pointers or references, recursively.
+// How a message names a member: a lambda's captures are unnamed fields of its closure class.
+std::string member_name(const clang::FieldDecl& field) {
+  if (!field.getName().empty())
+    return "its member '" + field.getNameAsString() + "'";
+  const auto* closure = llvm::dyn_cast<clang::CXXRecordDecl>(field.getParent());
+  if (closure && closure->isLambda())
+    return "a capture of the lambda";
+  return "an unnamed member";
+}
+
 std::optional<std::string> indirection_in(const clang::CXXRecordDecl* record,
                                           std::set<const clang::CXXRecordDecl*>& seen) {
   if (!record || !record->hasDefinition() || !seen.insert(record).second)
@@ -23,9 +33,9 @@ std::optional<std::string> indirection_in(const clang::CXXRecordDecl* record,
     while (const auto* array = llvm::dyn_cast<clang::ConstantArrayType>(type.getTypePtr()))
       type = array->getElementType().getCanonicalType();
     if (type->isPointerType() || type->isReferenceType() || type->isMemberPointerType())
-      return "its member '" + field->getNameAsString() + "' is a pointer or reference";
+      return member_name(*field) + " is a pointer or reference";
     if (field->isMutable())
-      return "its member '" + field->getNameAsString() + "' is mutable";
+      return member_name(*field) + " is mutable";
     if (auto inner = indirection_in(type->getAsCXXRecordDecl(), seen))
       return inner;
   }

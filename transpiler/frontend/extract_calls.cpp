@@ -18,6 +18,22 @@
 // (GCC bug 105651).
 
 namespace s2p::frontend {
+namespace {
+
+// A statement expression is refused whole by the rule table (unsupported_constructs.cpp):
+// what it contains is not reported again.
+bool contains_statement_expression(const clang::Stmt* s) {
+  if (!s)
+    return false;
+  if (llvm::isa<clang::StmtExpr>(s))
+    return true;
+  for (const clang::Stmt* child : s->children())
+    if (contains_statement_expression(child))
+      return true;
+  return false;
+}
+
+} // namespace
 
 void KernelExtractor::Impl::visit_call(const clang::CallExpr& call, ir::ScheduleNode& parent,
                                        int warp) {
@@ -199,6 +215,9 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
                 "tensor and pass it as s2p::inout<T>, or pass a value");
       ok = false;
     } else if (arg->HasSideEffects(ctx_) && !is_constant(*arg)) {
+      ok = false;
+      if (contains_statement_expression(arg))
+        continue;
       // A default argument has no place in the call's text: the error is at the call, with
       // a note at the default it comes from.
       const auto* defaulted = llvm::dyn_cast<clang::CXXDefaultArgExpr>(arg);
@@ -313,7 +332,8 @@ KernelExtractor::Impl::bind_helper_parameter(const clang::ParmVarDecl& param,
     return Binding{Binding::Kind::Int, -1, std::move(*value), "", false};
   }
   if (arg.HasSideEffects(ctx_)) {
-    error(arg.getBeginLoc(), which + " has side effects");
+    if (!contains_statement_expression(&arg))
+      error(arg.getBeginLoc(), which + " has side effects");
     return std::nullopt;
   }
   if (arg_binding && arg_binding->kind == Binding::Kind::Text)

@@ -115,6 +115,8 @@ std::optional<ir::Expr> KernelExtractor::Impl::to_ir(const clang::Expr* e, const
     if (const Binding* b = lookup(ref->getDecl())) {
       if (b->kind == Binding::Kind::Int)
         return b->value;
+      if (b->kind == Binding::Kind::Refused)
+        return std::nullopt; // its declaration's error says why
       error(e->getBeginLoc(), std::string(what) + " uses '" + ref->getDecl()->getNameAsString() +
                                   "', which is not an integer index");
       return std::nullopt;
@@ -305,6 +307,8 @@ std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* ar
                                                            const clang::FunctionDecl& callee,
                                                            unsigned index) {
   const clang::Expr* e = strip(arg);
+  if (refused(referenced_decl(e)))
+    return std::nullopt; // its declaration's error says why
   auto wrong = [&]() -> std::optional<ir::Access> {
     error(arg->getBeginLoc(),
           "argument " + std::to_string(index + 1) + " of intrinsic '" + callee.getNameAsString() +
@@ -353,6 +357,8 @@ std::optional<ir::Access> KernelExtractor::Impl::to_access(const clang::Expr* ar
   const Binding* tensor = nullptr;
   if (const clang::ValueDecl* decl = referenced_decl(object))
     tensor = lookup(decl);
+  if (tensor && tensor->kind == Binding::Kind::Refused)
+    return std::nullopt; // its declaration's error says why
   if (!tensor || tensor->kind != Binding::Kind::Tensor) {
     error(object->getBeginLoc(),
           '\'' + text(object->getSourceRange()) +

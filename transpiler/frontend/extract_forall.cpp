@@ -618,6 +618,8 @@ public:
     }
     if (local_global_ && llvm::isa<clang::ParmVarDecl>(var))
       return true; // the tile-view rules name it already
+    if (has_annotation(var, "s2p.shared"))
+      return true; // a refused S2P_SHARED: the error is at the parameter
     fail_(ref->getBeginLoc(),
           '\'' + var->getNameAsString() +
               "' is the plain field, which bypasses the distribution: inside a forall, read and "
@@ -638,7 +640,7 @@ public:
                          s2p_template_name(type.getNonReferenceType()) == "field";
     if (!aliases || !var->hasInit() || var->getType().getNonReferenceType().isConstQualified())
       return true;
-    if (const auto* from = captured_in(var->getInit()))
+    if (const auto* from = captured_in(var->getInit()); from && reported_.insert(from).second)
       fail_(var->getLocation(),
             '\'' + var->getNameAsString() + "' refers to '" + from->getNameAsString() +
                 "', which the forall body captured from the kernel; every tile runs the body at "
@@ -663,7 +665,7 @@ public:
                        var->getNameAsString() + "[0] + 1})");
       return;
     }
-    if (!captured(var) || distributed_(var))
+    if (!captured(var) || distributed_(var) || !reported_.insert(var).second)
       return;
     fail_(where, "the forall body writes '" + var->getNameAsString() +
                      "', which it captured from the kernel; every tile runs the body at once, "
@@ -675,7 +677,7 @@ private:
   // A capture that reaches memory outside its own bytes is read on the tiles where it lies,
   // unordered with the forall's writes and never moved: refused at its first use.
   void check_host_memory_read(const clang::VarDecl& var, clang::SourceLocation where) {
-    if (!host_reads_checked_.insert(&var).second)
+    if (!reported_.insert(&var).second)
       return;
     const auto reach = host_memory_reach(var.getType());
     if (!reach)
@@ -700,16 +702,22 @@ private:
   // A call whose body seq2par cannot follow from here: through a function pointer, or of a
   // callable object (a lambda or functor the kernel made, which may write what it captured).
   bool callable_object_call(const clang::CallExpr& call) {
+    const clang::VarDecl* callee = nullptr; // the object or pointer called, when a variable
     const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(&call);
     if (op && op->getOperator() == clang::OO_Call) {
       // Views (Xt(b), a local block c(j)) are called too; the plain field has its own rule.
       const auto* root = llvm::dyn_cast<clang::DeclRefExpr>(access_root(op->getArg(0)));
-      const auto* var = root ? llvm::dyn_cast<clang::VarDecl>(root->getDecl()) : nullptr;
-      if (!captured(var) || distributed_(var) || s2p_template_name(var->getType()) == "field")
+      callee = root ? llvm::dyn_cast<clang::VarDecl>(root->getDecl()) : nullptr;
+      if (!captured(callee) || distributed_(callee) ||
+          s2p_template_name(callee->getType()) == "field")
         return false;
     } else if (call.getDirectCallee()) {
       return false;
+    } else if (const auto* root = llvm::dyn_cast<clang::DeclRefExpr>(access_root(call.getCallee()))) {
+      callee = llvm::dyn_cast<clang::VarDecl>(root->getDecl());
     }
+    if (callee && !reported_.insert(callee).second)
+      return true;
     fail_(call.getBeginLoc(), "the forall body calls a function pointer or a callable object, "
                               "whose effects seq2par cannot see; call a function by name");
     return true;
@@ -742,7 +750,8 @@ private:
   bool local_global_;
   Fail fail_;
   std::vector<std::string> shared_reads_;
-  std::set<const clang::VarDecl*> host_reads_checked_;
+  // Captures a diagnostic already names: their other uses say nothing more.
+  std::set<const clang::VarDecl*> reported_;
 };
 
 } // namespace

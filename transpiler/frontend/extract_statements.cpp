@@ -127,7 +127,10 @@ void KernelExtractor::Impl::visit_declaration(const clang::DeclStmt& stmt, ir::S
       error(decl->getBeginLoc(), "only variable declarations are allowed in a kernel");
       continue;
     }
+    const int errors_before = errors_;
     visit_variable(*var, stmt, preamble_added);
+    if (errors_ > errors_before && !lookup(var))
+      bind(var, {Binding::Kind::Refused, -1, {}, "", false});
   }
 }
 

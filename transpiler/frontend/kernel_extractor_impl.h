@@ -1,5 +1,5 @@
 // Private to the front end: the state and steps of one kernel's extraction, shared by
-// kernel_extractor.cpp (warp-split kernels) and multi_tile_extractor.cpp (S2P_TILES kernels).
+// kernel_extractor.cpp and the extract_*.cpp files (one construct each, both kinds of kernel).
 #pragma once
 
 #include "frontend/access_model.h"
@@ -31,6 +31,7 @@ struct Binding {
     Int,    // an integer: `value` in terms of loop variables and kernel symbols
     Text,   // a helper parameter: replaced by its argument's text
     Opaque, // a kernel-scope variable of another type, used verbatim
+    Refused, // a declaration refused with an error: its uses report nothing more
   };
   Kind kind = Kind::Opaque;
   int index = -1;
@@ -198,6 +199,11 @@ private:
       where = kernel_decl_->getLocation();
     report_error(ctx_, where, message);
     failed_ = true;
+    ++errors_;
+  }
+  bool refused(const clang::ValueDecl* decl) const {
+    const Binding* binding = decl ? lookup(decl) : nullptr;
+    return binding && binding->kind == Binding::Kind::Refused;
   }
 
   // --- scopes ---
@@ -319,6 +325,7 @@ private:
   int loop_depth_ = 0;
   int block_depth_ = 0;
   bool failed_ = false;
+  int errors_ = 0; // reported so far: a declaration that added one is refused
 };
 
 } // namespace s2p::frontend

@@ -89,7 +89,9 @@ int report_unsupported_constructs(const clang::Stmt& body, clang::ASTContext& ct
   for (const auto& rule : rules()) {
     collector.set_message(rule.message);
     MatchFinder finder;
-    finder.addMatcher(stmt(forEachDescendant(rule.matcher)), &collector);
+    // Inside a statement expression, which is refused whole, a construct says nothing more.
+    finder.addMatcher(stmt(forEachDescendant(stmt(rule.matcher, unless(hasAncestor(stmtExpr()))))),
+                      &collector);
     finder.match(body, ctx);
   }
   return collector.found();

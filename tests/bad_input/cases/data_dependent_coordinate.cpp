@@ -9,3 +9,4 @@ S2P_KERNEL void k(const int* order) {
   }
 }
 // EXPECT: 8:12: error: unsupported expression in a coordinate: 'order[i]' (use + - * / % on loop variables, constants and kernel parameters)
+// EXPECT: 3:30: error: parameter 'order' of a warp-split kernel is a pointer: warps run out of the sequential order, so

@@ -9,3 +9,4 @@ S2P_KERNEL void k(const float* flags) {
   }
 }
 // EXPECT: 6:7: error: the condition of this 'if' reads 'flags', which is not a loop index, constant or kernel parameter; a kernel's 'if' conditions may only compare loop indices, constants and kernel parameters (control flow must not depend on data)
+// EXPECT: 3:32: error: parameter 'flags' of a warp-split kernel is a pointer: warps run out of the sequential order, so

@@ -8,3 +8,4 @@ S2P_KERNEL void k() {
       S2P_WARP(0) fill(t[i % 2]);
 }
 // EXPECT: 7:9: error: unsupported condition 'i > 5, i < 2': compare integer expressions with < <= > >= == != and combine the comparisons with && || !
+// EXPECT: 7:11: warning: relational comparison result

@@ -10,3 +10,4 @@ S2P_KERNEL void k() {
   }
 }
 // EXPECT: 8:9: error: the condition of this 'if' has side effects; a kernel's 'if' conditions may only compare loop indices, constants and kernel parameters
+// EXPECT: 8:9: error: increments and decrements are not supported in a kernel outside a 'for' loop's

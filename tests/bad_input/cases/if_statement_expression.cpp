@@ -6,3 +6,4 @@ S2P_KERNEL void k(const float* flags) {
   S2P_WARP(0) fill(t[0], ({ int v = 0; if (flags[0] > 0) v = 1; v; }));
 }
 // EXPECT: 6:26: error: statement expressions '({ ... })' are not supported in a kernel
+// EXPECT: 3:32: error: parameter 'flags' of a warp-split kernel is a pointer

@@ -8,3 +8,5 @@ S2P_KERNEL void k(s2p::tensor_ref<long> t, Counter& counter) {
   S2P_WARP(1) counter.add(t[1]);
 }
 // EXPECT: 7:15: error: intrinsic 'Counter::add' is a member function
+// EXPECT: 6:53: error: parameter 'counter' of a warp-split kernel is a reference: warps run out of the sequential
+// EXPECT: 8:15: error: intrinsic 'Counter::add' is a member function

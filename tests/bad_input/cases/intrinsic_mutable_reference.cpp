@@ -8,3 +8,4 @@ S2P_KERNEL void k(s2p::tensor_ref<long> t) {
   S2P_WARP(1) mix(t[1], acc);
 }
 // EXPECT: 7:25: error: parameter 2 ('acc') of intrinsic 'mix' is a non-const reference
+// EXPECT: 8:25: error: parameter 2 ('acc') of intrinsic 'mix' is a non-const reference, through which the call could

@@ -8,3 +8,4 @@ S2P_KERNEL void k(unsigned* data) {
 }
 // EXPECT: 6:20: error: parameter 1 ('p') of intrinsic 'bump' is a pointer
 // EXPECT: 7:22: error: parameter 1 ('p') of intrinsic 'square' is a pointer
+// EXPECT: 5:29: error: parameter 'data' of a warp-split kernel is a pointer: warps run out of the sequential order, so

@@ -9,3 +9,4 @@ S2P_KERNEL void k(s2p::tensor_ref<long> t, long* total) {
   S2P_WARP(0) add(t[0], acc);
 }
 // EXPECT: 9:25: error: parameter 2 ('acc') of intrinsic 'add' is a class through which the call could reach other memory: its member 'total' is a pointer or reference
+// EXPECT: 7:50: error: parameter 'total' of a warp-split kernel is a pointer: warps run out of the sequential order, so

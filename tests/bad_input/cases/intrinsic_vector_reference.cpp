@@ -5,3 +5,4 @@ S2P_KERNEL void k(s2p::tensor_ref<int> values, std::vector<int>& log) {
   S2P_WARP(0) append(log, values[0]);
 }
 // EXPECT: 5:22: error: parameter 1 ('log') of intrinsic 'append' is a non-const reference
+// EXPECT: 4:66: error: parameter 'log' of a warp-split kernel is a reference: warps run out of the sequential order, so

@@ -6,3 +6,4 @@ S2P_KERNEL void k(s2p::tensor_ref<float> out) {
     S2P_WARP(0) fill(out[0], c);
 }
 // EXPECT: 5:3: error: loop 'c' steps past the range of its type 'unsigned char'
+// EXPECT: 5:33: warning: result of comparison of constant 256 with expression of type 'unsigned char' is always
