@@ -35,7 +35,7 @@ const char* const kGenUsage =
     "  Writes a ring collective as a schedule template. N tiles (over C chips, N/C each), S bytes\n"
     "  per tile (K/M/G suffixes allowed), element type i8 u8 i16 u16 i32 u32 i64 u64 f32 f64,\n"
     "  op sum max min prod. Fragment k ends on tile (k + owner-offset) mod N after the\n"
-    "  reduce-scatter (-1: the seed's Figs. 3/4). --fabric informs where a bidirectional\n"
+    "  reduce-scatter (-1: the reference ring's placement). --fabric informs where a bidirectional\n"
     "  ring's backward half is sent (and spaces the sends of --placement ring). --algorithm auto\n"
     "  (the default) is hierarchical when C > 1 (rings within each chip, then across chips;\n"
     "  fragment k = jC + i ends on tile (j-1) mod N/C of chip (i-1) mod C), else one flat ring\n"

@@ -105,7 +105,7 @@ Json ring_loop(const char* phase, const std::vector<Direction>& directions, bool
 }
 
 /// The forward ring (and the backward one when bidirectional) of a ring space: the steps of the
-/// seed's table with `tile`/`tiles` read as the space's position and count.
+/// reference ring's step table with `tile`/`tiles` read as the space's position and count.
 std::vector<Direction> ring_directions(const RingSpace& sp, bool bidirectional) {
   const auto ring = [&](const std::string& terms) {
     return "(" + sp.position + " " + terms + ") % " + sp.count;

@@ -79,8 +79,8 @@ cl::list<std::string>
             cl::value_desc("kernel:param=AxB,param=AxB"), cl::cat(category));
 cl::list<std::string>
     plan_files("plan",
-               cl::desc("Transpile a multi-tile kernel with the resource-map weights of this tuning "
-                        "plan (seq2par.plan/1, one kernel per file; repeatable)"),
+               cl::desc("Transpile a kernel with the decisions of this tuning plan: map weights, "
+                        "usable tiles, tunables, warps, fusions, splits, variants (repeatable)"),
                cl::value_desc("foo.kernel.plan.json"), cl::cat(category));
 cl::opt<std::string> auto_warps(
     "auto-warps", cl::ValueOptional,

@@ -296,7 +296,7 @@ json cdrfg_json(const Kernel& kernel, const Region& region) {
               {"removed_detail", removed_detail}};
 }
 
-// Listed by destination, then source, in program order (the seed's table order).
+// Listed by destination, then source, in program order (the order of the channel table in the warp-split design).
 json channels_json(const Kernel& kernel, const Graph& graph) {
   std::vector<const Edge*> synced;
   for (const auto& e : graph.edges)

@@ -1,4 +1,4 @@
-// Seed 004: the body of a multi-tile kernel (S2P_TILES) -- one image for every tile -- and
+// The body of a multi-tile kernel (S2P_TILES) -- one image for every tile -- and
 // its exchange schedules (seq2par.schedule/1 templates whose tile, offset and length
 // fields are expressions of the tile index).
 #pragma once

@@ -306,7 +306,7 @@ std::string extent_text(const std::vector<std::int64_t>& extent) {
 
 } // namespace
 
-// Seed 004 writes the schedule beside the code, which needs the fields' extents; a kernel
+// A schedule template is written beside the code, which needs the fields' extents; a kernel
 // only learns them from its arguments. When every call in this file passes fields of the
 // same constant extents, those are the extents the template is planned for.
 void KernelExtractor::Impl::find_call_extents(const clang::FunctionDecl& kernel,

@@ -1,5 +1,5 @@
 // Proof obligations of the warp split, checked mechanically (tests, the fuzzer and
-// `seq2par --verify` use this):
+// every transpile unless --no-verify use this):
 //  1. every pair of conflicting accesses (same units, at least one write) on different
 //     warps is ordered by happens-before: program order within a warp plus the
 //     synchronized edges (a race otherwise);

@@ -1,4 +1,4 @@
-// --plan's fusions (operation fusion, seed 003): tile steps first..first+count-1 of a
+// --plan's fusions (operation fusion of the tuning loop): tile steps first..first+count-1 of a
 // multi-tile kernel become ONE forall, before planning, so the dumps, the schedule templates
 // and the emitted code all see one step: one superstep's compute instead of `count`, and one
 // exchange phase (the union of the owner-copy moves of the fused foralls' reads of fields none

@@ -1,4 +1,4 @@
-// --plan's splits (operation splitting, seed 003; loop fission): a forall whose body writes
+// --plan's splits (operation splitting of the tuning loop; loop fission): a forall whose body writes
 // several agile fields, in several top-level statements, becomes `parts` consecutive foralls
 // over the same tiles, before planning, so the dumps, the schedule templates and the emitted
 // code all see the parts. Fusion's counterpart (pipeline/fuse_foralls.h): a fused forall keeps

@@ -1,4 +1,4 @@
-// --plan's variants (operation substitution, seed 003): the calls of an intrinsic in a kernel,
+// --plan's variants (operation substitution of the tuning loop): the calls of an intrinsic in a kernel,
 // and in its forall tasks' warp pipelines, call another of the variants the input declares
 // interchangeable (S2P_VARIANTS, frontend/variant_groups.h), with that variant's cost (S2P_COST).
 // The sequential program keeps calling what is written: a variant is the author's claim that it

@@ -5,7 +5,7 @@
 // elements is cut into N = tiles fragments, fragment k = [k*E/N, (k+1)*E/N). Reduce-scatter
 // step s (0-based, N-1 steps): tile i sends fragment (i - s) mod N to tile (i + 1) mod N,
 // which combines it into its own copy; afterwards tile i holds the complete fragment
-// (i + 1) mod N (the seed's Figs. 3/4: fragment k complete on tile (k - 1) mod N).
+// (i + 1) mod N (the reference ring: fragment k complete on tile (k - 1) mod N).
 // All-gather step s: tile i sends fragment (i + 1 - s) mod N to (i + 1) mod N, which
 // stores it. The sequential versions below execute exactly these steps, so every backend
 // combines in the same order and results are bitwise identical, floats included.

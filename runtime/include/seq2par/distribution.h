@@ -5,9 +5,9 @@
 // sequential meaning here, so multi-tile kernels still run as the oracle; seq2par's
 // planner uses the same resource-map arithmetic, so both agree on who owns what.
 //
-// The seed's listing has bugs (recursion in transpose_range, `_Grid` undefined, a ceiling
-// where a floor is needed, `rank` out of scope, "27 to 36" for 27..35); this implements
-// the intent. Tiles are numbered from 0 (the seed numbers compute nodes from 1).
+// The resource-map arithmetic as designed, not as first listed (that listing recursed in
+// transpose_range, used a ceiling where a floor is needed and numbered nodes from 1); tiles
+// are numbered from 0 here.
 #pragma once
 
 #include <algorithm>
@@ -69,8 +69,8 @@ template <int N> struct extent {
       n *= x;
     return n;
   }
-  // Component-wise 0 <= i < extent (the seed's `_Local_offset < _Local_bounds`, with the
-  // lower bound the seed forgets).
+  // Component-wise 0 <= i < extent (both bounds: an index below a block's
+  // offset is outside it too).
   constexpr bool contains(const index<N>& i) const {
     for (int d = 0; d < N; ++d)
       if (i[d] < 0 || i[d] >= v[static_cast<std::size_t>(d)])
@@ -274,7 +274,7 @@ inline std::string split_point(int axis_index, std::int64_t point, std::int64_t 
 template <int N> class resource_map {
 public:
   struct segment {
-    int id; // 1-based, in enumeration order (the seed's 20(1), 20(2), ...)
+    int id; // 1-based, in enumeration order (segment 1, segment 2, ... of the map)
     grid<N> child;
     int tile;
   };

@@ -102,7 +102,7 @@ struct warp_function {
 // Rethrows the first exception a warp threw; throws deadlock_error on deadlock.
 void run_kernel(const kernel_info& info, const warp_function* warps);
 
-// Seed 001 Fig. 6b: a queue of `depth` buffer slots between one producer warp and one
+// A buffer queue: `depth` buffer slots between one producer warp and one
 // consumer warp, made of two channels: `filled` (data) and `freed` (resource). The
 // producer calls dequeue_buffer (waits for a free slot) -> fills it -> queue_buffer; the
 // consumer acquire_buffer (waits for a filled slot) -> consumes it -> release_buffer.

@@ -134,7 +134,7 @@ std::vector<tile_task_pool> task_pools_of(const tile_kernel_info& info);
 std::vector<tile_code_image> code_images_of(const tile_kernel_info& info);
 
 // Whether foralls steal work: S2P_WORK_STEALING=1 (steals that shorten the forall under the
-// cost model) or =greedy (the seed's protocol: whenever an idle tile would finish the task
+// cost model) or =greedy (the original stealing protocol: whenever an idle tile would finish the task
 // first, transfers not counted); and the costs the decisions use: the fabric's exchange
 // rate, chips and barrier, and the compute model.
 enum class work_stealing_mode { off, cost_model, greedy };

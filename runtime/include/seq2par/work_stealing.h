@@ -43,7 +43,7 @@ struct steal_costs {
   std::int64_t tiles_per_chip = 0;
   // The barrier before the superstep that sends stolen results home (paid once, if any).
   std::int64_t returns_barrier_cycles = 150;
-  // The seed's protocol as it stands: an idle tile steals whenever it would finish the task
+  // The original stealing protocol as it stands: an idle tile steals whenever it would finish the task
   // before its owner would reach it, whatever moving the data costs (and across chips).
   bool free_transfers = false;
   // The thief gets the stolen task's output values first (the body may read its output at its

@@ -3,8 +3,8 @@
 // Reduce-scatter over N tiles splits each tile's vector into N fragments and takes N-1 steps: in
 // step s tile i sends fragment (i - s + c) mod N to (i + 1) mod N, which combines it into its own
 // copy. Afterwards fragment k is complete on tile (k + owner_offset) mod N, c = -owner_offset - 1.
-// With the default owner_offset -1 (Figs. 3/4: R complete on n5) c is 0 and the steps are exactly
-// the seed's table. All-gather takes N-1 more steps, each tile passing on the fragment it
+// With the default owner_offset -1 (the reference ring: R complete on n5) c is 0 and the steps are
+// exactly the reference ring's table. All-gather takes N-1 more steps, each tile passing on the fragment it
 // completed last. All-reduce is both. A bidirectional ring sends the first half of every fragment
 // forward (ring "a", links LF) and the second half backward (ring "b", links LB).
 //

@@ -71,7 +71,7 @@ struct XbStats {
   std::uint64_t xreq = 0;
   std::uint64_t xon = 0;
   std::uint64_t xoff_flow_control = 0; ///< sent because the queue was filling
-  std::uint64_t xoff_end_of_grant = 0; ///< sent after a tile's last packet (seed S4)
+  std::uint64_t xoff_end_of_grant = 0; ///< sent after a tile's last packet (end of its grant)
   std::uint32_t max_occupancy = 0;     ///< packets, never above Fabric::xb.queue_packets
   std::uint64_t packets = 0;
   std::uint64_t resent = 0;

@@ -1,6 +1,6 @@
 // Resolution of a schedule template into concrete per-tile lists ("patching" the tile index into
 // the one image). Used by the engine for every superstep, by `s2p-sim resolve` for one
-// tile, and by tests that compare generated collectives with the seed's tables.
+// tile, and by tests that compare generated collectives with the reference ring tables.
 //
 // Everything checkable from one tile's values alone is checked here and reported with superstep,
 // tile and entry: buffer held and live, offsets and sizes in bounds and aligned to the element,

@@ -24,7 +24,7 @@ inline constexpr std::string_view kScheduleFormat = "seq2par.schedule/1";
 
 enum class ElementType : std::uint8_t { kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64, kF32, kF64 };
 enum class CombineOp : std::uint8_t { kCopy, kSum, kMax, kMin, kProd };
-/// Seed 004's barrier placements: (a) compute->exchange, (b) exchange->compute, (c) both.
+/// Where a superstep's barrier sits: (a) compute->exchange, (b) exchange->compute, (c) both.
 enum class BarrierVariant : std::uint8_t { kA, kB, kC };
 enum class BufferInit : std::uint8_t {
   kInput, ///< filled with deterministic input data at load (see sim/README.md, "Initial data")
@@ -87,7 +87,7 @@ collective_algorithm_from_string(std::string_view name);
 /// Symbols every expression may use. `tile`, `chip` and `chip_tile` are per tile; the others
 /// are the same on all tiles.
 struct BuiltinSlots {
-  static constexpr int kTile = 0;         ///< the tile index (the seed's index store)
+  static constexpr int kTile = 0;         ///< the tile index (the index store every tile holds)
   static constexpr int kChip = 1;         ///< the chip index
   static constexpr int kChipTile = 2;     ///< tile index within its chip
   static constexpr int kTiles = 3;        ///< tiles in the schedule

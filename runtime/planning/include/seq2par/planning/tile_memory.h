@@ -122,7 +122,7 @@ struct equal_address_set {
   std::string structure;
 };
 
-// How a pointer of a shared structure reaches data (seed 000's pointer formats).
+// How a pointer of a shared structure reaches data (the pointer formats of shared structures).
 //  vector_1d: the pointer addresses one contiguous block: that block is constrained.
 //  vector_2d: the pointer addresses a block of pointers: the pointer block is constrained (the
 //             pointers in it are values, which may differ per tile).
@@ -156,7 +156,7 @@ struct tile_variable; // below
 
 // Why a group of equal-address sets is refused: sets that share a member are one constraint, so
 // their members all get one address; two different variables of one tile in that union would
-// need the same address (seed Fig. 4b).
+// need the same address (an unsatisfiable equal-address group).
 struct equal_address_refusal {
   std::uint32_t tile = 0;
   variable_id first = 0;
