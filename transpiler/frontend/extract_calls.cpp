@@ -21,7 +21,7 @@ namespace s2p::frontend {
 namespace {
 
 // A statement expression is refused whole by the rule table (unsupported_constructs.cpp):
-// what it contains is not reported again.
+// what it contains is not reported again, once that error is out (failed_).
 bool contains_statement_expression(const clang::Stmt* s) {
   if (!s)
     return false;
@@ -216,7 +216,7 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
       ok = false;
     } else if (arg->HasSideEffects(ctx_) && !is_constant(*arg)) {
       ok = false;
-      if (contains_statement_expression(arg))
+      if (failed_ && contains_statement_expression(arg))
         continue;
       // A default argument has no place in the call's text: the error is at the call, with
       // a note at the default it comes from.
@@ -332,7 +332,7 @@ KernelExtractor::Impl::bind_helper_parameter(const clang::ParmVarDecl& param,
     return Binding{Binding::Kind::Int, -1, std::move(*value), "", false};
   }
   if (arg.HasSideEffects(ctx_)) {
-    if (!contains_statement_expression(&arg))
+    if (!failed_ || !contains_statement_expression(&arg))
       error(arg.getBeginLoc(), which + " has side effects");
     return std::nullopt;
   }

@@ -441,6 +441,7 @@ void KernelExtractor::Impl::note_shared_parameters(const clang::FunctionDecl& ke
             "S2P_SHARED applies to a read-only s2p::field parameter (const s2p::field<N, T>& or "
             "s2p::field<N, const T>): a structure every tile reads and nothing writes; '" +
                 param->getNameAsString() + "' is " + param->getType().getAsString());
+      shared_params_.insert(param); // read as shared, not as a plain field, in the bodies
       continue;
     }
     if (const auto element = field_element_type(param->getType());

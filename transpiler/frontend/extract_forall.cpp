@@ -618,8 +618,6 @@ public:
     }
     if (local_global_ && llvm::isa<clang::ParmVarDecl>(var))
       return true; // the tile-view rules name it already
-    if (has_annotation(var, "s2p.shared"))
-      return true; // a refused S2P_SHARED: the error is at the parameter
     fail_(ref->getBeginLoc(),
           '\'' + var->getNameAsString() +
               "' is the plain field, which bypasses the distribution: inside a forall, read and "
