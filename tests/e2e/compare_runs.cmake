@@ -1,11 +1,14 @@
 # Runs the sequential build (the oracle) and the generated build of one program and
 # requires identical standard output, a clean exit from both, and no sanitizer report.
 #   cmake -DSEQ=<exe> -DPAR=<exe> -DBACKEND=<threads|sim|mpi> [-DREPEAT=n]
-#         [-DLAUNCHER=<command before PAR, arguments separated by ,>] -P compare_runs.cmake
+#         [-DLAUNCHER=<command before PAR, arguments separated by ,>]
+#         [-DENVIRONMENT=<NAME=VALUE for the generated program, pairs separated by ,>]
+#         -P compare_runs.cmake
 # (mpi: -DLAUNCHER=mpirun,--oversubscribe,-n,3 runs the generated program as a 3-rank job.)
 include(${CMAKE_CURRENT_LIST_DIR}/require_arguments.cmake)
 require_arguments(SEQ PAR BACKEND)
 string(REPLACE "," ";" LAUNCHER "${LAUNCHER}")
+string(REPLACE "," ";" ENVIRONMENT "${ENVIRONMENT}")
 
 execute_process(COMMAND "${SEQ}" OUTPUT_VARIABLE seq_out ERROR_VARIABLE seq_err RESULT_VARIABLE seq_rc TIMEOUT 300)
 if(NOT seq_rc EQUAL 0)
@@ -22,6 +25,10 @@ endif()
 foreach(run RANGE 1 ${REPEAT})
   set(ENV{S2P_BACKEND} "${BACKEND}")
   set(ENV{S2P_WATCHDOG_SECONDS} "60")
+  foreach(setting ${ENVIRONMENT})
+    string(REGEX MATCH "^([^=]+)=(.*)$" unused "${setting}")
+    set(ENV{${CMAKE_MATCH_1}} "${CMAKE_MATCH_2}")
+  endforeach()
   execute_process(COMMAND ${LAUNCHER} "${PAR}" OUTPUT_VARIABLE par_out ERROR_VARIABLE par_err RESULT_VARIABLE par_rc TIMEOUT 300)
   if(NOT par_rc EQUAL 0)
     message(FATAL_ERROR "generated program failed on backend '${BACKEND}' (${par_rc}):\n${par_err}")

@@ -28,7 +28,16 @@ TEST(Pool, OverflowAndOutOfRangeCoordinatesThrow) {
   auto t = smem.tensor<3, 10>(0);
   EXPECT_THROW(t[3], std::out_of_range);
   EXPECT_THROW(t[-1], std::out_of_range);
-  EXPECT_THROW(t[0][10], std::out_of_range);
+}
+
+// Element accesses check their index as assert does (tests/runtime/index_checks_test.cpp
+// checks the checked build).
+TEST(IndexChecks, FollowNdebugUnlessChosen) {
+#ifdef NDEBUG
+  EXPECT_EQ(S2P_CHECK_INDICES, 0);
+#else
+  EXPECT_EQ(S2P_CHECK_INDICES, 1);
+#endif
 }
 
 TEST(TensorRef, SubTensorsOfAFixedSize) {

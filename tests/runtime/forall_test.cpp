@@ -13,9 +13,19 @@
 
 namespace {
 
+// "threads_copies": threads running the tile program (S2P_THREADS_OWNER_COPY=1) instead of
+// in place.
 struct Backend {
-  explicit Backend(const char* name) { setenv("S2P_BACKEND", name, 1); }
-  ~Backend() { unsetenv("S2P_BACKEND"); }
+  explicit Backend(const std::string& name) {
+    const bool copies = name == "threads_copies";
+    setenv("S2P_BACKEND", copies ? "threads" : name.c_str(), 1);
+    if (copies)
+      setenv("S2P_THREADS_OWNER_COPY", "1", 1);
+  }
+  ~Backend() {
+    unsetenv("S2P_BACKEND");
+    unsetenv("S2P_THREADS_OWNER_COPY");
+  }
 };
 
 // The seed's 6144^2 structure scaled by 1/64: 96^2 doubles, 32^2 segments on 4 tiles
@@ -166,7 +176,27 @@ TEST_P(Forall, DisjointPartsOfOneBufferAreAccepted) {
   forall_within_one_buffer({{4, 16}, {0, 0}}, {{4, 16}, {4, 0}}, false); // top and bottom rows
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Forall, ::testing::Values("sim", "threads"));
+// A read outside an input is refused before any task runs, on every backend alike (in place,
+// from the read's footprint: the image of the output under its index map).
+TEST_P(Forall, AReadOutsideAnInputIsRefusedBeforeAnyTask) {
+  std::vector<double> x(16, 1.0), y(16, -1.0);
+  const auto map = s2p::resource_map<1>::block({16}, 2);
+  const auto Yd = s2p::agile(s2p::field<1, double>(y.data(), {16}), map);
+  const auto Xd = s2p::agile(s2p::field<1, double>(x.data(), {16}), map);
+  const s2p::rt::tile_kernel_info info{"shifted", "test.cpp", 2};
+  try {
+    s2p::rt::forall(
+        info, 2, Yd, "Yd",
+        [](s2p::index<1> i, auto& Y, auto& X) { Y[i] = X[{i[0] + 1}]; },
+        s2p::rt::reads(Xd, "Xd", {s2p::index_map<1>{{0}, {1}}}));
+    FAIL() << "expected a refusal";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "seq2par: forall reads 'Xd' outside its extent");
+  }
+  EXPECT_EQ(y, std::vector<double>(16, -1.0)); // no task ran
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Forall, ::testing::Values("sim", "threads", "threads_copies"));
 
 // Both views of C = A + B^T need the same blocks, so they plan the same moves.
 TEST(ForallReport, LocalGlobalViewMovesWhatTheGlobalViewMoves) {

@@ -291,8 +291,10 @@ TEST_F(MultiChip, TheBuiltInChipIsRepeatedWhenTheKernelNeedsMoreTiles) {
 
 // s2p::chip_index() inside a forall: the chip of the tile computing the element, on both
 // backends (0 in the sequential run, which is why it is compared with the placement here).
+// (On threads, with the tile program's copies: in place there are no tiles, see below.)
 TEST_F(MultiChip, ChipIndexIsTheComputingTilesChip) {
   Env fabric("S2P_FABRIC", small_two_chip_fabric("s2p_two_chips_index.json"));
+  Env copies("S2P_THREADS_OWNER_COPY", "1");
   for (const char* backend : {"sim", "threads"}) {
     Env use("S2P_BACKEND", backend);
     std::vector<int> chip(16, -1), tile(16, -1);
@@ -310,6 +312,21 @@ TEST_F(MultiChip, ChipIndexIsTheComputingTilesChip) {
     }
   }
   EXPECT_EQ(s2p::chip_index(), 0); // outside a launch: the sequential meaning
+}
+
+// A forall in place on threads runs no tiles: a body sees the sequential meaning, tile 0 of
+// chip 0 (seq2par refuses forall bodies that ask).
+TEST_F(MultiChip, InPlaceOnThreadsTheBodySeesTheSequentialTileAndChip) {
+  Env use("S2P_BACKEND", "threads");
+  std::vector<int> chip(16, -1), tile(16, -1);
+  const auto map = s2p::resource_map<1>::block({16}, 8);
+  const auto Cd = s2p::agile(s2p::field<1, int>(chip.data(), {16}), map);
+  const auto Td = s2p::agile(s2p::field<1, int>(tile.data(), {16}), map);
+  const s2p::rt::tile_kernel_info info{"chips", "test.cpp", 8};
+  s2p::rt::forall(info, 8, Cd, "Cd", [](s2p::index<1> i, auto& Cd) { Cd[i] = s2p::chip_index(); });
+  s2p::rt::forall(info, 8, Td, "Td", [](s2p::index<1> i, auto& Td) { Td[i] = s2p::tile_index(); });
+  EXPECT_EQ(tile, std::vector<int>(16, 0));
+  EXPECT_EQ(chip, std::vector<int>(16, 0));
 }
 
 TEST_F(MultiChip, AKernelLargerThanTheFabricIsAnError) {

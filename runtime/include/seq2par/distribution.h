@@ -21,6 +21,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <seq2par/index_checks.h>
+
 namespace s2p {
 
 template <int N> struct index {
@@ -130,8 +132,10 @@ public:
   T* data() const { return data_; }
 
   T& operator[](const index<N>& i) const {
+#if S2P_CHECK_INDICES
     if (!extent_.contains(i))
       throw std::out_of_range("s2p::field: index outside the field's extent");
+#endif
     return data_[offset_of(i)];
   }
   template <class... I> T& operator()(I... coords) const {
@@ -359,13 +363,13 @@ public:
   int tiles() const { return tiles_; }
   const extent<N>& memory_block() const { return memory_; }
   const extent<N>& algorithmic_block() const { return algorithmic_; }
-  std::int64_t segment_count() const { return static_cast<std::int64_t>(owner_.size()); }
+  std::int64_t segment_count() const { return segment_count_; }
   bool equal_segments() const { return equal_; }
 
   // The tile that owns element `i`: O(1) arithmetic for equal segments, a binary search per
   // axis for split points (with the floor the original's ceiling meant).
   int tile_of(const index<N>& i) const {
-    return owner_[static_cast<std::size_t>(segment_number(i))];
+    return segment_owner(segment_number(i));
   }
   // 0-based number of the segment holding `i`, in enumeration order.
   std::int64_t segment_number(const index<N>& i) const {
@@ -397,11 +401,13 @@ public:
     std::vector<segment> out;
     for (std::int64_t n = 0; n < segment_count(); ++n)
       out.push_back(
-          {static_cast<int>(n + 1), segment_grid(n), owner_[static_cast<std::size_t>(n)]});
+          {static_cast<int>(n + 1), segment_grid(n), segment_owner(n)});
     return out;
   }
   int segment_tile(std::int64_t number) const {
-    return owner_.at(static_cast<std::size_t>(number));
+    if (number < 0 || number >= segment_count_)
+      throw std::out_of_range("s2p::resource_map: segment number out of range");
+    return segment_owner(number);
   }
 
   // Blocks of a decomposition (memory or algorithmic): the rectangle of block `b`
@@ -536,18 +542,32 @@ private:
         w[t] = 0;
     return w;
   }
+  // Who owns segment s, as assign() dealt it: arithmetic for runs and plain turns, the table
+  // for weighted turns (a map of element granularity has a segment per element, so only a
+  // dealing that needs one keeps a table of them).
+  int segment_owner(std::int64_t s) const {
+    if (!dealt_owner_.empty())
+      return dealt_owner_[static_cast<std::size_t>(s)];
+    if (run_starts_.empty())
+      return static_cast<int>(s % tiles_);
+    // The last tile whose run starts at or before s (a tile with an empty run starts where
+    // the next one does).
+    return static_cast<int>(std::upper_bound(run_starts_.begin(), run_starts_.end() - 1, s) -
+                            run_starts_.begin()) -
+           1;
+  }
   void assign() {
     const std::int64_t count = segment_extent().size();
-    owner_.assign(static_cast<std::size_t>(count), 0);
+    segment_count_ = count;
+    dealt_owner_.clear();
+    run_starts_.clear();
     const bool excluding = std::find(excluded_.begin(), excluded_.end(), true) != excluded_.end();
-    if (protocol_ == protocol::cyclic && weights_.empty() && !excluding) {
-      for (std::int64_t s = 0; s < count; ++s)
-        owner_[static_cast<std::size_t>(s)] = static_cast<int>(s % tiles_);
-      return;
-    }
+    if (protocol_ == protocol::cyclic && weights_.empty() && !excluding)
+      return; // segment s to tile s mod tiles
     const std::vector<double> w = dealing_weights();
     const double total = std::accumulate(w.begin(), w.end(), 0.0);
     if (protocol_ == protocol::cyclic) { // weighted round robin, deterministic (ties: lower tile)
+      dealt_owner_.assign(static_cast<std::size_t>(count), 0);
       // A tile of weight 0 never has the largest deficit: the deficits sum to 1 and its is 0.
       std::vector<std::int64_t> dealt(static_cast<std::size_t>(tiles_), 0);
       for (std::int64_t s = 0; s < count; ++s) {
@@ -560,7 +580,7 @@ private:
           if (deficit > best_deficit + 1e-12)
             best = t, best_deficit = deficit;
         }
-        owner_[static_cast<std::size_t>(s)] = best;
+        dealt_owner_[static_cast<std::size_t>(s)] = best;
         ++dealt[static_cast<std::size_t>(best)];
       }
       return;
@@ -570,15 +590,15 @@ private:
     double cumulative = 0;
     std::int64_t start = 0;
     for (int t = 0; t < tiles_; ++t) {
+      run_starts_.push_back(start);
       cumulative += w[static_cast<std::size_t>(t)];
       const std::int64_t end =
           t + 1 == tiles_
               ? count
               : static_cast<std::int64_t>(static_cast<double>(count) * cumulative / total);
-      for (std::int64_t s = start; s < end; ++s)
-        owner_[static_cast<std::size_t>(s)] = t;
       start = std::max(start, end);
     }
+    run_starts_.push_back(count);
   }
 
   extent<N> parent_;
@@ -592,7 +612,9 @@ private:
   bool algorithmic_set_ = false;
   std::vector<double> weights_;
   std::vector<bool> excluded_; // exclude_tiles; empty: none
-  std::vector<int> owner_;
+  std::int64_t segment_count_ = 0;
+  std::vector<std::int64_t> run_starts_; // runs: where each tile's run starts, then the count
+  std::vector<int> dealt_owner_;         // weighted or excluding turns: each segment's tile
 };
 
 // A field together with where its data lives (the agile indexable type): same rank
@@ -641,11 +663,30 @@ template <int N, class T> tile_blocks<N, T> tiles(const agile_field<N, T>& a) {
   return tile_blocks<N, T>(a);
 }
 
+namespace detail {
+template <int D, int N, class Body>
+void for_each_index_from(index<N>& i, const grid<N>& g, Body& body) {
+  const std::int64_t end = g.offset[D] + g.size[D];
+  for (i[D] = g.offset[D]; i[D] < end; ++i[D])
+    if constexpr (D + 1 == N)
+      body(index<N>(i)); // a copy: the body's index is its own, as a value parameter
+    else
+      for_each_index_from<D + 1>(i, g, body);
+}
+} // namespace detail
+
+// Runs body(i) for every index of grid `g`, in row-major order, as nested loops (the inner
+// loop is what a plain loop nest's would be, so the compiler optimizes the body as it would
+// the loop's).
+template <int N, class Body> void for_each_index(const grid<N>& g, Body&& body) {
+  index<N> i;
+  detail::for_each_index_from<0>(i, g, body);
+}
+
 // Runs body(i) for every index of `e`, in row-major order (the sequential meaning; a
 // multi-tile kernel runs each output block on the tile that owns it).
 template <int N, class Body> void forall(const extent<N>& e, Body&& body) {
-  for (std::int64_t k = 0; k < e.size(); ++k)
-    body(delinearize(k, e));
+  for_each_index(grid<N>{e, index<N>{}}, body);
 }
 
 } // namespace s2p

@@ -229,7 +229,43 @@ void for_each_remote_memory_block(const input_access<N>& input, const grid<N>& n
   });
 }
 
+// Why output block `b` cannot read `input` (the plan's refusal, without "seq2par: ").
+template <int N> std::string outside_message(const input_access<N>& input, const index<N>& b) {
+  return input.view == access_view::global
+             ? "forall reads '" + input.field + "' outside its extent"
+             : "forall reads a block of '" + input.field +
+                   "' outside its algorithmic blocks (output block " + describe(b) + ")";
+}
+
 } // namespace owner_copy_detail
+
+// The refusal plan_owner_copy makes when a task would read outside an input, without
+// planning anything: what a forall that runs in place on shared memory checks once, before
+// any task (the element accesses of its body then stay inside the fields). Empty if none.
+// A global-view read's footprint over all tasks is the map's image of the whole output; a
+// block read's is checked block by block, as the plan does.
+template <int N>
+std::string footprint_error(const resource_map<N>& output,
+                            const std::vector<input_access<N>>& inputs) {
+  const extent<N> algorithmic = output.algorithmic_block();
+  const extent<N> counts = resource_map<N>::block_counts(output.parent(), algorithmic);
+  for (const auto& input : inputs) {
+    grid<N> needed;
+    if (input.view == access_view::global) {
+      if (!owner_copy_detail::needed_region(input, index<N>{}, grid<N>{output.parent(), index<N>{}},
+                                            needed))
+        return owner_copy_detail::outside_message(input, index<N>{});
+      continue;
+    }
+    for (std::int64_t k = 0; k < counts.size(); ++k) {
+      const index<N> b = delinearize(k, counts);
+      if (!owner_copy_detail::needed_region(
+              input, b, resource_map<N>::block_grid(output.parent(), algorithmic, b), needed))
+        return owner_copy_detail::outside_message(input, b);
+    }
+  }
+  return {};
+}
 
 template <int N>
 inline owner_copy_plan plan_owner_copy(const resource_map<N>& output,
@@ -248,11 +284,7 @@ inline owner_copy_plan plan_owner_copy(const resource_map<N>& output,
     for (const auto& input : inputs) {
       grid<N> needed;
       if (!owner_copy_detail::needed_region(input, b, out_block, needed)) {
-        plan.error = input.view == access_view::global
-                         ? "forall reads '" + input.field + "' outside its extent"
-                         : "forall reads a block of '" + input.field +
-                               "' outside its algorithmic blocks (output block " +
-                               owner_copy_detail::describe(b) + ")";
+        plan.error = owner_copy_detail::outside_message(input, b);
         return plan;
       }
       // Remote algorithmic blocks of the input this task reads.

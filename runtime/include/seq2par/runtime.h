@@ -347,3 +347,4 @@ void collective(const tile_kernel_info& info, collective_kind kind, const field<
 } // namespace s2p::rt
 
 #include <seq2par/tile_program.h>
+#include <seq2par/forall.h>

@@ -14,6 +14,8 @@
 #include <string>
 #include <type_traits>
 
+#include <seq2par/index_checks.h>
+
 // `#pragma s2p ...` is read by seq2par; other compilers ignore it. Keep them quiet about it.
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wunknown-pragmas"
@@ -112,9 +114,11 @@ public:
   constexpr T* begin() const { return data_; }
   constexpr T* end() const { return data_ + size_; }
   T& operator[](std::size_t i) const {
+#if S2P_CHECK_INDICES
     if (i >= size_)
       detail::fail("view index " + std::to_string(i) + " out of range [0," + std::to_string(size_) +
                    ")");
+#endif
     return data_[i];
   }
 

@@ -1,0 +1,532 @@
+// <seq2par/forall.h> — a multi-tile kernel's forall as generated code calls it: the fields it
+// reads (`reads`, `writes`, `tile_reads`), the refusals every backend makes alike (fields that
+// share memory, a map over the wrong tile count), and the two ways it runs:
+//   - as a tile program (<seq2par/tile_program.h>): owner-copy's moves into each tile's
+//     buffers, the tasks on their tiles, the results stored back; what the fabric simulator
+//     and the mpi backend run, and the threads backend with S2P_THREADS_OWNER_COPY=1;
+//   - in place, on the threads backend: the body on the fields themselves, the output's
+//     rows (or blocks) dealt to the host's worker threads, no plan and no copies: on shared
+//     memory the copies only model the fabric, and the refusals above make in-place reads
+//     see what the copies would hold.
+// C++17, like the rest of what generated code includes.
+#pragma once
+
+#include <seq2par/tile_program.h>
+
+namespace s2p::rt {
+
+// --- forall ---------------------------------------------------------------------------------
+
+// An agile field a forall reads, with the index maps it is read through: element maps in
+// the global view, block maps in the local-global view.
+// `written`: a field a fused forall (operation fusion, seq2par --plan) also writes, besides its
+// output. It is on the output's map and accessed only at the task's own index, so it moves
+// nowhere: its owned blocks are loaded, the body reads and writes them in place, and they are
+// stored back with the output's.
+template <int N, class T> struct forall_input {
+  const agile_field<N, T>* field;
+  const char* name;
+  std::vector<index_map<N>> maps;
+  access_view view = access_view::global;
+  bool written = false;
+};
+template <int N, class T>
+forall_input<N, T> reads(const agile_field<N, T>& field, const char* name,
+                         std::vector<index_map<N>> maps) {
+  return {&field, name, std::move(maps), access_view::global};
+}
+// A further field a fused forall writes (global view): planned like an input read at the
+// task's own index, so the tile program is the one seq2par plans for the schedule template.
+template <int N, class T>
+forall_input<N, T> writes(const agile_field<N, T>& field, const char* name) {
+  static_assert(!std::is_const_v<T>, "a forall writes only fields it may modify");
+  return {&field, name, {index_map<N>::identity()}, access_view::global, true};
+}
+template <int N, class T>
+forall_input<N, T> tile_reads(const tile_blocks<N, T>& blocks, const char* name,
+                              std::vector<index_map<N>> maps) {
+  return {&blocks.agile(), name, std::move(maps), access_view::local_global};
+}
+
+namespace forall_detail {
+
+// A field's tile buffers: its layout and how to copy owned blocks in and out.
+template <int N, class T> struct binding {
+  binding(const agile_field<N, T>& a, block_layout<N> l, std::string n)
+      : global(a.data()), layout(std::move(l)), name(std::move(n)) {}
+  // Stores the owned blocks back: a fused forall's further outputs (`writes`).
+  void copy_out(int tile, std::byte* local) const {
+    if constexpr (!std::is_const_v<T>)
+      copy(tile, local, false);
+  }
+  void copy(int tile, std::byte* local, bool in) const {
+    T* base = reinterpret_cast<T*>(local);
+    for (const auto& b : layout.owned(tile)) {
+      const grid<N> g = layout.block_grid(b);
+      T* dst = base + layout.offset(tile, b);
+      for (std::int64_t k = 0; k < g.total_extent(); ++k) {
+        T& element = global[g.offset + delinearize(k, g.size)];
+        if (in)
+          dst[k] = element;
+        else
+          element = dst[k];
+      }
+    }
+  }
+  field<N, T> global;
+  block_layout<N> layout;
+  std::string name;
+};
+
+// --- which fields share memory ------------------------------------------------------------
+
+// The bytes from a view's lowest element to the end of its highest; empty without elements.
+struct byte_span {
+  std::uintptr_t lo = 0, hi = 0;
+};
+template <int N, class T> byte_span field_span(const field<N, T>& f) {
+  if (f.size() == 0)
+    return {};
+  std::int64_t first = 0, last = 0; // element offsets of the lowest and the highest element
+  for (int d = 0; d < N; ++d) {
+    const std::int64_t reach = (f.extent()[d] - 1) * f.strides()[static_cast<std::size_t>(d)];
+    (reach < 0 ? first : last) += reach;
+  }
+  const auto base = reinterpret_cast<std::uintptr_t>(f.data());
+  const auto size = static_cast<std::int64_t>(sizeof(T));
+  return {base + static_cast<std::uintptr_t>(first * size),
+          base + static_cast<std::uintptr_t>((last + 1) * size)};
+}
+
+// A view's elements as runs of adjacent bytes, in increasing address order. Views of one
+// row-major buffer (sections, transposes) have nested strides: sorted by stride, each
+// dimension's step passes over all of the next one's elements, so counting through the
+// sorted dimensions visits increasing addresses. Innermost dimensions that are contiguous
+// form one run (a row, or the whole view).
+template <int N> class byte_runs {
+public:
+  template <class T>
+  explicit byte_runs(const field<N, T>& f)
+      : element_(static_cast<std::int64_t>(sizeof(T))),
+        base_(reinterpret_cast<std::uintptr_t>(f.data())) {
+    for (int d = 0; d < N; ++d) {
+      const std::int64_t e = f.extent()[d];
+      done_ = done_ || e == 0;
+      if (e > 1)
+        dim(count_++) = {f.strides()[static_cast<std::size_t>(d)], e};
+    }
+    // Outermost (largest stride) first; an insertion sort, as there are at most N.
+    for (int i = 1; i < count_; ++i)
+      for (int j = i; j > 0 && dim(j - 1).first < dim(j).first; --j)
+        std::swap(dim(j - 1), dim(j));
+    for (int d = 0; d + 1 < count_; ++d)
+      nested_ = nested_ && dim(d).first >= dim(d + 1).first * dim(d + 1).second;
+    nested_ = nested_ && (count_ == 0 || dim(count_ - 1).first >= 1);
+    for (; count_ > 0 && dim(count_ - 1).first == run_; --count_)
+      run_ *= dim(count_ - 1).second;
+  }
+  bool nested() const { return nested_; }
+  bool done() const { return done_; }
+  std::uintptr_t lo() const { return base_ + static_cast<std::uintptr_t>(offset_ * element_); }
+  std::uintptr_t hi() const { return lo() + static_cast<std::uintptr_t>(run_ * element_); }
+  void next() {
+    for (int d = count_ - 1; d >= 0; --d) {
+      const auto [stride, e] = dim(d);
+      auto& at = at_[static_cast<std::size_t>(d)];
+      offset_ += stride;
+      if (++at < e)
+        return;
+      offset_ -= e * stride;
+      at = 0;
+    }
+    done_ = true;
+  }
+
+private:
+  std::pair<std::int64_t, std::int64_t>& dim(int d) { return dims_[static_cast<std::size_t>(d)]; }
+
+  std::array<std::pair<std::int64_t, std::int64_t>, N> dims_{}; // (stride, extent) beyond a run
+  std::array<std::int64_t, N> at_{};
+  int count_ = 0;
+  std::int64_t run_ = 1;    // elements per run
+  std::int64_t offset_ = 0; // elements from base_ to the current run
+  std::int64_t element_;
+  std::uintptr_t base_;
+  bool nested_ = true, done_ = false;
+};
+
+// Whether two views have a byte in common. Views whose spans are apart (distinct buffers,
+// disjoint rows of one) are told at once; views of one buffer whose spans interleave (a
+// column each) are compared run by run in address order, at most one pass over both, like
+// the forall's own copies. Strides that are not nested (no s2p::field view has them) count
+// as sharing.
+template <int N, class A, class B> bool share_memory(const field<N, A>& a, const field<N, B>& b) {
+  const byte_span x = field_span(a), y = field_span(b);
+  if (!(x.lo < y.hi && y.lo < x.hi))
+    return false;
+  byte_runs<N> p(a), q(b);
+  if (!p.nested() || !q.nested())
+    return true;
+  while (!p.done() && !q.done()) {
+    if (p.lo() < q.hi() && q.lo() < p.hi())
+      return true;
+    if (p.hi() <= q.lo())
+      p.next();
+    else
+      q.next();
+  }
+  return false;
+}
+
+// Each tile reads its inputs as they were before the forall, where the sequential loop would
+// read elements it has already written: no input may share memory with the output (views of
+// one buffer are fine where they are apart).
+// A fused forall's further outputs (`writes`) are held to the same rule against every other
+// field it names.
+template <int N, class Out, class... In>
+void refuse_shared_memory(const agile_field<N, Out>& out, const char* out_name,
+                          const forall_input<N, In>&... inputs) {
+  const std::array<bool, sizeof...(In)> shared{share_memory(out.data(), inputs.field->data())...};
+  const std::array<const char*, sizeof...(In)> names{inputs.name...};
+  for (std::size_t k = 0; k < shared.size(); ++k)
+    if (shared[k])
+      throw std::invalid_argument(std::string("seq2par: a forall reads '") + names[k] +
+                                  "', which shares memory with '" + out_name +
+                                  "', the field it writes (tiles would read elements other "
+                                  "tiles overwrite); write the result to a separate buffer");
+  const std::array<bool, sizeof...(In)> written{inputs.written...};
+  if (std::none_of(written.begin(), written.end(), [](bool w) { return w; }))
+    return;
+  std::size_t j = 0;
+  [[maybe_unused]] const auto check = [&](const auto& input) {
+    const std::array<bool, sizeof...(In)> with{
+        share_memory(input.field->data(), inputs.field->data())...};
+    for (std::size_t k = 0; k < with.size(); ++k)
+      if (k != j && (written[j] || written[k]) && with[k])
+        throw std::invalid_argument(std::string("seq2par: a fused forall names '") + names[j] +
+                                    "' and '" + names[k] +
+                                    "', which share memory, and writes one of them; write the "
+                                    "results to separate buffers");
+    ++j;
+  };
+  (check(inputs), ...);
+}
+
+// What every backend refuses before a forall runs: an output map over another tile count
+// than the kernel's, fields that share memory.
+template <int N, class Out, class... In>
+void refuse_misuse(int tiles, const agile_field<N, Out>& out, const char* out_name,
+                   const forall_input<N, In>&... inputs) {
+  if (out.map().tiles() != tiles)
+    throw std::invalid_argument("seq2par: the output of a forall is distributed over " +
+                                std::to_string(out.map().tiles()) + " tiles but the kernel spans " +
+                                std::to_string(tiles));
+  refuse_shared_memory(out, out_name, inputs...);
+}
+
+template <int N, class Out, class... In> struct planned_forall {
+  tile_program program;
+  std::shared_ptr<const std::vector<std::vector<forall_task>>> runs; // per tile, the tasks it runs
+  std::shared_ptr<std::tuple<binding<N, Out>, binding<N, In>...>> bindings;
+};
+
+// The plan (plan_forall) with each field's data bound to its tile buffers: the program's
+// moves, load and store; the caller adds the compute.
+// Each tile reads its copy of a shared structure as it was when the forall started, where the
+// sequential loop would read elements it has already written: the output may not share memory
+// with a structure the forall reads (compared by their byte spans).
+template <int N, class Out, class... Views>
+void refuse_shared_alias(const agile_field<N, Out>& out, const char* out_name,
+                         const std::tuple<Views...>& views) {
+  const byte_span o = field_span(out.data());
+  std::apply(
+      [&](const auto&... v) {
+        const std::array<byte_span, sizeof...(Views)> spans{field_span(v.host)...};
+        for (const byte_span& s : spans)
+          if (o.lo < s.hi && s.lo < o.hi)
+            throw std::invalid_argument(std::string("seq2par: a forall reads an S2P_SHARED "
+                                                    "structure that shares memory with '") +
+                                        out_name + "', the field it writes; write the result "
+                                                   "to a separate buffer");
+      },
+      views);
+}
+
+template <int N, class Out, class... In, std::size_t... I>
+planned_forall<N, Out, In...>
+plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, const char* out_name,
+     std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
+  refuse_misuse(tiles, out, out_name, inputs...);
+  const std::vector<forall_field_spec<N>> specs{forall_field_spec<N>{
+      inputs.name, element_type_name<In>(), static_cast<std::int64_t>(sizeof(In)),
+      &inputs.field->map(), inputs.maps, inputs.view}...};
+  // Work stealing returns a stolen task's output blocks only: a thief's updates of a fused
+  // forall's further outputs (`writes`) would stay in its copy. Such a forall runs every task
+  // at home.
+  const bool writes_further_outputs = (inputs.written || ...);
+  std::optional<steal_costs> stealing;
+  if (work_stealing_enabled() && !writes_further_outputs)
+    stealing = work_stealing_costs(info);
+  forall_layout<N> layout = plan_forall<N>(
+      tiles,
+      {out_name, element_type_name<Out>(), static_cast<std::int64_t>(sizeof(Out)), &out.map(), {}},
+      specs, stealing, true);
+
+  planned_forall<N, Out, In...> result;
+  result.program = std::move(layout.program);
+  const std::array<bool, sizeof...(In)> written{inputs.written...};
+  for (std::size_t k = 0; k < written.size(); ++k)
+    result.program.fields[k + 1].written = written[k];
+  result.program.task_pools = task_pools_of(info);
+  result.program.code_images = code_images_of(info);
+  result.runs =
+      std::make_shared<const std::vector<std::vector<forall_task>>>(std::move(layout.runs));
+  result.bindings = std::make_shared<std::tuple<binding<N, Out>, binding<N, In>...>>(
+      binding<N, Out>(out, std::move(layout.layouts[0]), out_name),
+      binding<N, In>(*inputs.field, std::move(layout.layouts[I + 1]), inputs.name)...);
+  auto shared = result.bindings;
+  result.program.load = [shared](int tile, const tile_memory& memory) {
+    std::get<0>(*shared).copy(tile, memory(0).data, true);
+    (std::get<I + 1>(*shared).copy(tile, memory(static_cast<int>(I + 1)).data, true), ...);
+  };
+  // Only the output goes back, and the fields a fused forall also writes.
+  result.program.store = [shared, written](int tile, const tile_memory& memory) {
+    (void)written; // a forall without inputs has none
+    std::get<0>(*shared).copy(tile, memory(0).data, false);
+    ((written[I] ? std::get<I + 1>(*shared).copy_out(tile, memory(static_cast<int>(I + 1)).data)
+                 : void()),
+     ...);
+  };
+  return result;
+}
+
+// --- in place (the threads backend) -------------------------------------------------------
+
+// The refusals of the tile program (refuse_misuse, and a read outside an input, which the plan
+// finds), made once for a forall that runs in place.
+template <int N, class Out, class... In>
+void refuse_in_place(int tiles, const agile_field<N, Out>& out, const char* out_name,
+                     const forall_input<N, In>&... inputs) {
+  refuse_misuse(tiles, out, out_name, inputs...);
+  std::vector<input_access<N>> accesses;
+  (
+      [&](const auto& input) {
+        for (const auto& m : input.maps)
+          accesses.push_back({input.name, &input.field->map(), m,
+                              static_cast<std::int64_t>(sizeof(*input.field->data().data())),
+                              input.view});
+      }(inputs),
+      ...);
+  const std::string error = footprint_error<N>(out.map(), accesses);
+  if (!error.empty())
+    throw std::invalid_argument("seq2par: " + error);
+}
+
+// The grid of [first, last) along the axis parts are dealt on (the first axis, or the
+// longest when the first is too short to give every worker a part): whole rows, as an
+// OpenMP `parallel for` over the outer loop would deal them.
+template <int N> int dealing_axis(const extent<N>& e) {
+  int axis = 0;
+  for (int d = 1; d < N; ++d)
+    if (e[0] < 64 && e[d] > e[axis])
+      axis = d;
+  return axis;
+}
+
+// Xt(b) on shared memory: algorithmic block b of the field itself, as the sequential
+// program's tiles(x)(b) is (inputs read-only).
+template <int N, class T> class blocks_in_place {
+public:
+  blocks_in_place(field<N, T> whole, extent<N> algorithmic)
+      : whole_(whole), algorithmic_(algorithmic) {}
+  field<N, T> operator()(const index<N>& block) const {
+    return whole_.section(resource_map<N>::block_grid(whole_.extent(), algorithmic_, block));
+  }
+  s2p::extent<N> blocks() const {
+    return resource_map<N>::block_counts(whole_.extent(), algorithmic_);
+  }
+
+private:
+  field<N, T> whole_;
+  extent<N> algorithmic_;
+};
+
+// Full global view in place: body(i, out, in...) for every index of the output, the output's
+// rows dealt to the workers; each field read where it lies (the refusals keep inputs apart
+// from what the forall writes, and the body reads its output only at its own index).
+template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
+void run_global_in_place(int tiles, const agile_field<N, Out>& out, const char* out_name,
+                         Body& body, const shared_reads<Shared...>& shared,
+                         std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
+  refuse_in_place(tiles, out, out_name, inputs...);
+  const extent<N> whole = out.extent();
+  if (whole.size() == 0)
+    return;
+  const int axis = dealing_axis(whole);
+  run_parts_in_place(whole[axis], [&](std::int64_t first, std::int64_t last) {
+    field<N, Out> output = out.data();
+    std::tuple<field<N, In>...> views{inputs.field->data()...};
+    auto structures = std::apply([](const auto&... v) { return std::make_tuple(v.host...); },
+                                 shared.views);
+    grid<N> part{whole, index<N>{}};
+    part.offset[axis] = first;
+    part.size[axis] = last - first;
+    for_each_index(part, [&](const index<N>& i) {
+      std::apply([&](auto&... c) { body(i, output, std::get<I>(views)..., c...); }, structures);
+    });
+  });
+}
+
+// Local-global view in place: body(b, out_blocks, in_blocks...) for every algorithmic block of
+// the output, runs of blocks (in row-major order) dealt to the workers.
+template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
+void run_local_global_in_place(int tiles, const agile_field<N, Out>& out, const char* out_name,
+                               Body& body, const shared_reads<Shared...>& shared,
+                               std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
+  refuse_in_place(tiles, out, out_name, inputs...);
+  const extent<N> counts =
+      resource_map<N>::block_counts(out.extent(), out.map().algorithmic_block());
+  run_parts_in_place(counts.size(), [&](std::int64_t first, std::int64_t last) {
+    blocks_in_place<N, Out> output(out.data(), out.map().algorithmic_block());
+    std::tuple<blocks_in_place<N, const In>...> views{blocks_in_place<N, const In>(
+        inputs.field->data(), inputs.field->map().algorithmic_block())...};
+    auto structures = std::apply([](const auto&... v) { return std::make_tuple(v.host...); },
+                                 shared.views);
+    for (std::int64_t k = first; k < last; ++k)
+      std::apply(
+          [&](auto&... c) { body(delinearize(k, counts), output, std::get<I>(views)..., c...); },
+          structures);
+  });
+}
+
+template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
+void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
+                const char* out_name, Body body, const shared_reads<Shared...>& shared,
+                std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
+  refuse_shared_alias(out, out_name, shared.views);
+  // A fused forall's further outputs (`writes`) are outputs too.
+  ((inputs.written ? refuse_shared_alias(*inputs.field, inputs.name, shared.views) : void()), ...);
+  if (forall_runs_in_place(info))
+    return run_global_in_place(tiles, out, out_name, body, shared, seq, inputs...);
+  auto planned = plan(info, tiles, out, out_name, seq, inputs...);
+  constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
+  add_shared(planned.program, shared, first_shared);
+  const extent<N> parent = out.map().parent(), algorithmic = out.map().algorithmic_block();
+  planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, parent,
+                             algorithmic, shared_views = shared.views](
+                                int tile, const tile_memory& memory) -> std::int64_t {
+    const auto& out_layout = std::get<0>(*bindings).layout;
+    const tile_view<N, Out> output(regions_of<N, Out>(memory(0), out_layout, tile), out_layout,
+                                   tile);
+    const std::tuple<tile_view<N, In>...> views{tile_view<N, In>(
+        regions_of<N, In>(memory(static_cast<int>(I + 1)), std::get<I + 1>(*bindings).layout,
+                          tile),
+        std::get<I + 1>(*bindings).layout, tile)...};
+    // The tile's copies of the shared structures the body reads (after the fields' views).
+    const auto copies = std::apply(
+        [&](const auto&... v) { return std::make_tuple(shared_copy(v, memory, first_shared)...); },
+        shared_views);
+    std::int64_t elements = 0;
+    for (const forall_task& task : (*runs)[static_cast<std::size_t>(tile)]) {
+      const grid<N> g = resource_map<N>::block_grid(parent, algorithmic,
+                                                    owner_copy_detail::to_index<N>(task.block));
+      for (std::int64_t k = 0; k < g.total_extent(); ++k)
+        std::apply(
+            [&](const auto&... c) {
+              body(g.offset + delinearize(k, g.size), output, std::get<I>(views)..., c...);
+            },
+            copies);
+      elements += g.total_extent();
+    }
+    // A cycle per element touched, and the owner lookups when an index leaves the current block.
+    const std::int64_t lookups = (output.lookups() + ... + std::get<I>(views).lookups());
+    return elements * static_cast<std::int64_t>(1 + sizeof...(In)) + lookups * owner_lookup_cycles;
+  };
+  run_tile_program(info, planned.program);
+}
+
+template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
+void run_local_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
+                      const char* out_name, Body body, const shared_reads<Shared...>& shared,
+                      std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
+  if (forall_runs_in_place(info))
+    return run_local_global_in_place(tiles, out, out_name, body, shared, seq, inputs...);
+  auto planned = plan(info, tiles, out, out_name, seq, inputs...);
+  constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
+  add_shared(planned.program, shared, first_shared);
+  const std::array<extent<N>, sizeof...(In)> algorithmic{
+      inputs.field->map().algorithmic_block()...};
+  const extent<N> out_algorithmic = out.map().algorithmic_block();
+  planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, algorithmic,
+                             out_algorithmic, shared_views = shared.views](
+                                int tile, const tile_memory& memory) -> std::int64_t {
+    const auto& out_layout = std::get<0>(*bindings).layout;
+    const tile_blocks_view<N, Out> output(regions_of<N, Out>(memory(0), out_layout, tile),
+                                          out_layout, tile, out_algorithmic);
+    const std::tuple<tile_blocks_view<N, const In>...> views{tile_blocks_view<N, const In>(
+        regions_of<N, const In>(memory(static_cast<int>(I + 1)),
+                                std::get<I + 1>(*bindings).layout, tile),
+        std::get<I + 1>(*bindings).layout, tile, algorithmic[I])...};
+    const auto copies = std::apply(
+        [&](const auto&... v) { return std::make_tuple(shared_copy(v, memory, first_shared)...); },
+        shared_views);
+    const task_warp_cycles warps;
+    for (const forall_task& task : (*runs)[static_cast<std::size_t>(tile)])
+      std::apply(
+          [&](const auto&... c) {
+            body(owner_copy_detail::to_index<N>(task.block), output, std::get<I>(views)..., c...);
+          },
+          copies);
+    // Tasks split into warps cost their pipelines' simulated time (their intrinsics' costs
+    // count the blocks they touch). Otherwise a cycle per element of every block the tasks
+    // accessed, and a lookup per tile access.
+    if (warps.launched())
+      return warps.cycles();
+    const std::int64_t elements = (output.elements() + ... + std::get<I>(views).elements());
+    const std::int64_t lookups = (output.lookups() + ... + std::get<I>(views).lookups());
+    return elements + lookups * owner_lookup_cycles;
+  };
+  run_tile_program(info, planned.program);
+}
+
+} // namespace forall_detail
+
+// Full global view: runs `body(i, out_view, in_views...)` for every index of `out`, each
+// output algorithmic block on the tile that owns it, after moving the input blocks it needs
+// there.
+template <int N, class Out, class Body, class... In>
+void forall(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
+            const char* out_name, Body body, const forall_input<N, In>&... inputs) {
+  forall_detail::run_global(info, tiles, out, out_name, std::move(body), shared_reads<>{},
+                            std::index_sequence_for<In...>{}, inputs...);
+}
+
+// The same with shared read-only structures: `body(i, out_view, in_views..., shared...)`, each
+// shared structure the tile's copy (its master's, or received before the compute).
+template <int N, class Out, class... Shared, class Body, class... In>
+void forall(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
+            const char* out_name, const shared_reads<Shared...>& shared, Body body,
+            const forall_input<N, In>&... inputs) {
+  forall_detail::run_global(info, tiles, out, out_name, std::move(body), shared,
+                            std::index_sequence_for<In...>{}, inputs...);
+}
+
+// Local-global view: runs `body(b, out_tiles, in_tiles...)` for every algorithmic block `b`
+// of `out` on the tile that owns it; `out_tiles(b)` and `in_tiles(m)` are the blocks as
+// fields over the tile's local copies (inputs read-only), moved there before the tasks run.
+template <int N, class Out, class Body, class... In>
+void forall_tiles(const tile_kernel_info& info, int tiles, const tile_blocks<N, Out>& out,
+                  const char* out_name, Body body, const forall_input<N, In>&... inputs) {
+  forall_detail::run_local_global(info, tiles, out.agile(), out_name, std::move(body),
+                                  shared_reads<>{}, std::index_sequence_for<In...>{}, inputs...);
+}
+
+template <int N, class Out, class... Shared, class Body, class... In>
+void forall_tiles(const tile_kernel_info& info, int tiles, const tile_blocks<N, Out>& out,
+                  const char* out_name, const shared_reads<Shared...>& shared, Body body,
+                  const forall_input<N, In>&... inputs) {
+  forall_detail::run_local_global(info, tiles, out.agile(), out_name, std::move(body), shared,
+                                  std::index_sequence_for<In...>{}, inputs...);
+}
+
+} // namespace s2p::rt

@@ -1,0 +1,183 @@
+// A forall in place on the threads backend (<seq2par/forall.h>): parts of the output dealt to
+// a fixed set of worker threads kept for the process, so a launch costs a wake-up and a join,
+// not a plan, copies and a thread per tile.
+#include "core/backend_registry.h"
+
+#include <seq2par/runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace s2p::rt {
+namespace {
+
+bool owner_copy_on_threads() {
+  const char* text = std::getenv("S2P_THREADS_OWNER_COPY");
+  if (!text || !*text)
+    return false;
+  const std::string value = text;
+  if (value == "1" || value == "on" || value == "true")
+    return true;
+  if (value == "0" || value == "off" || value == "false")
+    return false;
+  throw std::invalid_argument("seq2par: S2P_THREADS_OWNER_COPY must be 1/on/true or 0/off/false, "
+                              "not '" + value + "'");
+}
+
+// S2P_THREADS, or one worker per core; read at the first launch.
+std::int64_t read_worker_count() {
+  if (const char* text = std::getenv("S2P_THREADS"); text && *text) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 1 || value > 1024)
+      throw std::invalid_argument(std::string("seq2par: S2P_THREADS='") + text +
+                                  "' is not a number of threads (1 to 1024)");
+    return value;
+  }
+  return std::max<std::int64_t>(1, std::thread::hardware_concurrency());
+}
+
+// How long a worker (or the launching thread) spins on the next launch (or the last part)
+// before it sleeps: launches of a time loop follow each other within microseconds, and a
+// futex wake-up costs tens of them; OpenMP's workers spin the same way, for longer.
+constexpr auto kSpin = std::chrono::microseconds(200);
+
+template <class Ready> void spin_then_wait(std::unique_lock<std::mutex>& lock,
+                                           std::condition_variable& wake, Ready ready) {
+  lock.unlock();
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  while (!ready() && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  lock.lock();
+  wake.wait(lock, ready);
+}
+
+// The workers of in-place launches: `count - 1` threads, started at the first launch and kept
+// for the process; the launching thread is worker 0. One launch at a time.
+class part_workers {
+public:
+  explicit part_workers(std::int64_t count) : count_(count) {
+    for (std::int64_t w = 1; w < count_; ++w)
+      threads_.emplace_back([this, w] { serve(w); });
+  }
+  ~part_workers() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_.store(true, std::memory_order_release);
+    }
+    wake_.notify_all();
+    for (auto& t : threads_)
+      t.join();
+  }
+  part_workers(const part_workers&) = delete;
+  part_workers& operator=(const part_workers&) = delete;
+
+  std::int64_t count() const { return count_; }
+
+  // job(p) for p in [0, parts), parts <= count(); p = 0 on the calling thread.
+  void run(std::int64_t parts, const std::function<void(std::int64_t)>& job) {
+    const std::lock_guard one_launch(launch_);
+    {
+      const std::lock_guard lock(mutex_);
+      job_ = &job;
+      parts_ = parts;
+      remaining_.store(count_ - 1, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    job(0);
+    std::unique_lock lock(mutex_);
+    spin_then_wait(lock, done_, [this] { return remaining_.load(std::memory_order_acquire) == 0; });
+  }
+
+private:
+  void serve(std::int64_t self) {
+    std::uint64_t seen = 0;
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      spin_then_wait(lock, wake_, [&] {
+        return stopping_.load(std::memory_order_acquire) ||
+               generation_.load(std::memory_order_acquire) != seen;
+      });
+      if (stopping_.load(std::memory_order_acquire))
+        return;
+      seen = generation_.load(std::memory_order_acquire);
+      const std::function<void(std::int64_t)>* job = job_;
+      const bool mine = self < parts_;
+      lock.unlock();
+      if (mine)
+        (*job)(self);
+      if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        lock.lock();
+        done_.notify_all();
+      } else {
+        lock.lock();
+      }
+    }
+  }
+
+  const std::int64_t count_;
+  std::vector<std::thread> threads_;
+  std::mutex launch_; // one launch at a time
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::int64_t> remaining_{0};
+  const std::function<void(std::int64_t)>* job_ = nullptr; // guarded by mutex_
+  std::int64_t parts_ = 0;                                 // guarded by mutex_
+  std::atomic<bool> stopping_{false};
+};
+
+part_workers& workers() {
+  static part_workers instance(read_worker_count()); // joined when the process exits
+  return instance;
+}
+
+// A launch from inside a part (a body that runs another forall) runs its parts inline.
+thread_local bool inside_part = false;
+
+} // namespace
+
+bool forall_runs_in_place(const tile_kernel_info& info) {
+  if (info.tiles < 1)
+    throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
+  (void)work_stealing_setting(); // a bad setting is refused on every backend alike
+  return backend_name() == "threads" && !owner_copy_on_threads();
+}
+
+void run_parts_in_place(std::int64_t count,
+                        const std::function<void(std::int64_t first, std::int64_t last)>& part) {
+  if (count <= 0)
+    return;
+  part_workers* const pool = inside_part ? nullptr : &workers();
+  const std::int64_t parts = std::min(count, pool ? pool->count() : 1);
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
+  const std::function<void(std::int64_t)> run = [&](std::int64_t p) {
+    const bool outer = inside_part;
+    inside_part = true;
+    try {
+      part(count * p / parts, count * (p + 1) / parts);
+    } catch (...) {
+      errors[static_cast<std::size_t>(p)] = std::current_exception();
+    }
+    inside_part = outer;
+  };
+  if (pool && parts > 1)
+    pool->run(parts, run);
+  else
+    run(0);
+  for (const auto& error : errors)
+    if (error)
+      std::rethrow_exception(error);
+}
+
+} // namespace s2p::rt

@@ -1,0 +1,87 @@
+// What a user would pick instead of seq2par, for `scripts/bench host`: each benchmark kernel
+// as the plain loop nest and as the same nest under OpenMP `parallel for` (static schedule,
+// OMP_NUM_THREADS threads). `host_baselines <kernel> plain|openmp [args]` prints the line the
+// kernel's seq2par program prints for the same arguments (the same operations in the same
+// order per element, so the checksums agree exactly), and with S2P_BENCH_TIMING=1 the loop
+// nest's wall time on stderr.
+#include "bench_clock.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+// PolyBench's jacobi-2d: `steps` pairs of sweeps over the interior, a into b, then b into a.
+void jacobi_2d(int n, int steps, bool parallel) {
+  std::vector<double> a(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  std::vector<double> b(a.size());
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      a[static_cast<std::size_t>(i * n + j)] = (static_cast<double>(i) * (j + 2) + 2) / n;
+      b[static_cast<std::size_t>(i * n + j)] = (static_cast<double>(i) * (j + 3) + 3) / n;
+    }
+  double* const pa = a.data();
+  double* const pb = b.data();
+  const auto sweep = [n, parallel](double* next, const double* grid) {
+#pragma omp parallel for schedule(static) if (parallel)
+    for (int i = 1; i < n - 1; ++i)
+      for (int j = 1; j < n - 1; ++j)
+        next[i * n + j] = 0.2 * (grid[i * n + j] + grid[i * n + j - 1] + grid[i * n + j + 1] +
+                                 grid[(i + 1) * n + j] + grid[(i - 1) * n + j]);
+  };
+  const bench::clock clock;
+  for (int t = 0; t < steps; ++t) {
+    sweep(pb, pa);
+    sweep(pa, pb);
+  }
+  clock.report();
+  std::printf("jacobi-2d %d x %d, %d steps: checksum %.12e\n", n, n, steps, bench::checksum(a));
+}
+
+// C = C + A * B, rows of C in parallel, the k loop outside the j loop (as the kernel's blocks).
+void gemm(int n, bool parallel) {
+  std::vector<double> a(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  std::vector<double> b(a.size()), c(a.size());
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const auto k = static_cast<std::size_t>(i * n + j);
+      a[k] = static_cast<double>((i * j + 1) % n) / n;
+      b[k] = static_cast<double>((i * (j + 1) + 2) % n) / n;
+      c[k] = static_cast<double>((i * (j + 2) + 3) % n) / n;
+    }
+  const double* const pa = a.data();
+  const double* const pb = b.data();
+  double* const pc = c.data();
+  const bench::clock clock;
+#pragma omp parallel for schedule(static) if (parallel)
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      const double aik = pa[i * n + k];
+      for (int j = 0; j < n; ++j)
+        pc[i * n + j] += aik * pb[k * n + j];
+    }
+  clock.report();
+  std::printf("gemm %d x %d: checksum %.12e\n", n, n, bench::checksum(c));
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || (std::strcmp(argv[2], "plain") != 0 && std::strcmp(argv[2], "openmp") != 0)) {
+    std::fprintf(stderr, "usage: host_baselines jacobi_2d|gemm plain|openmp [args]\n");
+    return 2;
+  }
+  const bool parallel = std::strcmp(argv[2], "openmp") == 0;
+  if (std::strcmp(argv[1], "jacobi_2d") == 0) {
+    jacobi_2d(argc > 3 ? std::atoi(argv[3]) : 64, argc > 4 ? std::atoi(argv[4]) : 4, parallel);
+    return 0;
+  }
+  if (std::strcmp(argv[1], "gemm") == 0) {
+    gemm(768, parallel);
+    return 0;
+  }
+  std::fprintf(stderr, "host_baselines: unknown kernel '%s'\n", argv[1]);
+  return 2;
+}
