@@ -277,8 +277,8 @@ struct collective_args {
 bool has_fabric_simulator();
 
 // Runs the collective on the selected backend: `sim` moves the rows through the fabric
-// simulator (the ring schedule of s2p-sim gen, timed), `threads` runs one host thread per
-// tile exchanging fragments with barriers between steps. Both combine in the ring order of
+// simulator (the ring schedule of s2p-sim gen, timed), `threads` replays each fragment's chain
+// of the ring in place, the fragments dealt to the in-place workers. Both combine in the ring order of
 // <seq2par/collectives.h>, so results equal the sequential run bit for bit (on chips the kernel's
 // tiles span, an integer all-reduce - or an integer reduce-scatter whose partials are
 // overwritten - runs hierarchically on the simulator: every order of an exact combine gives the

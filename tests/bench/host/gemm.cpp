@@ -6,7 +6,7 @@
 // the kernel's wall time on stderr ("kernel_seconds <s>").
 #include <seq2par/seq2par.h>
 
-#include "bench_clock.h"
+#include "bench_support.h"
 
 #include <cstdio>
 #include <vector>
@@ -44,15 +44,8 @@ S2P_KERNEL S2P_TILES(16) void gemm(s2p::field<2, double>& C, const s2p::field<2,
 
 int main() {
   const int n = kSize;
-  std::vector<double> a(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  std::vector<double> b(a.size()), c(a.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      const auto k = static_cast<std::size_t>(i * n + j);
-      a[k] = static_cast<double>((i * j + 1) % n) / n;
-      b[k] = static_cast<double>((i * (j + 1) + 2) % n) / n;
-      c[k] = static_cast<double>((i * (j + 2) + 3) % n) / n;
-    }
+  std::vector<double> a, b, c;
+  bench::gemm_inputs(n, a, b, c);
   s2p::field<2, double> Cf(c.data(), {n, n});
   const bench::clock clock;
   gemm(Cf, s2p::field<2, double>(a.data(), {n, n}), s2p::field<2, double>(b.data(), {n, n}));

@@ -4,7 +4,7 @@
 // kernel's seq2par program prints for the same arguments (the same operations in the same
 // order per element, so the checksums agree exactly), and with S2P_BENCH_TIMING=1 the loop
 // nest's wall time on stderr.
-#include "bench_clock.h"
+#include "bench_support.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,13 +15,8 @@ namespace {
 
 // PolyBench's jacobi-2d: `steps` pairs of sweeps over the interior, a into b, then b into a.
 void jacobi_2d(int n, int steps, bool parallel) {
-  std::vector<double> a(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  std::vector<double> b(a.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      a[static_cast<std::size_t>(i * n + j)] = (static_cast<double>(i) * (j + 2) + 2) / n;
-      b[static_cast<std::size_t>(i * n + j)] = (static_cast<double>(i) * (j + 3) + 3) / n;
-    }
+  std::vector<double> a, b;
+  bench::jacobi_inputs(n, a, b);
   double* const pa = a.data();
   double* const pb = b.data();
   const auto sweep = [n, parallel](double* next, const double* grid) {
@@ -42,15 +37,8 @@ void jacobi_2d(int n, int steps, bool parallel) {
 
 // C = C + A * B, rows of C in parallel, the k loop outside the j loop (as the kernel's blocks).
 void gemm(int n, bool parallel) {
-  std::vector<double> a(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  std::vector<double> b(a.size()), c(a.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      const auto k = static_cast<std::size_t>(i * n + j);
-      a[k] = static_cast<double>((i * j + 1) % n) / n;
-      b[k] = static_cast<double>((i * (j + 1) + 2) % n) / n;
-      c[k] = static_cast<double>((i * (j + 2) + 3) % n) / n;
-    }
+  std::vector<double> a, b, c;
+  bench::gemm_inputs(n, a, b, c);
   const double* const pa = a.data();
   const double* const pb = b.data();
   double* const pc = c.data();

@@ -6,7 +6,7 @@
 // S2P_BENCH_TIMING=1 also the sweeps' wall time on stderr ("kernel_seconds <s>").
 #include <seq2par/seq2par.h>
 
-#include "bench_clock.h"
+#include "bench_support.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -26,13 +26,8 @@ S2P_KERNEL S2P_TILES(16) void sweep(s2p::field<2, double>& next, const s2p::fiel
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 64;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 4;
-  std::vector<double> a(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  std::vector<double> b(a.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      a[static_cast<std::size_t>(i * n + j)] = (static_cast<double>(i) * (j + 2) + 2) / n;
-      b[static_cast<std::size_t>(i * n + j)] = (static_cast<double>(i) * (j + 3) + 3) / n;
-    }
+  std::vector<double> a, b;
+  bench::jacobi_inputs(n, a, b);
   const s2p::field<2, double> A(a.data(), {n, n}), B(b.data(), {n, n});
   const s2p::grid<2> interior{{n - 2, n - 2}, {1, 1}};
   s2p::field<2, double> inner_a = A.section(interior), inner_b = B.section(interior);

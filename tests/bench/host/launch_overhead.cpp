@@ -4,7 +4,7 @@
 // S2P_BENCH_TIMING=1 also the launches' wall time on stderr ("kernel_seconds <s>").
 #include <seq2par/seq2par.h>
 
-#include "bench_clock.h"
+#include "bench_support.h"
 
 #include <cstdio>
 #include <cstdlib>
