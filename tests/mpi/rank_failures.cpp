@@ -1,7 +1,7 @@
 // Programs for the mpi backend's failure tests, written against the runtime as generated
 // code is (s2p::rt::forall), since a sequential kernel that fails on one tile only is not
-// valid seq2par input. `rank_failures throw`: the last tile's body throws, so only the rank
-// running it fails; `rank_failures hang`: the last rank never reaches the kernel, so the
+// valid seq2par input. `rank_failures throw`: the body throws on the last rank only (the
+// tiles, or in place the rows, it computes), so only that rank fails; `rank_failures hang`: the last rank never reaches the kernel, so the
 // others wait for its blocks until the watchdog ends the job. Both must end the whole job
 // quickly, with a message naming the rank and the kernel.
 #include <seq2par/runtime.h>
@@ -16,6 +16,9 @@
 
 namespace {
 
+int rank_in_job();
+int size_of_job();
+
 void shift_kernel(s2p::field<1, double>& out, const s2p::field<1, double>& in, bool throw_on_last) {
   constexpr int tiles = 4;
   auto map = s2p::resource_map<1>::block_cyclic(out.extent(), {8}, tiles);
@@ -26,8 +29,8 @@ void shift_kernel(s2p::field<1, double>& out, const s2p::field<1, double>& in, b
   s2p::rt::forall(
       info, tiles, Od, "Od",
       [throw_on_last](s2p::index<1> i, auto& O, auto& I) {
-        if (throw_on_last && s2p::tile_index() == tiles - 1)
-          throw std::runtime_error("an intrinsic failed on purpose on the last tile");
+        if (throw_on_last && rank_in_job() == size_of_job() - 1)
+          throw std::runtime_error("an intrinsic failed on purpose on the last rank");
         O[i] = I[{i[0] + 1}] * 2.0;
       },
       s2p::rt::reads(Id, "Id", {s2p::index_map<1>{{0}, {1}}}));

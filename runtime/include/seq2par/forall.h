@@ -351,42 +351,126 @@ private:
   extent<N> algorithmic_;
 };
 
+// Calls run(element, count) for each run of grid `g`'s elements of `f` that lie one after
+// another in memory (its rows where the last axis is contiguous), in row-major order.
+template <int N, class T, class Run> void for_each_run(const field<N, T>& f, const grid<N>& g,
+                                                       Run&& run) {
+  if (g.total_extent() == 0)
+    return;
+  const bool rows = f.strides()[N - 1] == 1;
+  grid<N> starts = g;
+  if (rows)
+    starts.size[N - 1] = 1;
+  for_each_index(starts, [&](const index<N>& i) { run(&f[i], rows ? g.size[N - 1] : 1); });
+}
+
+// The bytes of `f`'s elements over grid `g`, row-major, appended to `out` / read from `in`.
+template <int N, class T> void pack_grid(const field<N, T>& f, const grid<N>& g,
+                                         std::vector<std::byte>& out) {
+  std::size_t at = out.size();
+  out.resize(at + static_cast<std::size_t>(g.total_extent()) * sizeof(T));
+  for_each_run(f, g, [&](const T* first, std::int64_t count) {
+    std::memcpy(out.data() + at, first, static_cast<std::size_t>(count) * sizeof(T));
+    at += static_cast<std::size_t>(count) * sizeof(T);
+  });
+}
+template <int N, class T> const std::byte* unpack_grid(const field<N, T>& f, const grid<N>& g,
+                                                       const std::byte* in) {
+  if constexpr (!std::is_const_v<T>)
+    for_each_run(f, g, [&](T* first, std::int64_t count) {
+      std::memcpy(first, in, static_cast<std::size_t>(count) * sizeof(T));
+      in += static_cast<std::size_t>(count) * sizeof(T);
+    });
+  return in;
+}
+
+// Runs `compute` over [0, count) in place: on the threads backend's workers, or on the mpi
+// backend's ranks, each rank then receiving the others' shares of what `write` packs or
+// unpacks: write(first, last, out, in) appends [first, last)'s written elements to `out`, or
+// (out null) stores them from `in` and returns the end of what it read.
+template <class Compute, class Write>
+void run_in_place(const tile_kernel_info& info, bool on_ranks, std::int64_t count,
+                  Compute compute, Write write) {
+  if (!on_ranks)
+    return run_parts_in_place(count, compute);
+  rank_parts parts;
+  parts.compute = compute;
+  parts.pack = [&](std::int64_t first, std::int64_t last, std::vector<std::byte>& out) {
+    write(first, last, &out, nullptr);
+  };
+  parts.unpack = [&](std::int64_t first, std::int64_t last, const std::byte* in) {
+    write(first, last, nullptr, in);
+  };
+  run_parts_on_ranks(info, count, parts);
+}
+
 // Full global view in place: body(i, out, in...) for every index of the output, the output's
 // rows dealt to the workers; each field read where it lies (the refusals keep inputs apart
 // from what the forall writes, and the body reads its output only at its own index).
 template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
-void run_global_in_place(int tiles, const agile_field<N, Out>& out, const char* out_name,
-                         Body& body, const shared_reads<Shared...>& shared,
-                         std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
+void run_global_in_place(const tile_kernel_info& info, bool on_ranks, int tiles,
+                         const agile_field<N, Out>& out, const char* out_name, Body& body,
+                         const shared_reads<Shared...>& shared, std::index_sequence<I...>,
+                         const forall_input<N, In>&... inputs) {
   refuse_in_place(tiles, out, out_name, inputs...);
   const extent<N> whole = out.extent();
   if (whole.size() == 0)
     return;
   const int axis = dealing_axis(whole);
-  run_parts_in_place(whole[axis], [&](std::int64_t first, std::int64_t last) {
+  const auto part_of = [&](std::int64_t first, std::int64_t last) {
+    grid<N> part{whole, index<N>{}};
+    part.offset[axis] = first;
+    part.size[axis] = last - first;
+    return part;
+  };
+  const auto compute = [&](std::int64_t first, std::int64_t last) {
     field<N, Out> output = out.data();
     std::tuple<field<N, In>...> views{inputs.field->data()...};
     auto structures = std::apply([](const auto&... v) { return std::make_tuple(v.host...); },
                                  shared.views);
-    grid<N> part{whole, index<N>{}};
-    part.offset[axis] = first;
-    part.size[axis] = last - first;
-    for_each_index(part, [&](const index<N>& i) {
+    for_each_index(part_of(first, last), [&](const index<N>& i) {
       std::apply([&](auto&... c) { body(i, output, std::get<I>(views)..., c...); }, structures);
     });
-  });
+  };
+  // The output, then the further fields a fused forall writes (at the task's own index).
+  const auto write = [&](std::int64_t first, std::int64_t last, std::vector<std::byte>* to,
+                         const std::byte* from) {
+    const grid<N> part = part_of(first, last);
+    if (to) {
+      pack_grid(out.data(), part, *to);
+      ((inputs.written ? pack_grid(inputs.field->data(), part, *to) : void()), ...);
+      return from;
+    }
+    from = unpack_grid(out.data(), part, from);
+    ((from = inputs.written ? unpack_grid(inputs.field->data(), part, from) : from), ...);
+    return from;
+  };
+  run_in_place(info, on_ranks, whole[axis], compute, write);
 }
 
 // Local-global view in place: body(b, out_blocks, in_blocks...) for every algorithmic block of
 // the output, runs of blocks (in row-major order) dealt to the workers.
 template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
-void run_local_global_in_place(int tiles, const agile_field<N, Out>& out, const char* out_name,
-                               Body& body, const shared_reads<Shared...>& shared,
-                               std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
+void run_local_global_in_place(const tile_kernel_info& info, bool on_ranks, int tiles,
+                               const agile_field<N, Out>& out, const char* out_name, Body& body,
+                               const shared_reads<Shared...>& shared, std::index_sequence<I...>,
+                               const forall_input<N, In>&... inputs) {
   refuse_in_place(tiles, out, out_name, inputs...);
-  const extent<N> counts =
-      resource_map<N>::block_counts(out.extent(), out.map().algorithmic_block());
-  run_parts_in_place(counts.size(), [&](std::int64_t first, std::int64_t last) {
+  const extent<N> algorithmic = out.map().algorithmic_block();
+  const extent<N> counts = resource_map<N>::block_counts(out.extent(), algorithmic);
+  // A task writes its own output block only.
+  const auto write = [&](std::int64_t first, std::int64_t last, std::vector<std::byte>* to,
+                         const std::byte* from) {
+    for (std::int64_t k = first; k < last; ++k) {
+      const grid<N> g = resource_map<N>::block_grid(out.extent(), algorithmic, delinearize(k, counts));
+      if (to)
+        pack_grid(out.data(), g, *to);
+      else
+        from = unpack_grid(out.data(), g, from);
+    }
+    return from;
+  };
+  run_in_place(info, on_ranks, counts.size(), [&](std::int64_t first, std::int64_t last) {
     blocks_in_place<N, Out> output(out.data(), out.map().algorithmic_block());
     std::tuple<blocks_in_place<N, const In>...> views{blocks_in_place<N, const In>(
         inputs.field->data(), inputs.field->map().algorithmic_block())...};
@@ -396,7 +480,7 @@ void run_local_global_in_place(int tiles, const agile_field<N, Out>& out, const 
       std::apply(
           [&](auto&... c) { body(delinearize(k, counts), output, std::get<I>(views)..., c...); },
           structures);
-  });
+  }, write);
 }
 
 template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
@@ -406,8 +490,8 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
   refuse_shared_alias(out, out_name, shared.views);
   // A fused forall's further outputs (`writes`) are outputs too.
   ((inputs.written ? refuse_shared_alias(*inputs.field, inputs.name, shared.views) : void()), ...);
-  if (forall_runs_in_place(info))
-    return run_global_in_place(tiles, out, out_name, body, shared, seq, inputs...);
+  if (const bool threads = forall_runs_in_place(info); threads || forall_runs_on_ranks(info))
+    return run_global_in_place(info, !threads, tiles, out, out_name, body, shared, seq, inputs...);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);
@@ -449,8 +533,9 @@ template <int N, class Out, class Body, class... Shared, class... In, std::size_
 void run_local_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
                       const char* out_name, Body body, const shared_reads<Shared...>& shared,
                       std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
-  if (forall_runs_in_place(info))
-    return run_local_global_in_place(tiles, out, out_name, body, shared, seq, inputs...);
+  if (const bool threads = forall_runs_in_place(info); threads || forall_runs_on_ranks(info))
+    return run_local_global_in_place(info, !threads, tiles, out, out_name, body, shared, seq,
+                                     inputs...);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);

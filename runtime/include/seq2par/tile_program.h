@@ -139,6 +139,22 @@ bool forall_runs_in_place(const tile_kernel_info& info);
 void run_parts_in_place(std::int64_t count,
                         const std::function<void(std::int64_t first, std::int64_t last)>& part);
 
+// Whether this launch's forall runs in place on the mpi backend's ranks: every rank holds
+// every field at a kernel's entry (SPMD), so each computes its share in place and the ranks
+// exchange only what they wrote. Unless S2P_MPI_OWNER_COPY=1 asks for the tile program.
+bool forall_runs_on_ranks(const tile_kernel_info& info);
+// A forall's parts as the ranks run them: `compute` a range of [0, count) in place, `pack`
+// appends the bytes a range wrote, `unpack` stores another rank's packed range.
+struct rank_parts {
+  std::function<void(std::int64_t first, std::int64_t last)> compute;
+  std::function<void(std::int64_t first, std::int64_t last, std::vector<std::byte>& out)> pack;
+  std::function<void(std::int64_t first, std::int64_t last, const std::byte* in)> unpack;
+};
+// Rank r computes [count * r / R, count * (r + 1) / R) on its workers (run_parts_in_place),
+// then every rank receives every other rank's share (one MPI_Allgatherv): on return each
+// holds the whole result. A failure on any rank ends the job, as the tile program's do.
+void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts);
+
 // The launch's task pools (tile_kernel_info::task_pools) as the program holds them.
 std::vector<tile_task_pool> task_pools_of(const tile_kernel_info& info);
 // The launch's code images (tile_kernel_info::code_images) as the program holds them.

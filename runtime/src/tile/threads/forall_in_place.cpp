@@ -2,6 +2,7 @@
 // a fixed set of worker threads kept for the process, so a launch costs a wake-up and a join,
 // not a plan, copies and a thread per tile.
 #include "core/backend_registry.h"
+#include "tile/in_place.h"
 
 #include <seq2par/runtime.h>
 
@@ -20,19 +21,6 @@
 namespace s2p::rt {
 namespace {
 
-bool owner_copy_on_threads() {
-  const char* text = std::getenv("S2P_THREADS_OWNER_COPY");
-  if (!text || !*text)
-    return false;
-  const std::string value = text;
-  if (value == "1" || value == "on" || value == "true")
-    return true;
-  if (value == "0" || value == "off" || value == "false")
-    return false;
-  throw std::invalid_argument("seq2par: S2P_THREADS_OWNER_COPY must be 1/on/true or 0/off/false, "
-                              "not '" + value + "'");
-}
-
 // S2P_THREADS, or one worker per core; read at the first launch.
 std::int64_t read_worker_count() {
   if (const char* text = std::getenv("S2P_THREADS"); text && *text) {
@@ -43,7 +31,11 @@ std::int64_t read_worker_count() {
                                   "' is not a number of threads (1 to 1024)");
     return value;
   }
-  return std::max<std::int64_t>(1, std::thread::hardware_concurrency());
+  const auto cores = std::max<std::int64_t>(1, std::thread::hardware_concurrency());
+  // Ranks of an MPI job on this machine share its cores (Open MPI says how many there are).
+  if (const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"); local && *local)
+    return std::max<std::int64_t>(1, cores / std::max(1L, std::strtol(local, nullptr, 10)));
+  return cores;
 }
 
 // How long a worker (or the launching thread) spins on the next launch (or the last part)
@@ -147,11 +139,24 @@ thread_local bool inside_part = false;
 
 } // namespace
 
+bool owner_copy_asked(const char* variable) {
+  const char* text = std::getenv(variable);
+  if (!text || !*text)
+    return false;
+  const std::string value = text;
+  if (value == "1" || value == "on" || value == "true")
+    return true;
+  if (value == "0" || value == "off" || value == "false")
+    return false;
+  throw std::invalid_argument(std::string("seq2par: ") + variable +
+                              " must be 1/on/true or 0/off/false, not '" + value + "'");
+}
+
 bool forall_runs_in_place(const tile_kernel_info& info) {
   if (info.tiles < 1)
     throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
   (void)work_stealing_setting(); // a bad setting is refused on every backend alike
-  return backend_name() == "threads" && !owner_copy_on_threads();
+  return backend_name() == "threads" && !owner_copy_asked("S2P_THREADS_OWNER_COPY");
 }
 
 void run_parts_in_place(std::int64_t count,

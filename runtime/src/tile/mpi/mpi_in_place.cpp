@@ -1,0 +1,109 @@
+// A forall in place on the `mpi` backend (<seq2par/forall.h>). Every rank runs the same
+// program with the same data (SPMD), so at a kernel's entry every rank already holds every
+// field the forall reads: no owner-copy message is needed. Rank r computes its contiguous
+// share of the output's rows (or blocks) in place, on its workers; then one MPI_Allgatherv
+// gives every rank the others' shares of what the forall wrote, so each holds the whole
+// result when the kernel returns, as with the tile program. Any failure ends the job (a rank
+// that stopped would leave the others waiting in the gather).
+#include "tile/in_place.h"
+#include "tile/mpi/mpi_backend.h"
+#include "tile/mpi/mpi_report.h"
+#include "tile/mpi/mpi_session.h"
+#include "tile/mpi/mpi_watchdog.h"
+#include "tile/mpi/tile_dealing.h"
+#include "tile/runners.h"
+
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace s2p::rt {
+
+namespace {
+
+// Every rank's packed share, on every rank, into `all`.
+void gather_shares(const mpi::session& s, const std::vector<std::byte>& mine,
+                   std::vector<int>& counts, std::vector<int>& displacements,
+                   std::vector<std::byte>& all) {
+  long long size = static_cast<long long>(mine.size());
+  std::vector<long long> sizes(static_cast<std::size_t>(s.size));
+  mpi::check(MPI_Allgather(&size, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, s.comm),
+             "MPI_Allgather");
+  long long total = 0;
+  for (const long long n : sizes) {
+    if (total + n > INT_MAX)
+      throw std::runtime_error("a forall's result is over 2 GiB: more than one MPI_Allgatherv");
+    displacements.push_back(static_cast<int>(total));
+    counts.push_back(static_cast<int>(n));
+    total += n;
+  }
+  all.resize(static_cast<std::size_t>(total));
+  mpi::check(MPI_Allgatherv(mine.data(), static_cast<int>(size), MPI_BYTE, all.data(),
+                            counts.data(), displacements.data(), MPI_BYTE, s.comm),
+             "MPI_Allgatherv");
+}
+
+mpi::launch_traffic run_on_ranks(const tile_kernel_info& info, std::int64_t count,
+                                 const rank_parts& parts, const mpi::session& s) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto share = [&](int r) {
+    return std::pair<std::int64_t, std::int64_t>{count * r / s.size, count * (r + 1) / s.size};
+  };
+  const auto [first, last] = share(s.rank);
+  run_parts_in_place(last - first, [&](std::int64_t a, std::int64_t b) {
+    parts.compute(first + a, first + b);
+  });
+  mpi::launch_traffic traffic;
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (s.size == 1) { // the rank holds the whole result already
+    traffic.supersteps.emplace_back("result gather", mpi::superstep_traffic{});
+    traffic.wall_seconds = elapsed();
+    return traffic;
+  }
+  // Kept between launches: a time loop's launches gather the same sizes again and again.
+  static std::vector<std::byte> mine, all;
+  mine.clear();
+  parts.pack(first, last, mine);
+  std::vector<int> counts, displacements;
+  {
+    const mpi::watchdog guard(info.name, "the other ranks' shares of the result");
+    gather_shares(s, mine, counts, displacements, all);
+  }
+  for (int r = 0; r < s.size; ++r)
+    if (r != s.rank)
+      parts.unpack(share(r).first, share(r).second,
+                   all.data() + displacements[static_cast<std::size_t>(r)]);
+  const auto sent = static_cast<std::int64_t>(mine.size());
+  traffic.supersteps.emplace_back(
+      "result gather", mpi::superstep_traffic{sent * (s.size - 1), sent > 0 ? s.size - 1 : 0});
+  traffic.wall_seconds = elapsed();
+  return traffic;
+}
+
+} // namespace
+
+bool forall_runs_on_ranks(const tile_kernel_info&) {
+  return backend_name() == "mpi" && !owner_copy_asked("S2P_MPI_OWNER_COPY");
+}
+
+void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts) {
+  const mpi::session& s = mpi::current();
+  try {
+    const mpi::launch_traffic traffic = run_on_ranks(info, count, parts, s);
+    const std::vector<int> chips = forall_chips(info);
+    mpi::record_launch(info, mpi::tile_dealing(chips, s.size), s, traffic,
+                       {{"in_place", {{"parts", count}, {"dealt_to_ranks", "contiguous"}}}});
+  } catch (const std::exception& e) {
+    mpi::abort_job(std::string("kernel '") + info.name + "' on the mpi backend: " + e.what());
+  } catch (...) {
+    mpi::abort_job(std::string("kernel '") + info.name + "' on the mpi backend: an exception "
+                   "of a type not derived from std::exception");
+  }
+}
+
+} // namespace s2p::rt
