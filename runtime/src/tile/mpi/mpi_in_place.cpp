@@ -93,17 +93,12 @@ bool forall_runs_on_ranks(const tile_kernel_info&) {
 
 void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts) {
   const mpi::session& s = mpi::current();
-  try {
+  mpi::run_or_abort_job(info.name, [&] {
     const mpi::launch_traffic traffic = run_on_ranks(info, count, parts, s);
     const std::vector<int> chips = forall_chips(info);
     mpi::record_launch(info, mpi::tile_dealing(chips, s.size), s, traffic,
                        {{"in_place", {{"parts", count}, {"dealt_to_ranks", "contiguous"}}}});
-  } catch (const std::exception& e) {
-    mpi::abort_job(std::string("kernel '") + info.name + "' on the mpi backend: " + e.what());
-  } catch (...) {
-    mpi::abort_job(std::string("kernel '") + info.name + "' on the mpi backend: an exception "
-                   "of a type not derived from std::exception");
-  }
+  });
 }
 
 } // namespace s2p::rt

@@ -94,6 +94,17 @@ const session& current() {
   return instance;
 }
 
+void run_or_abort_job(const char* kernel, const std::function<void()>& launch) {
+  try {
+    launch();
+  } catch (const std::exception& e) {
+    abort_job(std::string("kernel '") + kernel + "' on the mpi backend: " + e.what());
+  } catch (...) {
+    abort_job(std::string("kernel '") + kernel + "' on the mpi backend: an exception of a type "
+              "not derived from std::exception");
+  }
+}
+
 void abort_job(const std::string& message) {
   static std::mutex once; // two failing threads: one message, one abort
   std::lock_guard lock(once);

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <string>
 
 namespace s2p::rt::mpi {
@@ -24,6 +25,10 @@ const session& current();
 // "seq2par: rank R of N: <message>" on stderr, then MPI_Abort: every rank of the job ends
 // within seconds, whatever the others are blocked in. Safe from any thread.
 [[noreturn]] void abort_job(const std::string& message);
+
+// Runs a multi-tile launch; an exception from it ends the job (abort_job), naming the kernel:
+// the other ranks would otherwise wait forever for this rank.
+void run_or_abort_job(const char* kernel, const std::function<void()>& launch);
 
 // Fails with `what` (an MPI error code) as a runtime_error naming the call.
 void check(int code, const char* call);

@@ -111,15 +111,10 @@ void run_tile_program_on_mpi(const tile_kernel_info& info, const tile_program& p
   const mpi::session& s = mpi::current();
   const std::vector<int> chips = forall_chips(info);
   const mpi::tile_dealing deal(chips, s.size);
-  try {
+  mpi::run_or_abort_job(info.name, [&] {
     const mpi::launch_traffic traffic = mpi::run(info, program, deal, chips, s);
     mpi::record_launch(info, deal, s, traffic, mpi::owner_copy_details(info, program, deal));
-  } catch (const std::exception& e) {
-    mpi::abort_job(std::string("kernel '") + info.name + "' on the mpi backend: " + e.what());
-  } catch (...) {
-    mpi::abort_job(std::string("kernel '") + info.name + "' on the mpi backend: an exception "
-                   "of a type not derived from std::exception");
-  }
+  });
 }
 
 } // namespace s2p::rt
