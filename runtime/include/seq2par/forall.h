@@ -4,16 +4,46 @@
 //   - as a tile program (<seq2par/tile_program.h>): owner-copy's moves into each tile's
 //     buffers, the tasks on their tiles, the results stored back; what the fabric simulator
 //     and the mpi backend run, and the threads backend with S2P_THREADS_OWNER_COPY=1;
-//   - in place, on the threads backend: the body on the fields themselves, the output's
-//     rows (or blocks) dealt to the host's worker threads, no plan and no copies: on shared
-//     memory the copies only model the fabric, and the refusals above make in-place reads
-//     see what the copies would hold.
+//   - in place, on the threads backend and on the mpi backend's ranks: the body on the fields
+//     themselves, the output's rows (or blocks) dealt to the host's worker threads (on mpi,
+//     first to the ranks, which then gather what the others wrote), no plan and no copies:
+//     where every worker sees every field the copies only model the fabric, and the refusals
+//     above make in-place reads see what the copies would hold.
 // C++17, like the rest of what generated code includes.
 #pragma once
 
 #include <seq2par/tile_program.h>
 
 namespace s2p::rt {
+
+// --- where a forall runs (runtime/src/tile/threads/forall_in_place.cpp) ---------------------
+
+// The tile program (sim; threads with S2P_THREADS_OWNER_COPY=1; mpi with S2P_MPI_OWNER_COPY=1),
+// or in place on the threads backend's workers or on the mpi backend's ranks. Throws as every
+// launch does for a kernel that spans no tiles or a bad setting.
+enum class forall_placement { tile_program, threads_in_place, ranks_in_place };
+forall_placement forall_placement_of(const tile_kernel_info& info);
+
+// Runs part(first, last) over contiguous parts of [0, count) on the host's worker threads
+// (S2P_THREADS of them, default one per core, the calling thread among them; threads kept
+// between launches), returning once every part has; then rethrows the exception of the first
+// part, in order, that threw.
+void run_parts_in_place(std::int64_t count,
+                        const std::function<void(std::int64_t first, std::int64_t last)>& part);
+
+// A forall's parts as the mpi backend's ranks run them in place (every rank holds every field
+// at a kernel's entry: the program is SPMD): `compute` a range of [0, count) in place, `pack`
+// appends the bytes a range wrote, `unpack` stores another rank's packed range.
+struct rank_parts {
+  std::function<void(std::int64_t first, std::int64_t last)> compute;
+  std::function<void(std::int64_t first, std::int64_t last, std::vector<std::byte>& out)> pack;
+  std::function<void(std::int64_t first, std::int64_t last, const std::byte* in)> unpack;
+};
+// Rank r computes [count * r / R, count * (r + 1) / R) on its workers (run_parts_in_place),
+// then every rank receives every other rank's share (one MPI_Allgatherv): on return each
+// holds the whole result. A failure on any rank ends the job, as the tile program's do
+// (runtime/src/tile/mpi/mpi_in_place.cpp).
+void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts);
 
 // --- forall ---------------------------------------------------------------------------------
 
@@ -252,14 +282,20 @@ void refuse_shared_alias(const agile_field<N, Out>& out, const char* out_name,
       views);
 }
 
+// The fields a forall reads as the plan sees them (their maps and index maps, no data).
+template <int N, class... In>
+std::vector<forall_field_spec<N>> input_specs(const forall_input<N, In>&... inputs) {
+  return {forall_field_spec<N>{inputs.name, element_type_name<In>(),
+                               static_cast<std::int64_t>(sizeof(In)), &inputs.field->map(),
+                               inputs.maps, inputs.view}...};
+}
+
 template <int N, class Out, class... In, std::size_t... I>
 planned_forall<N, Out, In...>
 plan(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out, const char* out_name,
      std::index_sequence<I...>, const forall_input<N, In>&... inputs) {
   refuse_misuse(tiles, out, out_name, inputs...);
-  const std::vector<forall_field_spec<N>> specs{forall_field_spec<N>{
-      inputs.name, element_type_name<In>(), static_cast<std::int64_t>(sizeof(In)),
-      &inputs.field->map(), inputs.maps, inputs.view}...};
+  const std::vector<forall_field_spec<N>> specs = input_specs<N>(inputs...);
   // Work stealing returns a stolen task's output blocks only: a thief's updates of a fused
   // forall's further outputs (`writes`) would stay in its copy. Such a forall runs every task
   // at home.
@@ -308,29 +344,27 @@ template <int N, class Out, class... In>
 void refuse_in_place(int tiles, const agile_field<N, Out>& out, const char* out_name,
                      const forall_input<N, In>&... inputs) {
   refuse_misuse(tiles, out, out_name, inputs...);
-  std::vector<input_access<N>> accesses;
-  (
-      [&](const auto& input) {
-        for (const auto& m : input.maps)
-          accesses.push_back({input.name, &input.field->map(), m,
-                              static_cast<std::int64_t>(sizeof(*input.field->data().data())),
-                              input.view});
-      }(inputs),
-      ...);
-  const std::string error = footprint_error<N>(out.map(), accesses);
+  const std::string error = footprint_error<N>(out.map(), accesses_of(input_specs<N>(inputs...)));
   if (!error.empty())
     throw std::invalid_argument("seq2par: " + error);
 }
 
-// The grid of [first, last) along the axis parts are dealt on (the first axis, or the
-// longest when the first is too short to give every worker a part): whole rows, as an
-// OpenMP `parallel for` over the outer loop would deal them.
+// The axis a global-view forall's parts are cut along: the first, whole rows, as an OpenMP
+// `parallel for` over the outer loop deals them; the longest one when the first has fewer than
+// kShortAxis elements (a few long rows), so that every worker gets a part.
+inline constexpr std::int64_t kShortAxis = 64;
 template <int N> int dealing_axis(const extent<N>& e) {
   int axis = 0;
   for (int d = 1; d < N; ++d)
-    if (e[0] < 64 && e[d] > e[axis])
+    if (e[0] < kShortAxis && e[d] > e[axis])
       axis = d;
   return axis;
+}
+
+// The fields of the S2P_SHARED structures a body reads, as the kernel has them (in place, a
+// body reads them where they lie, as it reads the fields).
+template <class... Views> auto host_structures(const shared_reads<Views...>& shared) {
+  return std::apply([](const auto&... v) { return std::make_tuple(v.host...); }, shared.views);
 }
 
 // Xt(b) on shared memory: algorithmic block b of the field itself, as the sequential
@@ -426,8 +460,7 @@ void run_global_in_place(const tile_kernel_info& info, bool on_ranks, int tiles,
   const auto compute = [&](std::int64_t first, std::int64_t last) {
     field<N, Out> output = out.data();
     std::tuple<field<N, In>...> views{inputs.field->data()...};
-    auto structures = std::apply([](const auto&... v) { return std::make_tuple(v.host...); },
-                                 shared.views);
+    auto structures = host_structures(shared);
     for_each_index(part_of(first, last), [&](const index<N>& i) {
       std::apply([&](auto&... c) { body(i, output, std::get<I>(views)..., c...); }, structures);
     });
@@ -474,8 +507,7 @@ void run_local_global_in_place(const tile_kernel_info& info, bool on_ranks, int 
     blocks_in_place<N, Out> output(out.data(), out.map().algorithmic_block());
     std::tuple<blocks_in_place<N, const In>...> views{blocks_in_place<N, const In>(
         inputs.field->data(), inputs.field->map().algorithmic_block())...};
-    auto structures = std::apply([](const auto&... v) { return std::make_tuple(v.host...); },
-                                 shared.views);
+    auto structures = host_structures(shared);
     for (std::int64_t k = first; k < last; ++k)
       std::apply(
           [&](auto&... c) { body(delinearize(k, counts), output, std::get<I>(views)..., c...); },
@@ -490,8 +522,9 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
   refuse_shared_alias(out, out_name, shared.views);
   // A fused forall's further outputs (`writes`) are outputs too.
   ((inputs.written ? refuse_shared_alias(*inputs.field, inputs.name, shared.views) : void()), ...);
-  if (const bool threads = forall_runs_in_place(info); threads || forall_runs_on_ranks(info))
-    return run_global_in_place(info, !threads, tiles, out, out_name, body, shared, seq, inputs...);
+  if (const auto where = forall_placement_of(info); where != forall_placement::tile_program)
+    return run_global_in_place(info, where == forall_placement::ranks_in_place, tiles, out,
+                               out_name, body, shared, seq, inputs...);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);
@@ -533,9 +566,9 @@ template <int N, class Out, class Body, class... Shared, class... In, std::size_
 void run_local_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
                       const char* out_name, Body body, const shared_reads<Shared...>& shared,
                       std::index_sequence<I...> seq, const forall_input<N, In>&... inputs) {
-  if (const bool threads = forall_runs_in_place(info); threads || forall_runs_on_ranks(info))
-    return run_local_global_in_place(info, !threads, tiles, out, out_name, body, shared, seq,
-                                     inputs...);
+  if (const auto where = forall_placement_of(info); where != forall_placement::tile_program)
+    return run_local_global_in_place(info, where == forall_placement::ranks_in_place, tiles, out,
+                                     out_name, body, shared, seq, inputs...);
   auto planned = plan(info, tiles, out, out_name, seq, inputs...);
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);

@@ -128,33 +128,6 @@ struct tile_program {
 
 void run_tile_program(const tile_kernel_info& info, const tile_program& program);
 
-// Whether this launch's forall runs in place (<seq2par/forall.h>): on the threads backend,
-// unless S2P_THREADS_OWNER_COPY=1 asks for the tile program's copies there too. Throws as
-// every launch does for a kernel that spans no tiles or a bad setting.
-bool forall_runs_in_place(const tile_kernel_info& info);
-// Runs part(first, last) over contiguous parts of [0, count) on the host's worker threads
-// (S2P_THREADS of them, default one per core, the calling thread among them; threads kept
-// between launches), returning once every part has; then rethrows the exception of the first
-// part, in order, that threw.
-void run_parts_in_place(std::int64_t count,
-                        const std::function<void(std::int64_t first, std::int64_t last)>& part);
-
-// Whether this launch's forall runs in place on the mpi backend's ranks: every rank holds
-// every field at a kernel's entry (SPMD), so each computes its share in place and the ranks
-// exchange only what they wrote. Unless S2P_MPI_OWNER_COPY=1 asks for the tile program.
-bool forall_runs_on_ranks(const tile_kernel_info& info);
-// A forall's parts as the ranks run them: `compute` a range of [0, count) in place, `pack`
-// appends the bytes a range wrote, `unpack` stores another rank's packed range.
-struct rank_parts {
-  std::function<void(std::int64_t first, std::int64_t last)> compute;
-  std::function<void(std::int64_t first, std::int64_t last, std::vector<std::byte>& out)> pack;
-  std::function<void(std::int64_t first, std::int64_t last, const std::byte* in)> unpack;
-};
-// Rank r computes [count * r / R, count * (r + 1) / R) on its workers (run_parts_in_place),
-// then every rank receives every other rank's share (one MPI_Allgatherv): on return each
-// holds the whole result. A failure on any rank ends the job, as the tile program's do.
-void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts);
-
 // The launch's task pools (tile_kernel_info::task_pools) as the program holds them.
 std::vector<tile_task_pool> task_pools_of(const tile_kernel_info& info);
 // The launch's code images (tile_kernel_info::code_images) as the program holds them.
@@ -280,15 +253,22 @@ template <int N> struct forall_layout {
 // `stealing`: the costs work stealing decides with, or nothing to run every task at home.
 // `with_minimum`: also count the minimum bytes by visiting every output element (only done
 // up to 2^22 elements).
+// Each read of each field, as owner-copy plans them (and an in-place forall checks them).
+template <int N>
+std::vector<input_access<N>> accesses_of(const std::vector<forall_field_spec<N>>& inputs) {
+  std::vector<input_access<N>> accesses;
+  for (const auto& input : inputs)
+    for (const auto& m : input.maps)
+      accesses.push_back({input.name, input.map, m, input.element_bytes, input.view});
+  return accesses;
+}
+
 template <int N>
 forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
                              const std::vector<forall_field_spec<N>>& inputs,
                              const std::optional<steal_costs>& stealing, bool with_minimum) {
   const resource_map<N>& out_map = *out.map;
-  std::vector<input_access<N>> accesses;
-  for (const auto& input : inputs)
-    for (const auto& m : input.maps)
-      accesses.push_back({input.name, input.map, m, input.element_bytes, input.view});
+  const std::vector<input_access<N>> accesses = accesses_of(inputs);
   const owner_copy_plan plan = plan_owner_copy<N>(out_map, accesses);
   if (!plan.error.empty())
     throw std::invalid_argument("seq2par: " + plan.error);

@@ -493,19 +493,17 @@ private:
                  name.c_str(), t.source.c_str(), static_cast<long long>(t.launches),
                  t.launches == 1 ? "" : "es", last["ranks"].size(),
                  last["ranks"].size() == 1 ? "" : "s");
-    // In place, rank r computed parts [P * r / R, P * (r + 1) / R) of the P rows (or blocks).
-    const long long parts = last.contains("in_place") ? last["in_place"].value("parts", 0LL) : -1;
-    const auto ranks = static_cast<long long>(last["ranks"].size());
+    // A rank's tiles, or in place the parts of the output's rows (or blocks) it computed.
     for (const auto& r : last["ranks"]) {
-      const long long rank = r["rank"].get<long long>();
-      const std::string share =
-          parts < 0 ? "tiles [" + std::to_string(r["tiles"][0].get<int>()) + ", " +
-                          std::to_string(r["tiles"][1].get<int>()) + ")"
-                    : "in place, parts [" + std::to_string(parts * rank / ranks) + ", " +
-                          std::to_string(parts * (rank + 1) / ranks) + ") of " +
-                          std::to_string(parts);
-      std::fprintf(stderr, "  rank %lld: %s, %.3f ms, %lld bytes sent\n", rank, share.c_str(),
-                   1e3 * r["wall_seconds"].get<double>(), r["bytes_sent"].get<long long>());
+      const bool in_place = r.contains("parts");
+      const auto& share = in_place ? r["parts"] : r["tiles"];
+      const std::string what =
+          (in_place ? "in place, parts [" : "tiles [") + std::to_string(share[0].get<long long>()) +
+          ", " + std::to_string(share[1].get<long long>()) + ")" +
+          (in_place ? " of " + std::to_string(last["in_place"].value("parts", 0LL)) : "");
+      std::fprintf(stderr, "  rank %d: %s, %.3f ms, %lld bytes sent\n", r["rank"].get<int>(),
+                   what.c_str(), 1e3 * r["wall_seconds"].get<double>(),
+                   r["bytes_sent"].get<long long>());
     }
     for (const auto& step : last["supersteps"])
       std::fprintf(stderr, "  %s: %lld bytes between ranks in %lld messages\n",

@@ -1,21 +1,14 @@
 #include "core/watchdog_setting.h"
 
-#include <cstdlib>
-#include <stdexcept>
-#include <string>
+#include "core/integer_setting.h"
+
+#include <climits>
 
 namespace s2p::rt {
 
 int watchdog_seconds() {
-  const char* text = std::getenv("S2P_WATCHDOG_SECONDS");
-  if (!text || !*text)
-    return 120;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 0)
-    throw std::invalid_argument(std::string("S2P_WATCHDOG_SECONDS='") + text +
-                                "' is not a number of seconds");
-  return static_cast<int>(value);
+  return static_cast<int>(
+      integer_setting("S2P_WATCHDOG_SECONDS", 120, 0, INT_MAX, "a number of seconds"));
 }
 
 } // namespace s2p::rt

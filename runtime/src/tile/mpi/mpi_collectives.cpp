@@ -161,17 +161,15 @@ const char* kind_name(collective_kind kind) {
 void run_collective_on_mpi(const tile_kernel_info& info, const collective_args& args) {
   const mpi::session& s = mpi::current();
   const mpi::tile_dealing deal(forall_chips(info), s.size);
-  try {
+  mpi::run_or_abort_job(info.name, [&] {
     const mpi::launch_traffic traffic = mpi::run(info, args, deal, s);
-    mpi::record_launch(info, deal, s, traffic,
+    mpi::record_launch(info, mpi::tiles_of(deal), s, traffic,
                        {{"collective",
                          {{"kind", mpi::kind_name(args.kind)},
                           {"op", args.op},
                           {"bytes_per_tile", args.elements_per_tile *
                                                  static_cast<std::int64_t>(args.element_bytes)}}}});
-  } catch (const std::exception& e) {
-    mpi::abort_job(std::string("kernel '") + info.name + "' on the mpi backend: " + e.what());
-  }
+  });
 }
 
 } // namespace s2p::rt

@@ -5,12 +5,10 @@
 // gives every rank the others' shares of what the forall wrote, so each holds the whole
 // result when the kernel returns, as with the tile program. Any failure ends the job (a rank
 // that stopped would leave the others waiting in the gather).
-#include "tile/in_place.h"
 #include "tile/mpi/mpi_backend.h"
 #include "tile/mpi/mpi_report.h"
 #include "tile/mpi/mpi_session.h"
 #include "tile/mpi/mpi_watchdog.h"
-#include "tile/mpi/tile_dealing.h"
 #include "tile/runners.h"
 
 #include <chrono>
@@ -18,11 +16,17 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace s2p::rt {
 
 namespace {
+
+// Rank r's contiguous share of [0, count): [count * r / R, count * (r + 1) / R).
+std::pair<std::int64_t, std::int64_t> share_of(std::int64_t count, int rank, int ranks) {
+  return {count * rank / ranks, count * (rank + 1) / ranks};
+}
 
 // Every rank's packed share, on every rank, into `all`.
 void gather_shares(const mpi::session& s, const std::vector<std::byte>& mine,
@@ -49,10 +53,7 @@ void gather_shares(const mpi::session& s, const std::vector<std::byte>& mine,
 mpi::launch_traffic run_on_ranks(const tile_kernel_info& info, std::int64_t count,
                                  const rank_parts& parts, const mpi::session& s) {
   const auto start = std::chrono::steady_clock::now();
-  const auto share = [&](int r) {
-    return std::pair<std::int64_t, std::int64_t>{count * r / s.size, count * (r + 1) / s.size};
-  };
-  const auto [first, last] = share(s.rank);
+  const auto [first, last] = share_of(count, s.rank, s.size);
   run_parts_in_place(last - first, [&](std::int64_t a, std::int64_t b) {
     parts.compute(first + a, first + b);
   });
@@ -76,7 +77,7 @@ mpi::launch_traffic run_on_ranks(const tile_kernel_info& info, std::int64_t coun
   }
   for (int r = 0; r < s.size; ++r)
     if (r != s.rank)
-      parts.unpack(share(r).first, share(r).second,
+      parts.unpack(share_of(count, r, s.size).first, share_of(count, r, s.size).second,
                    all.data() + displacements[static_cast<std::size_t>(r)]);
   const auto sent = static_cast<std::int64_t>(mine.size());
   traffic.supersteps.emplace_back(
@@ -87,17 +88,12 @@ mpi::launch_traffic run_on_ranks(const tile_kernel_info& info, std::int64_t coun
 
 } // namespace
 
-bool forall_runs_on_ranks(const tile_kernel_info&) {
-  return backend_name() == "mpi" && !owner_copy_asked("S2P_MPI_OWNER_COPY");
-}
-
 void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts) {
   const mpi::session& s = mpi::current();
   mpi::run_or_abort_job(info.name, [&] {
     const mpi::launch_traffic traffic = run_on_ranks(info, count, parts, s);
-    const std::vector<int> chips = forall_chips(info);
-    mpi::record_launch(info, mpi::tile_dealing(chips, s.size), s, traffic,
-                       {{"in_place", {{"parts", count}, {"dealt_to_ranks", "contiguous"}}}});
+    mpi::record_launch(info, {"parts", [&](int rank) { return share_of(count, rank, s.size); }},
+                       s, traffic, {{"in_place", {{"parts", count}}}});
   });
 }
 

@@ -21,7 +21,7 @@ std::vector<std::int64_t> flatten(const launch_traffic& t) {
 
 } // namespace
 
-void record_launch(const tile_kernel_info& info, const tile_dealing& deal, const session& s,
+void record_launch(const tile_kernel_info& info, const rank_share& share, const session& s,
                    const launch_traffic& mine, nlohmann::ordered_json details) {
   const std::vector<std::int64_t> row = flatten(mine);
   const auto width = row.size();
@@ -38,7 +38,7 @@ void record_launch(const tile_kernel_info& info, const tile_dealing& deal, const
     for (std::size_t k = 0; k < mine.supersteps.size(); ++k)
       sent += at(r, 1 + 2 * k);
     ranks.push_back({{"rank", r},
-                     {"tiles", {deal.first(r), deal.end(r)}},
+                     {share.what, {share.of(r).first, share.of(r).second}},
                      {"wall_seconds", static_cast<double>(at(r, 0)) * 1e-9},
                      {"bytes_sent", sent}});
   }

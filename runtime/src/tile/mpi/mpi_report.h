@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,8 +24,20 @@ struct launch_traffic {
   std::vector<std::pair<std::string, superstep_traffic>> supersteps; // same names on every rank
 };
 
+// What each rank computed, [first, last) of `what`: its tiles (the tile program, collectives)
+// or, in place, its parts of the output's rows or blocks.
+struct rank_share {
+  std::string what;
+  std::function<std::pair<std::int64_t, std::int64_t>(int rank)> of;
+};
+inline rank_share tiles_of(const tile_dealing& deal) {
+  return {"tiles", [&deal](int rank) {
+            return std::pair<std::int64_t, std::int64_t>{deal.first(rank), deal.end(rank)};
+          }};
+}
+
 // Collective: every rank calls it after the launch.
-void record_launch(const tile_kernel_info& info, const tile_dealing& deal, const session& s,
+void record_launch(const tile_kernel_info& info, const rank_share& share, const session& s,
                    const launch_traffic& mine, nlohmann::ordered_json details);
 
 } // namespace s2p::rt::mpi

@@ -113,7 +113,8 @@ void run_tile_program_on_mpi(const tile_kernel_info& info, const tile_program& p
   const mpi::tile_dealing deal(chips, s.size);
   mpi::run_or_abort_job(info.name, [&] {
     const mpi::launch_traffic traffic = mpi::run(info, program, deal, chips, s);
-    mpi::record_launch(info, deal, s, traffic, mpi::owner_copy_details(info, program, deal));
+    mpi::record_launch(info, mpi::tiles_of(deal), s, traffic,
+                       mpi::owner_copy_details(info, program, deal));
   });
 }
 

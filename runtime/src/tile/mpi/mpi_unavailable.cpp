@@ -36,10 +36,6 @@ void run_collective_on_mpi(const tile_kernel_info& info, const collective_args&)
   refuse(info);
 }
 
-bool forall_runs_on_ranks(const tile_kernel_info&) {
-  return false; // S2P_BACKEND=mpi is refused before (backend_name)
-}
-
 void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t, const rank_parts&) {
   refuse(info);
 }

@@ -1,5 +1,6 @@
 // Which fabric multi-tile launches run on, and how their tiles are placed on its chips.
 #include "tile/sim/fabric_support.h"
+#include "core/integer_setting.h"
 #include "tile/runners.h"
 
 #include <seq2par/planning/placement.h>
@@ -36,15 +37,8 @@ launch_fabric_choice launch_fabric(const tile_kernel_info& info) {
 }
 
 unsigned fabric_sim_threads() {
-  const char* text = std::getenv("S2P_SIM_THREADS");
-  if (!text || !*text)
-    return 0;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 1 || value > 1024)
-    throw std::invalid_argument(std::string("S2P_SIM_THREADS='") + text +
-                                "' is not a number of threads (1 to 1024)");
-  return static_cast<unsigned>(value);
+  return static_cast<unsigned>(
+      integer_setting("S2P_SIM_THREADS", 0, 1, 1024, "a number of threads (1 to 1024)"));
 }
 
 std::vector<int> forall_chips(const tile_kernel_info& info) {

@@ -1,8 +1,8 @@
-// A forall in place on the threads backend (<seq2par/forall.h>): parts of the output dealt to
-// a fixed set of worker threads kept for the process, so a launch costs a wake-up and a join,
-// not a plan, copies and a thread per tile.
+// Where a forall runs (<seq2par/forall.h>), and a forall in place on the threads backend: parts
+// of the output dealt to a fixed set of worker threads kept for the process, so a launch costs
+// a wake-up and a join, not a plan, copies and a thread per tile.
 #include "core/backend_registry.h"
-#include "tile/in_place.h"
+#include "core/integer_setting.h"
 
 #include <seq2par/runtime.h>
 
@@ -23,14 +23,9 @@ namespace {
 
 // S2P_THREADS, or one worker per core; read at the first launch.
 std::int64_t read_worker_count() {
-  if (const char* text = std::getenv("S2P_THREADS"); text && *text) {
-    char* end = nullptr;
-    const long value = std::strtol(text, &end, 10);
-    if (*end != '\0' || value < 1 || value > 1024)
-      throw std::invalid_argument(std::string("seq2par: S2P_THREADS='") + text +
-                                  "' is not a number of threads (1 to 1024)");
-    return value;
-  }
+  if (const long chosen = integer_setting("S2P_THREADS", 0, 1, 1024, "a number of threads (1 to 1024)");
+      chosen > 0)
+    return chosen;
   const auto cores = std::max<std::int64_t>(1, std::thread::hardware_concurrency());
   // Ranks of an MPI job on this machine share its cores (Open MPI says how many there are).
   if (const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"); local && *local)
@@ -137,8 +132,8 @@ part_workers& workers() {
 // A launch from inside a part (a body that runs another forall) runs its parts inline.
 thread_local bool inside_part = false;
 
-} // namespace
-
+// Whether the switch `variable` (S2P_THREADS_OWNER_COPY, S2P_MPI_OWNER_COPY) asks for the tile
+// program instead of running in place: 1/on/true or 0/off/false, unset = no.
 bool owner_copy_asked(const char* variable) {
   const char* text = std::getenv(variable);
   if (!text || !*text)
@@ -152,11 +147,18 @@ bool owner_copy_asked(const char* variable) {
                               " must be 1/on/true or 0/off/false, not '" + value + "'");
 }
 
-bool forall_runs_in_place(const tile_kernel_info& info) {
+} // namespace
+
+forall_placement forall_placement_of(const tile_kernel_info& info) {
   if (info.tiles < 1)
     throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
   (void)work_stealing_setting(); // a bad setting is refused on every backend alike
-  return backend_name() == "threads" && !owner_copy_asked("S2P_THREADS_OWNER_COPY");
+  const std::string backend = backend_name(); // refuses mpi in a runtime without it
+  if (backend == "threads" && !owner_copy_asked("S2P_THREADS_OWNER_COPY"))
+    return forall_placement::threads_in_place;
+  if (backend == "mpi" && !owner_copy_asked("S2P_MPI_OWNER_COPY"))
+    return forall_placement::ranks_in_place;
+  return forall_placement::tile_program;
 }
 
 void run_parts_in_place(std::int64_t count,
