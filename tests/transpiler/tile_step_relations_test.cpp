@@ -67,6 +67,25 @@ TEST(TileStepRelations, UnknownExtentsAreParametersAndALoopAxisIsABodyLoop) {
             (Box{{1, 2}, {2, 6}}));
 }
 
+// A read of a vector (rank 1) in a rank-2 forall over the whole of a loop the kernel bounds
+// only when it runs, and a fixed row: the whole axis is [0, the field's extent), a parameter.
+TEST(TileStepRelations, WholeAxesAreExtentParametersAndFixedCoordinatesConstants) {
+  TileStep step = forall(11, "Zd", {{"Xd", {{{TileStep::kLoopAxis}, {0}, {TileStep::kWholeAxis}}}},
+                                    {"Yd", {{{TileStep::kLoopAxis, 1}, {3, 0}, {1, 0}}}}});
+  step.rank = 2;
+  const StepRelations relations = tile_step_relations(multi_tile({step}), 0);
+  EXPECT_EQ(relations.statement.domain.parameters,
+            (std::vector<std::string>{"n0", "n1", "e_x_0"}));
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index, "k");
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[2]).index, "(3, i1)");
+  const ParameterValues sizes{{"n0", 8}, {"n1", 8}, {"e_x_0", 5}};
+  EXPECT_EQ(footprint(relations.statement, "x", Access::Kind::Read, {{1, 0}, {2, 1}}, sizes),
+            (Box{{0}, {5}}));
+  EXPECT_EQ(footprint(relations.statement, "y", Access::Kind::Read, {{1, 2}, {2, 6}}, sizes),
+            (Box{{3, 2}, {4, 6}}));
+  EXPECT_FALSE(carried_dependence(relations.statement).has_value());
+}
+
 // Fusion reads the relations: a later step's read of what an earlier step writes, through
 // another view of the same data at a neighbour's index, is refused with the iterations that
 // conflict; the same read at the task's own index is fused.

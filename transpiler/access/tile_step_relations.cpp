@@ -1,5 +1,6 @@
 #include "access/tile_step_relations.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace s2p::access {
@@ -53,8 +54,9 @@ public:
 
 private:
   // One coordinate per index map entry: i[axis] + offset, or a new body loop's variable over
-  // [offset, offset + span) for a loop axis.
-  std::vector<AffineExpr> coordinates(const TileStep::IndexMap& map) {
+  // [offset, offset + span) for a loop axis; over the field's whole axis d, [0, e_<field>_d),
+  // for a loop whose bounds only the running kernel knows (its extent a parameter).
+  std::vector<AffineExpr> coordinates(const TileStep::IndexMap& map, const std::string& field) {
     std::vector<AffineExpr> index;
     for (std::size_t d = 0; d < map.axis.size(); ++d) {
       if (map.axis[d] != TileStep::kLoopAxis) {
@@ -63,21 +65,46 @@ private:
       }
       Domain& domain = out_.statement.domain;
       const std::size_t loop = domain.dimensions.size();
-      domain.add_loop("k" + std::to_string(loop - static_cast<std::size_t>(domain.index_rank)),
-                      AffineExpr::value(map.offset[d]),
-                      AffineExpr::value(map.offset[d] + map.span.at(d)));
+      const std::string name =
+          "k" + std::to_string(loop - static_cast<std::size_t>(domain.index_rank));
+      if (map.span.at(d) == TileStep::kWholeAxis)
+        domain.add_loop(name, AffineExpr::value(0),
+                        AffineExpr::parameter(extent_parameter(field, d)));
+      else
+        domain.add_loop(name, AffineExpr::value(map.offset[d]),
+                        AffineExpr::value(map.offset[d] + map.span.at(d)));
       index.push_back(AffineExpr::variable(loop));
     }
     return index;
+  }
+  // The parameter standing for axis d of `field`'s extent, added once.
+  std::size_t extent_parameter(const std::string& field, std::size_t d) {
+    std::vector<std::string>& parameters = out_.statement.domain.parameters;
+    const std::string name = "e_" + field + "_" + std::to_string(d);
+    const auto at = std::find(parameters.begin(), parameters.end(), name);
+    if (at != parameters.end())
+      return static_cast<std::size_t>(at - parameters.begin());
+    parameters.push_back(name);
+    return parameters.size() - 1;
   }
   void add(Access::Kind kind, const std::string& view, const TileStep::IndexMap& map,
            std::size_t step) {
     const std::string where = std::to_string(out_.origins.size());
     out_.origins.push_back({step, view, index_text(map)});
-    std::vector<AffineExpr> index = coordinates(map);
+    const std::string field = data_of(multi_, view);
+    std::vector<AffineExpr> index = coordinates(map, field);
+    // Constant bounds of the read's guard; a bound the running kernel computes is left out,
+    // which only widens what the relation says the read touches.
+    std::vector<Constraint> guard;
+    for (const TileStep::IndexBound& bound : map.guard)
+      if (bound.constant) {
+        const AffineExpr at = AffineExpr::variable(static_cast<std::size_t>(bound.axis));
+        guard.push_back(Constraint::non_negative(
+            bound.upper ? AffineExpr::value(*bound.constant - 1) - at : at - *bound.constant));
+      }
     out_.statement.accesses.push_back(kind == Access::Kind::Read
-                                          ? Access::read(data_of(multi_, view), index, {}, where)
-                                          : Access::write(data_of(multi_, view), index, {}, where));
+                                          ? Access::read(field, index, guard, where)
+                                          : Access::write(field, index, guard, where));
   }
 
   const ir::MultiTile& multi_;
@@ -112,8 +139,15 @@ std::string index_text(const TileStep::IndexMap& map) {
   for (std::size_t d = 0; d < map.axis.size(); ++d) {
     const int axis = map.axis[d];
     out += d ? ", " : "";
-    out += axis == TileStep::kLoopAxis ? "k" : (one ? "i" : "i" + std::to_string(axis));
-    if (map.offset[d] != 0)
+    if (axis == TileStep::kLoopAxis && map.span.at(d) == 1) { // a fixed coordinate
+      out += std::to_string(map.offset[d]);
+      continue;
+    }
+    out += axis == TileStep::kLoopAxis ? "k"
+           : (one && axis == 0)       ? "i"
+                                        : "i" + std::to_string(axis);
+    const bool whole = axis == TileStep::kLoopAxis && map.span.at(d) == TileStep::kWholeAxis;
+    if (map.offset[d] != 0 && !whole)
       out += (map.offset[d] > 0 ? "+" : "") + std::to_string(map.offset[d]);
   }
   return one ? out : out + ")";

@@ -122,10 +122,18 @@ json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedu
     }
     shared.push_back({{"parameter", s.name}, {"line", s.loc.line}, {"read_by_steps", read_by}});
   }
+  // Loops of the kernel body around steps: each iteration launches steps first..last again.
+  json loops = json::array();
+  for (const auto& loop : multi.loops)
+    loops.push_back({{"line", loop.loc.line},
+                     {"header", loop.header},
+                     {"first_step", loop.first + 1},
+                     {"last_step", loop.first + loop.count}});
   return json{{"format", "seq2par.tile-steps/1"},
               {"kernel", kernel.name},
               {"tiles", multi.tiles},
               {"steps", std::move(steps)},
+              {"loops", std::move(loops)},
               {"resource_maps", std::move(maps)},
               {"distributed_fields", std::move(fields)},
               {"parameter_extents", multi.parameter_extents},

@@ -129,6 +129,165 @@ void emit_launch_info(std::ostringstream& out, const Kernel& kernel, const EmitO
   out << "};\n";
 }
 
+// The largest rank among a forall's fields (its output's is the forall's).
+int lifted_rank(const TileStep& step) {
+  int rank = step.rank;
+  for (const auto& read : step.reads)
+    for (const auto& map : read.maps)
+      rank = std::max(rank, static_cast<int>(map.axis.size()));
+  return rank;
+}
+
+// The field a launch passes for `view` of rank `rank`: the view, or its rank-R lifting.
+std::string launch_view(const std::string& view, int rank, int lifted) {
+  return rank < lifted ? "s2p_lifted_" + view : view;
+}
+
+// The guard's lower (or upper) bound on each axis of the rank-R launch's index, as C++ the
+// launch evaluates: unbounded, one value, or the tightest of several.
+std::vector<std::string> guard_values(const std::vector<TileStep::IndexBound>& guard, bool upper,
+                                      int forall_rank, int lifted) {
+  std::vector<std::string> values;
+  for (int a = 0; a < lifted; ++a) {
+    std::vector<std::string> bounds;
+    for (const auto& b : guard)
+      if (b.upper == upper && b.axis + lifted - forall_rank == a)
+        bounds.push_back("static_cast<std::int64_t>(" + b.value + ")");
+    const std::string unbounded =
+        std::string(upper ? "" : "-") + "s2p::index_map<" + std::to_string(lifted) + ">::unbounded";
+    if (bounds.empty())
+      values.push_back(unbounded);
+    else if (bounds.size() == 1)
+      values.push_back(bounds.front());
+    else {
+      std::string all;
+      for (const auto& b : bounds)
+        all += (all.empty() ? "" : ", ") + b;
+      values.push_back(std::string(upper ? "std::min" : "std::max") + "({" + all + "})");
+    }
+  }
+  return values;
+}
+
+// An index map of a rank-M read in a rank-N forall, as the rank-R launch reads it: R - M
+// leading fixed coordinates 0, index axes shifted by R - N (the lifted index is (0, ..., i)).
+void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int forall_rank,
+                    int lifted) {
+  const int pad = lifted - static_cast<int>(map.axis.size());
+  const bool ranges = !map.span.empty() || pad > 0;
+  std::vector<int> axis(static_cast<std::size_t>(pad), TileStep::kLoopAxis);
+  std::vector<std::int64_t> offset(static_cast<std::size_t>(pad), 0);
+  std::vector<std::int64_t> span(static_cast<std::size_t>(pad), 1);
+  for (std::size_t d = 0; d < map.axis.size(); ++d) {
+    const bool loop = map.axis[d] == TileStep::kLoopAxis;
+    axis.push_back(loop ? TileStep::kLoopAxis : map.axis[d] + lifted - forall_rank);
+    offset.push_back(map.offset[d]);
+    span.push_back(map.span.empty() ? 0 : map.span[d]);
+  }
+  const auto list = [&](const auto& values) {
+    out << "{";
+    for (std::size_t d = 0; d < values.size(); ++d)
+      out << (d ? ", " : "") << values[d];
+    out << "}";
+  };
+  out << "s2p::index_map<" << lifted << ">{";
+  list(axis);
+  out << ", ";
+  list(offset);
+  if (ranges || !map.guard.empty()) {
+    out << ", ";
+    list(span);
+  }
+  if (!map.guard.empty()) {
+    out << ", ";
+    list(guard_values(map.guard, false, forall_rank, lifted));
+    out << ", ";
+    list(guard_values(map.guard, true, forall_rank, lifted));
+  }
+  out << "}";
+}
+
+// A forall step's launch. A forall whose fields differ in rank (a vector read in a matrix
+// kernel) launches at the largest rank R: every lower-rank field lifted to rank R, the body
+// wrapped to get its own ranks back (<seq2par/rank_lifting.h>).
+void emit_forall(std::ostringstream& out, const MultiTile& multi, const TileStep& step,
+                 std::size_t k, int phase) {
+  const int lifted = lifted_rank(step);
+  const bool lifting = lifted > step.rank ||
+                       std::any_of(step.reads.begin(), step.reads.end(), [&](const auto& read) {
+                         return static_cast<int>(read.maps.front().axis.size()) < lifted;
+                       });
+  if (lifting) {
+    out << "{ // fields of rank below " << lifted << " seen as rank " << lifted << "\n";
+    if (step.rank < lifted)
+      out << "const auto s2p_lifted_" << step.output << " = s2p::rt::lifted<" << lifted << ">("
+          << step.output << ");\n";
+    for (const auto& read : step.reads)
+      if (const int rank = static_cast<int>(read.maps.front().axis.size()); rank < lifted)
+        out << "const auto s2p_lifted_" << read.field << " = s2p::rt::lifted<" << lifted << ">("
+            << read.field << ");\n";
+  }
+  out << (step.local_global ? "s2p::rt::forall_tiles(" : "s2p::rt::forall(")
+      << launch_info(multi, k) << ", " << multi.tiles << ", "
+      << launch_view(step.output, step.rank, lifted) << ", \"" << step.output
+      << "\", // line " << step.loc.line << ": owner-copy forall"
+      << (step.local_global ? ", local-global view (moves at tile access)" : "") << "\n";
+  for (const auto& field : step.moved_at_start)
+    out << "// S2P_MOVE_MEMORY: the blocks of " << field
+        << " these tasks read move once, before they start\n";
+  if (!multi.shared.empty())
+    emit_shared_phase(out, multi, step, phase);
+  if (lifting) {
+    out << "s2p::rt::ranked<" << step.rank << ", " << lifted << ", " << step.rank;
+    for (const auto& read : step.reads)
+      out << ", " << read.maps.front().axis.size();
+    out << ">(" << step.body << ")";
+  } else {
+    out << step.body;
+  }
+  for (const auto& read : step.reads) {
+    const int rank = static_cast<int>(read.maps.front().axis.size());
+    const std::string view = launch_view(read.field, rank, lifted);
+    if (read.written) { // a fused forall's further output: moves nowhere
+      out << ",\ns2p::rt::writes(" << view << ", \"" << read.field << "\")";
+      continue;
+    }
+    out << ",\ns2p::rt::" << (step.local_global ? "tile_reads(" : "reads(") << view << ", \""
+        << read.field << "\", {";
+    for (std::size_t m = 0; m < read.maps.size(); ++m) {
+      out << (m ? ", " : "");
+      emit_index_map(out, read.maps[m], step.rank, lifted);
+    }
+    out << "})";
+  }
+  out << ");\n";
+  if (lifting)
+    out << "}\n";
+}
+
+// Step k's launch: a forall, or a ring collective.
+void emit_step(std::ostringstream& out, const MultiTile& multi,
+               const planning::TileSchedules& schedules, const std::vector<int>& phases,
+               std::size_t k) {
+  const TileStep& step = multi.steps[k];
+  const std::string note = k < schedules.notes.size() ? schedules.notes[k] : std::string();
+  if (step.kind == TileStep::Kind::Forall) {
+    if (!note.empty())
+      out << "// " << note << "\n";
+    emit_forall(out, multi, step, k, phases[k]);
+    return;
+  }
+  const bool overwritten = planning::partials_overwritten(multi, step);
+  out << "s2p::rt::collective(" << launch_info(multi, k)
+      << ", s2p::rt::collective_kind::" << library_name(step.kind) << ", " << step.field
+      << ", " << step.op << (overwritten ? ", s2p::rt::ring_partials::overwritten" : "")
+      << "); // line " << step.loc.line << ": ring "
+      << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather"
+                                                 : library_name(step.kind))
+      << (overwritten ? " (its partials: the all-gather below overwrites them)" : "")
+      << (note.empty() ? std::string() : ", " + note) << "\n";
+}
+
 } // namespace
 
 std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options,
@@ -150,56 +309,15 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
     emit_shared_plan(out, multi);
   const std::vector<int> phases = forall_phases(multi);
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
-    const TileStep& step = multi.steps[k];
-    const std::string note = k < schedules.notes.size() ? schedules.notes[k] : std::string();
-    if (step.kind == TileStep::Kind::Forall) {
-      if (!note.empty())
-        out << "// " << note << "\n";
-      out << (step.local_global ? "s2p::rt::forall_tiles(" : "s2p::rt::forall(")
-          << launch_info(multi, k) << ", " << multi.tiles << ", " << step.output << ", \""
-          << step.output << "\", // line " << step.loc.line << ": owner-copy forall"
-          << (step.local_global ? ", local-global view (moves at tile access)" : "") << "\n";
-      for (const auto& field : step.moved_at_start)
-        out << "// S2P_MOVE_MEMORY: the blocks of " << field
-            << " these tasks read move once, before they start\n";
-      if (!multi.shared.empty())
-        emit_shared_phase(out, multi, step, phases[k]);
-      out << step.body;
-      for (const auto& read : step.reads) {
-        if (read.written) { // a fused forall's further output: moves nowhere
-          out << ",\ns2p::rt::writes(" << read.field << ", \"" << read.field << "\")";
-          continue;
-        }
-        out << ",\ns2p::rt::" << (step.local_global ? "tile_reads(" : "reads(") << read.field
-            << ", \"" << read.field << "\", {";
-        for (std::size_t m = 0; m < read.maps.size(); ++m) {
-          out << (m ? ", " : "") << "s2p::index_map<" << step.rank << ">{{";
-          for (std::size_t d = 0; d < read.maps[m].axis.size(); ++d)
-            out << (d ? ", " : "") << read.maps[m].axis[d];
-          out << "}, {";
-          for (std::size_t d = 0; d < read.maps[m].offset.size(); ++d)
-            out << (d ? ", " : "") << read.maps[m].offset[d];
-          if (!read.maps[m].span.empty()) {
-            out << "}, {";
-            for (std::size_t d = 0; d < read.maps[m].span.size(); ++d)
-              out << (d ? ", " : "") << read.maps[m].span[d];
-          }
-          out << "}}";
-        }
-        out << "})";
-      }
-      out << ");\n";
-      continue;
-    }
-    const bool overwritten = planning::partials_overwritten(multi, step);
-    out << "s2p::rt::collective(" << launch_info(multi, k)
-        << ", s2p::rt::collective_kind::" << library_name(step.kind) << ", " << step.field
-        << ", " << step.op << (overwritten ? ", s2p::rt::ring_partials::overwritten" : "")
-        << "); // line " << step.loc.line << ": ring "
-        << (step.kind == TileStep::Kind::AllReduce ? "reduce-scatter + all-gather"
-                                                   : library_name(step.kind))
-        << (overwritten ? " (its partials: the all-gather below overwrites them)" : "")
-        << (note.empty() ? std::string() : ", " + note) << "\n";
+    // The loops around steps that start here, outermost first (source order).
+    for (const auto& loop : multi.loops)
+      if (loop.first == k)
+        out << loop.header << " { // line " << loop.loc.line << ": each step launches once per "
+            << "iteration, with its one schedule template\n";
+    emit_step(out, multi, schedules, phases, k);
+    for (auto loop = multi.loops.rbegin(); loop != multi.loops.rend(); ++loop)
+      if (loop->first + loop->count == k + 1)
+        out << "}\n";
   }
   out << "}";
   return out.str();

@@ -138,62 +138,113 @@ std::vector<const clang::Expr*> index_coordinates(const clang::Expr* e) {
 
 } // namespace
 
-// `i`, or an s2p::index built from i[k] + c per axis ({i[1], i[0]}, {i[0] + 1, i[1]}); inside
-// a helper, `i` and its coordinates may arrive through the helper's parameters.
+// `i`, or an s2p::index built from one coordinate per axis of the field (index_coordinate's
+// forms: {i[1], i[0]}, {i[0] + 1, i[1]}, {i[0], k}, {0, i[1]}); inside a helper, `i` and its
+// coordinates may arrive through the helper's parameters.
 std::optional<ir::TileStep::IndexMap>
-KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i, int rank,
-                                 const LoopRanges* loops, const HelperArguments* through) {
+KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i,
+                                 int forall_rank, int field_rank, const LoopRanges* loops,
+                                 const HelperArguments* through) {
   ir::TileStep::IndexMap map;
   const auto [e, level] = resolve(index, through);
   if (referenced_decl(e) == i) {
-    for (int d = 0; d < rank; ++d)
-      map.axis.push_back(d), map.offset.push_back(0);
-    return map;
+    if (forall_rank != field_rank)
+      return std::nullopt;
+    return ir::TileStep::IndexMap::own(forall_rank);
   }
   const std::vector<const clang::Expr*> coords = index_coordinates(e);
-  if (static_cast<int>(coords.size()) != rank)
+  if (static_cast<int>(coords.size()) != field_rank)
     return std::nullopt;
   for (const clang::Expr* c : coords)
-    if (!index_coordinate(c, level, i, loops, rank, 0, map))
+    if (!index_coordinate(c, level, i, loops, forall_rank, field_rank, 0, map))
       return std::nullopt;
   return map;
 }
 
-// c = i[k] + constant, or a loop variable of the task body + constant (every block of its
-// range is read), each term possibly reached through a helper's parameters.
+namespace {
+
+// Coordinate map.axis.size() (the next one) as a range: [first, first + span), or the whole
+// axis (span kWholeAxis).
+void add_range(ir::TileStep::IndexMap& map, int field_rank, std::int64_t first, std::int64_t span) {
+  map.span.resize(static_cast<std::size_t>(field_rank), 0);
+  map.span[map.axis.size()] = span;
+  map.axis.push_back(ir::TileStep::kLoopAxis);
+  map.offset.push_back(first);
+}
+
+} // namespace
+
+// c = i[k] + constant; a loop variable of the body + constant (every element of its range is
+// read: the whole axis when the loop's bounds are not constants); a constant (a fixed
+// coordinate); or any other value of the kernel (the whole axis). Each term may be reached
+// through a helper's parameters.
 bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperArguments* through,
                                              const clang::ParmVarDecl* i, const LoopRanges* loops,
-                                             int rank, std::int64_t offset,
+                                             int forall_rank, int field_rank, std::int64_t offset,
                                              ir::TileStep::IndexMap& map) {
   const auto [base, level] = resolve(c, through);
+  clang::Expr::EvalResult value;
+  if (!base->isValueDependent() && base->EvaluateAsInt(value, ctx_)) {
+    add_range(map, field_rank, value.Val.getInt().getExtValue() + offset, 1);
+    return true;
+  }
   if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(base);
       bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub)) {
     const clang::Expr* rhs = resolve(bin->getRHS(), level).first;
-    clang::Expr::EvalResult value;
-    if (!rhs->EvaluateAsInt(value, ctx_))
-      return false;
-    const std::int64_t term =
-        value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
-    return index_coordinate(bin->getLHS(), level, i, loops, rank, offset + term, map);
+    if (rhs->EvaluateAsInt(value, ctx_)) {
+      const std::int64_t term =
+          value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
+      return index_coordinate(bin->getLHS(), level, i, loops, forall_rank, field_rank,
+                              offset + term, map);
+    }
   }
   if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
       loops && var && loops->count(var)) {
-    const auto [first, end] = loops->at(var);
-    map.span.resize(static_cast<std::size_t>(rank), 0);
-    map.span[map.axis.size()] = end - first;
-    map.axis.push_back(ir::TileStep::kLoopAxis);
-    map.offset.push_back(first + offset);
+    if (const LoopRange& range = loops->at(var))
+      add_range(map, field_rank, range->first + offset, range->second - range->first);
+    else
+      add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
     return true;
   }
   const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
   clang::Expr::EvalResult axis;
-  if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
-      referenced_decl(resolve(subscript->getArg(0), level).first) != i ||
-      !resolve(subscript->getArg(1), level).first->EvaluateAsInt(axis, ctx_))
+  if (subscript && subscript->getOperator() == clang::OO_Subscript &&
+      referenced_decl(resolve(subscript->getArg(0), level).first) == i &&
+      resolve(subscript->getArg(1), level).first->EvaluateAsInt(axis, ctx_)) {
+    const std::int64_t k = axis.Val.getInt().getExtValue();
+    if (k < 0 || k >= forall_rank)
+      return false;
+    map.axis.push_back(static_cast<int>(k));
+    map.offset.push_back(offset);
+    return true;
+  }
+  if (level || !kernel_value(*base, *i, loops))
     return false;
-  map.axis.push_back(static_cast<int>(axis.Val.getInt().getExtValue()));
-  map.offset.push_back(offset);
+  add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
   return true;
+}
+
+bool KernelExtractor::Impl::kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,
+                                         const LoopRanges* loops) const {
+  if (!e.getType()->isIntegerType())
+    return false;
+  struct Names : clang::RecursiveASTVisitor<Names> {
+    const clang::DeclContext* body;
+    const clang::ParmVarDecl* index;
+    const LoopRanges* loops;
+    bool ok = true;
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (!var)
+        return true; // functions, enumerators
+      if (var == index || (var->getParentFunctionOrMethod() == body &&
+                           !(loops && loops->count(var))))
+        ok = false;
+      return ok;
+    }
+  } names{{}, i.getDeclContext(), &i, loops};
+  names.TraverseStmt(const_cast<clang::Expr*>(&e));
+  return names.ok;
 }
 
 // `auto Xd = s2p::agile(X, map)` and `auto Xt = s2p::tiles(Xd)` both distribute X.
@@ -561,6 +612,69 @@ void KernelExtractor::Impl::refuse_data_declaration_after_step(const clang::Decl
   }
 }
 
+// A step (s2p::forall, a collective) or a counted loop around steps, in the kernel body or a
+// loop's body.
+void KernelExtractor::Impl::add_step_statement(const clang::Stmt& stmt, ir::MultiTile& multi) {
+  if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(&stmt))
+    return add_step_loop(*loop, multi);
+  const auto* e = llvm::dyn_cast<clang::Expr>(&stmt);
+  const auto* call = e ? llvm::dyn_cast<clang::CallExpr>(strip(e)) : nullptr;
+  if (!call) {
+    error(stmt.getBeginLoc(),
+          "a multi-tile kernel is a sequence of declarations, steps (s2p::forall, "
+          "s2p::all_reduce, s2p::reduce_scatter, s2p::all_gather) and counted 'for' loops around "
+          "steps; this statement is not supported here");
+    return;
+  }
+  next_step_ = multi.steps.size() + 1;
+  if (auto step = multi_tile_call(*call); step && output_spans_kernel(*step, multi, *call))
+    multi.steps.push_back(std::move(*step));
+}
+
+// for (...) { steps and loops }: a time loop or a solver's outer loop, run as written; each
+// step in it launches once per iteration. Its header runs on the host between launches, so it
+// may read the kernel's values and s2p views' shapes, not elements (a step writes them).
+void KernelExtractor::Impl::add_step_loop(const clang::ForStmt& loop, ir::MultiTile& multi) {
+  for (const clang::Stmt* part : {loop.getInit(), static_cast<const clang::Stmt*>(loop.getCond()),
+                                  static_cast<const clang::Stmt*>(loop.getInc())})
+    if (const clang::Expr* call = first_foreign_call(part)) {
+      error(call->getBeginLoc(),
+            "the header of a loop around steps may call only s2p's view functions (extent(), "
+            "blocks()); this call could read what a step writes");
+      return;
+    }
+  if (!multi.shared.empty()) {
+    error(loop.getBeginLoc(), "a kernel with S2P_SHARED structures cannot have loops around its "
+                              "steps yet: their multicasts are planned once per step");
+    return;
+  }
+  ir::MultiTile::StepLoop step_loop;
+  step_loop.loc = loc(loop.getBeginLoc());
+  step_loop.header = text(clang::SourceRange(loop.getBeginLoc(), loop.getRParenLoc()));
+  step_loop.first = multi.steps.size();
+  const std::size_t at = multi.loops.size();
+  multi.loops.push_back(step_loop); // before the loops inside it
+  const clang::Stmt* body = loop.getBody();
+  const auto* block = llvm::dyn_cast<clang::CompoundStmt>(body);
+  bool has_statement = false;
+  for (const clang::Stmt* child :
+       block ? std::vector<const clang::Stmt*>(block->body_begin(), block->body_end())
+             : std::vector<const clang::Stmt*>{body}) {
+    if (llvm::isa<clang::NullStmt>(child))
+      continue;
+    if (llvm::isa<clang::DeclStmt>(child)) {
+      error(child->getBeginLoc(), "declare this before the loop: seq2par runs a multi-tile "
+                                  "kernel's declarations once, before its steps");
+      continue;
+    }
+    has_statement = true;
+    add_step_statement(*child, multi);
+  }
+  multi.loops[at].count = multi.steps.size() - step_loop.first;
+  if (!has_statement)
+    error(loop.getBeginLoc(), "this loop has no step (s2p::forall or a collective) inside");
+}
+
 std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::FunctionDecl& kernel,
                                                                 const clang::CompoundStmt& body) {
   ir::MultiTile multi;
@@ -602,17 +716,7 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
       }
       continue;
     }
-    const auto* e = llvm::dyn_cast<clang::Expr>(stmt);
-    const auto* call = e ? llvm::dyn_cast<clang::CallExpr>(strip(e)) : nullptr;
-    if (!call) {
-      error(stmt->getBeginLoc(),
-            "a multi-tile kernel is a sequence of declarations and collectives (s2p::all_reduce, "
-            "s2p::reduce_scatter, s2p::all_gather); this statement is not supported here");
-      continue;
-    }
-    next_step_ = multi.steps.size() + 1;
-    if (auto step = multi_tile_call(*call); step && output_spans_kernel(*step, multi, *call))
-      multi.steps.push_back(std::move(*step));
+    add_step_statement(*stmt, multi);
   }
   if (multi.steps.empty() && !failed_)
     error(kernel.getLocation(), "multi-tile kernel '" + kernel_.name + "' has no collective");

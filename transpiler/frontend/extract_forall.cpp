@@ -38,6 +38,7 @@ struct KernelExtractor::Impl::ElementAccess {
   bool written;
   clang::SourceLocation where;
   bool compound = false; // written by `+=` and the like, which read the element first
+  std::vector<ir::TileStep::IndexBound> guard{}; // the bounds the `if`s around it put on i
 };
 
 namespace {
@@ -68,6 +69,15 @@ struct KernelExtractor::Impl::ElementAccessFinder
   int depth = 0;
   std::set<const clang::DeclRefExpr*> allowed{}; // field names used as X[...] or X.extent()
   std::set<const clang::Expr*> compound{};        // targets of `+=`, `-=`, ...
+  const LoopRanges* loops = nullptr;               // the body's counted loops
+  const clang::Stmt* body = nullptr;               // the forall body (guards stop there)
+  // Inside a helper: the guard of the call that reached it (ifs inside helpers are not read).
+  const std::vector<ir::TileStep::IndexBound>* call_guard = nullptr;
+  std::vector<ir::TileStep::IndexBound> guard_at(const clang::Stmt& access) const {
+    if (through)
+      return call_guard ? *call_guard : std::vector<ir::TileStep::IndexBound>{};
+    return body ? self->guard_of(access, *i, *body) : std::vector<ir::TileStep::IndexBound>{};
+  }
 
   void fail(clang::SourceLocation where, const std::string& message) {
     self->error(where, message);
@@ -114,12 +124,16 @@ struct KernelExtractor::Impl::ElementAccessFinder
     if (!field)
       return true;
     allow(call->getArg(0));
-    auto map = self->index_map(call->getArg(1), i, rank, nullptr, through);
+    const int field_rank = self->agile_fields_.at(field);
+    auto map = self->index_map(call->getArg(1), i, rank, field_rank, loops, through);
     if (!map) {
       fail(call->getArg(1)->getBeginLoc(),
-           "the index of " + field_words(*name, *field) +
-               " must be the forall's index, or one built from it with each coordinate i[k] "
-               "plus a constant (like {i[1], i[0]})" +
+           "the index of " + field_words(*name, *field) + " (rank " +
+               std::to_string(field_rank) +
+               ") must be the forall's index, or one coordinate per axis of the field, each "
+               "i[k] plus a constant, a variable of a counted loop of the body plus a constant, "
+               "a constant, or a value of the kernel that names neither the index nor the "
+               "body's other locals (like {i[1], i[0]}, {i[0], k}, {0, i[1]})" +
                (through ? "; inside a helper, from the helper's parameters that the forall "
                           "passed them (unchanged)"
                         : ""));
@@ -132,7 +146,8 @@ struct KernelExtractor::Impl::ElementAccessFinder
                                     "itself (Yd[i] = helper(...))");
       return true;
     }
-    accesses->push_back({field, *map, writes, call->getBeginLoc(), compound.count(call) > 0});
+    accesses->push_back(
+        {field, *map, writes, call->getBeginLoc(), compound.count(call) > 0, guard_at(*call)});
     return true;
   }
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
@@ -233,6 +248,13 @@ bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallEx
       level.arguments[param] = call.getArg(a);
   }
   ElementAccessFinder inner{{}, self, i, rank, accesses, written};
+  // The caller's counted loops (an argument may be one of their variables) and the helper's.
+  LoopRanges helper_loops = self->loop_ranges(*callee.getBody());
+  if (loops)
+    helper_loops.insert(loops->begin(), loops->end());
+  inner.loops = &helper_loops;
+  const std::vector<ir::TileStep::IndexBound> guard = guard_at(call);
+  inner.call_guard = &guard;
   inner.through = &level;
   inner.depth = depth + 1;
   inner.TraverseStmt(callee.getBody());
@@ -279,6 +301,9 @@ KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
   std::vector<ElementAccess> accesses;
   std::set<const clang::Expr*> written_subscripts;
   ElementAccessFinder finder{{}, this, i, step.rank, &accesses, &written_subscripts};
+  const LoopRanges loops = loop_ranges(*lambda.getBody());
+  finder.loops = &loops;
+  finder.body = lambda.getBody();
   // Assignments are visited before their operands, so `written` is known at each subscript.
   finder.TraverseStmt(lambda.getBody());
   if (!finder.ok || !record_global_reads(step, accesses, call) ||
@@ -321,7 +346,9 @@ bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
     for (const auto* output : outputs)
       if (!same_source(*a.field, *output, a.where))
         return false;
-    step.add_read(a.field->getNameAsString(), a.map);
+    ir::TileStep::IndexMap guarded = a.map;
+    guarded.guard = a.guard;
+    step.add_read(a.field->getNameAsString(), guarded);
   }
   step.output = outputs.front()->getNameAsString();
   step.output_read = std::any_of(accesses.begin(), accesses.end(), [&](const ElementAccess& a) {
@@ -457,6 +484,8 @@ void KernelExtractor::Impl::record_statements(ir::TileStep& step, const clang::L
     std::vector<ElementAccess> accesses;
     std::set<const clang::Expr*> written;
     ElementAccessFinder finder{{}, this, i, step.rank, &accesses, &written};
+    const LoopRanges loops = loop_ranges(*child);
+    finder.loops = &loops;
     finder.TraverseStmt(const_cast<clang::Stmt*>(child));
     for (const auto& a : accesses)
       if (a.written && std::find(statement.writes.begin(), statement.writes.end(),
@@ -827,13 +856,14 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
       return true;
     allowed.insert(ref);
     auto map =
-        op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank, loops) : std::nullopt;
+        op->getNumArgs() == 2 ? self->index_map(op->getArg(1), b, rank, rank, loops) : std::nullopt;
     if (!map) {
       fail(op->getBeginLoc(), "a tile access '" + ref->getDecl()->getNameAsString() +
                                   "(...)' takes the block index, or one built from it with each "
-                                  "coordinate b[k] plus a constant (like {b[1], b[0]}) or a "
-                                  "variable of a loop with constant bounds in the body (like "
-                                  "{b[0], k}: the task reads every block of the loop's range)");
+                                  "coordinate b[k] plus a constant (like {b[1], b[0]}), a "
+                                  "variable of a loop in the body (like {b[0], k}: the task "
+                                  "reads every block of the loop's range), a constant, or a "
+                                  "value of the kernel");
       return true;
     }
     accesses.push_back({ref->getDecl(), *map, op});
@@ -929,7 +959,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
   finder.b = b;
   finder.rank = step.rank;
   finder.output = &output;
-  const LoopRanges loops = constant_loop_ranges(*lambda.getBody());
+  const LoopRanges loops = loop_ranges(*lambda.getBody());
   finder.loops = &loops;
   finder.TraverseStmt(lambda.getBody());
   if (!finder.ok || !record_tile_reads(step, finder.accesses, output, call))
@@ -948,19 +978,31 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
 
 namespace {
 
-// for (T k = first; k < end; ++k / k++ / k += c), first and end constants: k's range.
-std::optional<std::pair<const clang::VarDecl*, std::pair<std::int64_t, std::int64_t>>>
-constant_loop(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
+// for (T k = first; k < end; ++k / k++ / k += c): k, and [first, end) when first and end are
+// constants (nullopt: bounds the kernel knows only when it runs, or that depend on the index
+// or on an outer loop, so k may be anything inside the field it indexes).
+std::optional<std::pair<const clang::VarDecl*, LoopRange>>
+loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
   const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(loop.getInit());
   const auto* var = init && init->isSingleDecl()
                         ? llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl())
                         : nullptr;
-  const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(loop.getCond());
-  clang::Expr::EvalResult first, bound;
-  if (!var || !var->getType()->isIntegerType() || !var->getInit() || !cond ||
-      (cond->getOpcode() != clang::BO_LT && cond->getOpcode() != clang::BO_LE) ||
-      referenced_decl(cond->getLHS()) != var || !var->getInit()->EvaluateAsInt(first, ctx) ||
-      !cond->getRHS()->EvaluateAsInt(bound, ctx))
+  // A bound that builds a temporary (k < Ad.extent()[1]) comes wrapped in its cleanups.
+  const auto* cond =
+      loop.getCond() ? llvm::dyn_cast<clang::BinaryOperator>(strip(loop.getCond())) : nullptr;
+  if (!var || !var->getType()->isIntegerType() || !var->getInit() || !cond)
+    return std::nullopt;
+  const auto bounds = [&](const clang::BinaryOperator* c) {
+    return (c->getOpcode() == clang::BO_LT || c->getOpcode() == clang::BO_LE) &&
+           referenced_decl(c->getLHS()) == var;
+  };
+  // k < a && k < b (and other conjuncts): counted, its range known only when it runs.
+  bool conjunction_bound = false;
+  if (cond->getOpcode() == clang::BO_LAnd)
+    for (const clang::Expr* side : {cond->getLHS(), cond->getRHS()})
+      if (const auto* c = llvm::dyn_cast<clang::BinaryOperator>(strip(side)))
+        conjunction_bound = conjunction_bound || bounds(c);
+  if (!conjunction_bound && !bounds(cond))
     return std::nullopt;
   const clang::Expr* inc = loop.getInc() ? strip(loop.getInc()) : nullptr;
   const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc);
@@ -973,23 +1015,27 @@ constant_loop(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
        compound->getRHS()->EvaluateAsInt(step, ctx) && step.Val.getInt().getExtValue() > 0);
   if (!increments)
     return std::nullopt;
+  clang::Expr::EvalResult first, bound;
+  if (conjunction_bound || !var->getInit()->EvaluateAsInt(first, ctx) ||
+      !cond->getRHS()->EvaluateAsInt(bound, ctx))
+    return std::make_pair(var, LoopRange{});
   const std::int64_t lo = first.Val.getInt().getExtValue();
   const std::int64_t hi =
       bound.Val.getInt().getExtValue() + (cond->getOpcode() == clang::BO_LE ? 1 : 0);
   if (hi <= lo)
     return std::nullopt;
-  return std::make_pair(var, std::make_pair(lo, hi));
+  return std::make_pair(var, LoopRange{std::make_pair(lo, hi)});
 }
 
 } // namespace
 
 KernelExtractor::Impl::LoopRanges
-KernelExtractor::Impl::constant_loop_ranges(const clang::Stmt& body) const {
+KernelExtractor::Impl::loop_ranges(const clang::Stmt& body) const {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
     const clang::ASTContext* ctx;
     LoopRanges ranges;
     bool VisitForStmt(clang::ForStmt* loop) {
-      if (auto range = constant_loop(*loop, *ctx))
+      if (auto range = loop_range(*loop, *ctx))
         ranges.insert(*range);
       return true;
     }

@@ -52,6 +52,10 @@ struct HelperArguments {
   const clang::FunctionDecl* helper = nullptr;
 };
 
+// The range [first, end) of a counted loop of a forall body, when its bounds are constants;
+// nullopt when they are known only when the kernel runs (an access then covers the whole axis).
+using LoopRange = std::optional<std::pair<std::int64_t, std::int64_t>>;
+
 class KernelExtractor::Impl {
 public:
   Impl(clang::ASTContext& ctx, WarpPragmaTable& pragmas, KernelCalls& calls,
@@ -68,6 +72,8 @@ private:
   std::optional<ir::Kernel> run_multi_tile(const clang::FunctionDecl& kernel,
                                            const clang::CompoundStmt& body);
   std::optional<ir::TileStep> multi_tile_call(const clang::CallExpr& call);
+  void add_step_statement(const clang::Stmt& stmt, ir::MultiTile& multi);
+  void add_step_loop(const clang::ForStmt& loop, ir::MultiTile& multi);
   std::optional<ir::TileStep> forall_step(const clang::CallExpr& call);
   // The global view (X[m(i)]) and the local-global view (Xt(m(b))), each with its accesses.
   struct ElementAccess;
@@ -91,18 +97,32 @@ private:
                                                const clang::LambdaExpr& lambda,
                                                const clang::ValueDecl& output);
   bool check_forall_body(const clang::LambdaExpr& lambda, bool local_global);
-  // [first, end) of each loop variable of a task body whose loop has constant bounds: a tile
-  // access may use one as a coordinate (At({b[0], k})).
-  using LoopRanges = std::map<const clang::VarDecl*, std::pair<std::int64_t, std::int64_t>>;
-  LoopRanges constant_loop_ranges(const clang::Stmt& body) const;
+  // Each counted loop variable of a forall body (for (T k = a; k < b; ++k)): an access may use
+  // one as a coordinate (Ad[{i[0], k}], At({b[0], k})).
+  using LoopRanges = std::map<const clang::VarDecl*, LoopRange>;
+  LoopRanges loop_ranges(const clang::Stmt& body) const;
+  // An index of a rank-`field_rank` field in a forall of rank `forall_rank`: nullopt when a
+  // coordinate is none of the forms index_coordinate reads.
   std::optional<ir::TileStep::IndexMap> index_map(const clang::Expr* index,
-                                                  const clang::ParmVarDecl* i, int rank,
-                                                  const LoopRanges* loops = nullptr,
+                                                  const clang::ParmVarDecl* i, int forall_rank,
+                                                  int field_rank, const LoopRanges* loops = nullptr,
                                                   const HelperArguments* through = nullptr);
-  // One coordinate i[k] + c (or a loop variable + c) of an index map, read through helpers.
+  // One coordinate of an index map, read through helpers: i[k] + c, a loop variable + c (the
+  // loop's range), a constant, or a value of the kernel (the whole axis).
   bool index_coordinate(const clang::Expr* c, const HelperArguments* through,
-                        const clang::ParmVarDecl* i, const LoopRanges* loops, int rank,
-                        std::int64_t offset, ir::TileStep::IndexMap& map);
+                        const clang::ParmVarDecl* i, const LoopRanges* loops, int forall_rank,
+                        int field_rank, std::int64_t offset, ir::TileStep::IndexMap& map);
+  // The bounds on the forall's index `i` that the `if`s around `access` (in the forall body
+  // `body`) put (extract_guards.cpp).
+  std::vector<ir::TileStep::IndexBound> guard_of(const clang::Stmt& access,
+                                                 const clang::ParmVarDecl& i,
+                                                 const clang::Stmt& body) const;
+  void add_guard_terms(const clang::Expr& condition, bool negate, const clang::ParmVarDecl& i,
+                       std::vector<ir::TileStep::IndexBound>& guard) const;
+  // Whether `e` is a value of the kernel: it names neither the forall's index nor a local of
+  // the body (other than loop variables) or of a helper.
+  bool kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,
+                    const LoopRanges* loops) const;
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;

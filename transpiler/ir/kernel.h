@@ -177,14 +177,30 @@ struct TileStep {
   // (At({b[0], k})): axis[d] == kLoopAxis, and the task reads every block with that
   // coordinate in [offset[d], offset[d] + span[d]). `span` is empty when no axis is a loop's.
   static constexpr int kLoopAxis = -1;
+  // span[d] of a loop axis that covers the field's whole axis d (a loop whose bounds are known
+  // only when the kernel runs, a coordinate computed from the kernel's values).
+  static constexpr std::int64_t kWholeAxis = -1;
+  // One bound of the `if`s around a read (global view): i[axis] >= value, or i[axis] < value
+  // when `upper`. `value` is C++ the kernel can evaluate where it launches the forall (a
+  // constant, `n - 1`, `Ad.extent()[0] - 1`); `constant` its value when it is one.
+  struct IndexBound {
+    int axis = 0;
+    bool upper = false;
+    std::string value;
+    std::optional<std::int64_t> constant;
+    friend bool operator==(const IndexBound&, const IndexBound&) = default;
+  };
   struct IndexMap {
     std::vector<int> axis;
     std::vector<std::int64_t> offset;
     std::vector<std::int64_t> span{};
+    // The read happens only at indices within these bounds (a stencil's boundary `if`); the
+    // footprint is the image of the guarded indices. Empty: every index reads.
+    std::vector<IndexBound> guard{};
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
-    // The task's own index (i0, i1, ...): no permutation, offset or span.
+    // The task's own index (i0, i1, ...): no permutation, offset, span or guard.
     bool is_own() const {
-      if (!span.empty())
+      if (!span.empty() || !guard.empty())
         return false;
       for (std::size_t d = 0; d < axis.size(); ++d)
         if (axis[d] != static_cast<int>(d) || offset[d] != 0)
@@ -288,6 +304,35 @@ struct DistributedField {
 struct MultiTile {
   int tiles = 0;
   std::vector<TileStep> steps;
+  // Counted loops of the kernel body around steps (time loops, the outer loop of a solver):
+  // the loop runs steps [first, first + count) in order each iteration, every launch planned
+  // by the step's one schedule template (nothing is unrolled). Nested loops nest their ranges;
+  // the list is in source order (an enclosing loop before the loops inside it).
+  struct StepLoop {
+    SourceLocation loc;
+    std::string header; // "for (int t = 0; t < steps; ++t)", as written
+    std::size_t first = 0;
+    std::size_t count = 0;
+  };
+  std::vector<StepLoop> loops;
+  // The loops around step k, outermost first.
+  std::vector<const StepLoop*> loops_around(std::size_t k) const {
+    std::vector<const StepLoop*> around;
+    for (const StepLoop& loop : loops)
+      if (k >= loop.first && k < loop.first + loop.count)
+        around.push_back(&loop);
+    return around;
+  }
+  // Steps [first, first + count) became `replacement` steps (a fusion, a split): the loops
+  // keep enclosing what they enclosed. The replaced steps must share their loops.
+  void replace_steps(std::size_t first, std::size_t count, std::size_t replacement) {
+    for (StepLoop& loop : loops) {
+      if (loop.first > first)
+        loop.first = loop.first + replacement - count;
+      else if (first < loop.first + loop.count)
+        loop.count = loop.count + replacement - count;
+    }
+  }
   // S2P_SHARED parameters, in declaration order: read-only structures the foralls read,
   // held on master tiles and multicast before the foralls that read them.
   struct Shared {

@@ -94,6 +94,12 @@ std::optional<Refusal> check(const ir::MultiTile& multi, const StepFusion& fusio
     const TileStep& step = multi.steps[static_cast<std::size_t>(k)];
     if (const auto why = shape_refusal(multi, first, step, k, fusion.first))
       return Refusal{step.loc, head + *why};
+    // A loop around some of them and not the others runs them different numbers of times.
+    if (multi.loops_around(static_cast<std::size_t>(k)) !=
+        multi.loops_around(static_cast<std::size_t>(fusion.first)))
+      return Refusal{step.loc, head + "step " + std::to_string(k) + " and step " +
+                                   std::to_string(fusion.first) +
+                                   " are not inside the same loops of the kernel"};
   }
   for (int k = fusion.first; k <= last; ++k) {
     const TileStep& step = multi.steps[static_cast<std::size_t>(k)];
@@ -213,6 +219,8 @@ std::optional<ir::Kernel> apply_fusions(const ir::Kernel& kernel,
     TileStep step = fuse(*fused.multi_tile, fusion);
     steps.erase(begin + 1, begin + fusion.count);
     steps[static_cast<std::size_t>(fusion.first)] = std::move(step);
+    fused.multi_tile->replace_steps(static_cast<std::size_t>(fusion.first),
+                                    static_cast<std::size_t>(fusion.count), 1);
   }
   return fused;
 }

@@ -235,6 +235,7 @@ std::optional<ir::Kernel> apply_splits(const ir::Kernel& kernel, const std::vect
       made.push_back(make_part(step, begin, end));
     steps.erase(steps.begin() + index);
     steps.insert(steps.begin() + index, made.begin(), made.end());
+    out.multi_tile->replace_steps(static_cast<std::size_t>(index), 1, made.size());
   }
   return out;
 }

@@ -235,6 +235,14 @@ template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read&
   std::vector<s2p::index_map<N>> maps;
   for (const auto& m : read.maps) {
     s2p::index_map<N> map;
+    // Constant bounds only: plan_template gives no template for a guard the kernel computes.
+    for (const TileStep::IndexBound& bound : m.guard) {
+      const auto a = static_cast<std::size_t>(bound.axis);
+      if (bound.upper)
+        map.guard_upper[a] = std::min(map.guard_upper[a], bound.constant.value());
+      else
+        map.guard_lower[a] = std::max(map.guard_lower[a], bound.constant.value());
+    }
     for (int d = 0; d < N; ++d) {
       map.source_axis[static_cast<std::size_t>(d)] = m.axis[static_cast<std::size_t>(d)];
       map.offset[static_cast<std::size_t>(d)] = m.offset[static_cast<std::size_t>(d)];
@@ -301,6 +309,14 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
                       " tiles, the kernel spans " + std::to_string(multi.tiles)};
   std::vector<rt::forall_field_spec<N>> inputs;
   for (const auto& read : step.reads) {
+    if (read.maps.front().axis.size() != static_cast<std::size_t>(N))
+      return NoTemplate{"'" + read.field + "' has another rank than the forall; the running "
+                        "kernel plans the forall with its fields lifted to one rank"};
+    for (const auto& map : read.maps)
+      for (const auto& bound : map.guard)
+        if (!bound.constant)
+          return NoTemplate{"the guard of a read of '" + read.field + "' bounds the index by '" +
+                            bound.value + "', which only the running kernel knows"};
     Planned<rt::forall_field_spec<N>> input = fields.field(read.field);
     if (const NoTemplate* none = no_template(input))
       return *none;

@@ -163,6 +163,18 @@ public:
     s.extent_ = g.size;
     return s;
   }
+  // This field seen with R - N leading axes of extent 1: element (0, ..., 0, i) is element i.
+  template <int R> field<R, T> lifted() const {
+    static_assert(R >= N, "lifting adds axes");
+    field<R, T> out;
+    out.data_ = data_;
+    for (int d = 0; d < R; ++d) {
+      out.extent_[d] = d < R - N ? 1 : extent_[d - (R - N)];
+      out.stride_[static_cast<std::size_t>(d)] =
+          d < R - N ? 0 : stride_[static_cast<std::size_t>(d - (R - N))];
+    }
+    return out;
+  }
   std::int64_t offset_of(const index<N>& i) const {
     std::int64_t k = 0;
     for (int d = 0; d < N; ++d)
@@ -171,6 +183,7 @@ public:
   }
 
 private:
+  template <int, class> friend class field;
   T* data_ = nullptr;
   s2p::extent<N> extent_;
   std::array<std::int64_t, N> stride_{};
@@ -447,7 +460,39 @@ public:
     }
   }
 
+  // The same dealing seen with R - N leading axes of extent 1 (a rank-N field read beside
+  // rank-R ones: a vector in a matrix kernel). Element (0, ..., 0, i) lives where i lives here,
+  // memory and algorithmic blocks keep their elements, segments their numbers.
+  template <int R> resource_map<R> lifted() const {
+    static_assert(R >= N, "lifting adds axes");
+    constexpr int pad = R - N;
+    extent<R> parent;
+    std::array<std::vector<std::int64_t>, R> cuts;
+    for (int d = 0; d < pad; ++d) {
+      parent[d] = 1;
+      cuts[static_cast<std::size_t>(d)] = {0, 1};
+    }
+    for (int d = 0; d < N; ++d) {
+      parent[pad + d] = parent_[d];
+      cuts[static_cast<std::size_t>(pad + d)] = cuts_[static_cast<std::size_t>(d)];
+    }
+    resource_map<R> out(parent, std::move(cuts), tiles_, order_,
+                        protocol_ == protocol::runs ? resource_map<R>::protocol::runs
+                                                    : resource_map<R>::protocol::cyclic);
+    for (int d = 0; d < R; ++d) {
+      out.memory_[d] = d < pad ? 1 : memory_[d - pad];
+      out.algorithmic_[d] = d < pad ? 1 : algorithmic_[d - pad];
+    }
+    out.equal_ = equal_;
+    out.algorithmic_set_ = algorithmic_set_;
+    out.weights_ = weights_;
+    out.excluded_ = excluded_;
+    out.assign();
+    return out;
+  }
+
 private:
+  template <int> friend class resource_map;
   enum class protocol { runs, cyclic };
 
   // A broken rule (see map_rules) as the exception a misuse throws.

@@ -12,6 +12,7 @@
 // C++17, like the rest of what generated code includes.
 #pragma once
 
+#include <seq2par/rank_lifting.h>
 #include <seq2par/tile_program.h>
 
 namespace s2p::rt {

@@ -17,6 +17,7 @@
 
 #include <seq2par/distribution.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -28,15 +29,31 @@ namespace s2p {
 
 // Input index = output index with axes permuted, plus an offset:
 //   in[d] = out[source_axis[d]] + offset[d]
+// or, where source_axis[d] is loop_axis, a range the access covers whatever the output index:
+// [offset[d], offset[d] + span[d]) (a loop of the body with constant bounds, span 1 for a fixed
+// coordinate), or the whole axis of the field read (span[d] == whole_axis: a loop whose bounds
+// are known only when the kernel runs, a coordinate computed from the kernel's values). In the
+// global view the maps take output element indices to input element indices; in the
+// local-global view (block coordinates) a task reads every block in the range (a GEMM task's
+// row of A blocks, At({b[0], k})).
+//
+// A guard restricts which output indices read through the map at all: those with
+// guard_lower[a] <= out[a] < guard_upper[a] on every output axis a (the `if` around a
+// stencil's reads that keeps them off the boundary). Unguarded axes are unbounded.
 template <int N> struct index_map {
-  // Coordinate d of the image is i[source_axis[d]] + offset[d]; in the local-global view
-  // (block coordinates) source_axis[d] may also be loop_axis: a loop of the task body runs
-  // that coordinate over [offset[d], offset[d] + span[d]), so the task reads every block
-  // in that range (a GEMM task's row of A blocks, At({b[0], k})).
   static constexpr int loop_axis = -1;
+  static constexpr std::int64_t whole_axis = -1;
+  static constexpr std::int64_t unbounded = std::int64_t{1} << 62;
+  static constexpr std::array<std::int64_t, N> filled(std::int64_t v) {
+    std::array<std::int64_t, N> a{};
+    a.fill(v);
+    return a;
+  }
   std::array<int, N> source_axis{};
   std::array<std::int64_t, N> offset{};
   std::array<std::int64_t, N> span{};
+  std::array<std::int64_t, N> guard_lower = filled(-unbounded);
+  std::array<std::int64_t, N> guard_upper = filled(unbounded);
 
   static index_map identity() {
     index_map m;
@@ -50,35 +67,50 @@ template <int N> struct index_map {
     m.source_axis = {1, 0};
     return m;
   }
-  index<N> apply(const index<N>& i) const {
-    index<N> out;
+  // Whether some coordinate is a range (the image of one index is then more than one element).
+  bool has_ranges() const {
+    return std::find(source_axis.begin(), source_axis.end(), loop_axis) != source_axis.end();
+  }
+  // The image of a rectangle of the output (element indices, global view) or of its blocks
+  // (block coordinates, local-global view): a rectangle, since axes are only permuted and
+  // shifted and ranges do not depend on the index. `whole` is the input's extent in the same
+  // units (elements, or algorithmic blocks).
+  grid<N> apply(const grid<N>& unguarded, const extent<N>& whole) const {
+    grid<N> out;
+    grid<N> g = unguarded;
+    for (int a = 0; a < N; ++a) {
+      const auto k = static_cast<std::size_t>(a);
+      const std::int64_t lo = std::max(g.offset[a], guard_lower[k]);
+      const std::int64_t hi = std::min(g.offset[a] + g.size[a], guard_upper[k]);
+      if (hi <= lo)
+        return out; // no index of `g` reads through this map: nothing
+      g.offset[a] = lo;
+      g.size[a] = hi - lo;
+    }
     for (int d = 0; d < N; ++d) {
-      const int s = source_axis[static_cast<std::size_t>(d)];
-      out[d] = (s == loop_axis ? 0 : i[s]) + offset[static_cast<std::size_t>(d)];
+      const auto k = static_cast<std::size_t>(d);
+      const int s = source_axis[k];
+      if (s != loop_axis) {
+        out.offset[d] = g.offset[s] + offset[k];
+        out.size[d] = g.size[s];
+      } else if (span[k] == whole_axis) {
+        out.offset[d] = 0;
+        out.size[d] = whole[d];
+      } else {
+        out.offset[d] = offset[k];
+        out.size[d] = span[k];
+      }
     }
     return out;
   }
   // The blocks one task (output block `b`) reads through this map: one block, or a row,
-  // column or box of them along loop axes.
-  grid<N> apply_blocks(const index<N>& b) const {
-    grid<N> out;
-    for (int d = 0; d < N; ++d) {
-      const auto k = static_cast<std::size_t>(d);
-      const bool loop = source_axis[k] == loop_axis;
-      out.offset[d] = (loop ? 0 : b[source_axis[k]]) + offset[k];
-      out.size[d] = loop ? span[k] : 1;
-    }
-    return out;
-  }
-  // The image of a rectangle (a rectangle: axes are only permuted and shifted).
-  grid<N> apply(const grid<N>& g) const {
-    grid<N> out;
-    for (int d = 0; d < N; ++d) {
-      const int s = source_axis[static_cast<std::size_t>(d)];
-      out.offset[d] = g.offset[s] + offset[static_cast<std::size_t>(d)];
-      out.size[d] = g.size[s];
-    }
-    return out;
+  // column or box of them along loop axes (`counts`: the input's algorithmic blocks).
+  grid<N> apply_blocks(const index<N>& b, const extent<N>& counts) const {
+    grid<N> one;
+    for (int d = 0; d < N; ++d)
+      one.size[d] = 1;
+    one.offset = b;
+    return apply(one, counts);
   }
 };
 
@@ -133,6 +165,8 @@ template <int N> index<N> to_index(const std::vector<std::int64_t>& v) {
 
 // Calls fn(block coordinates) for every block of `block` size overlapping rectangle `r`.
 template <int N, class Fn> void for_each_block(const grid<N>& r, const extent<N>& block, Fn&& fn) {
+  if (r.total_extent() <= 0)
+    return;
   index<N> lo, hi;
   for (int d = 0; d < N; ++d) {
     lo[d] = r.offset[d] / block[d];
@@ -183,12 +217,15 @@ template <int N> std::vector<forall_task> output_tasks(const resource_map<N>& ou
   return tasks;
 }
 
+template <int N> extent<N> block_counts_of(const input_access<N>& input) {
+  return resource_map<N>::block_counts(input.map->parent(), input.map->algorithmic_block());
+}
+
 // The elements of a box of `input`'s algorithmic blocks (block coordinates), false when a
 // block of it lies outside the field.
 template <int N>
 bool blocks_region(const input_access<N>& input, const grid<N>& blocks, grid<N>& needed) {
-  const extent<N> counts =
-      resource_map<N>::block_counts(input.map->parent(), input.map->algorithmic_block());
+  const extent<N> counts = block_counts_of(input);
   index<N> last = blocks.offset;
   for (int d = 0; d < N; ++d)
     last[d] += blocks.size[d] - 1;
@@ -209,10 +246,10 @@ template <int N>
 bool needed_region(const input_access<N>& input, const index<N>& b, const grid<N>& out_block,
                    grid<N>& needed) {
   if (input.view == access_view::global) {
-    needed = input.index.apply(out_block);
+    needed = input.index.apply(out_block, input.map->parent());
     return inside(needed, input.map->parent());
   }
-  return blocks_region(input, input.index.apply_blocks(b), needed);
+  return blocks_region(input, input.index.apply_blocks(b, block_counts_of(input)), needed);
 }
 
 // Calls fn(move) for every memory block of `input` overlapping `needed` that lives on a
@@ -324,13 +361,39 @@ inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
               .total_extent() *
           inputs[a].element_bytes;
   };
+  // A read through a map with ranges covers the same rectangle from many output elements (a
+  // GEMM row band): each (input, tile, rectangle) is visited once, a memory block at a time.
+  std::set<std::tuple<std::size_t, int, std::vector<std::int64_t>, std::vector<std::int64_t>>>
+      ranges_seen;
+  auto touch_range = [&](std::size_t a, const grid<N>& r, int tile) {
+    if (r.total_extent() <= 0 || !owner_copy_detail::inside(r, inputs[a].map->parent()) ||
+        !ranges_seen
+             .insert({a, tile, owner_copy_detail::coords(r.offset),
+                      std::vector<std::int64_t>(r.size.v.begin(), r.size.v.end())})
+             .second)
+      return; // outside: plan_owner_copy reports it
+    owner_copy_detail::for_each_block(r, inputs[a].map->memory_block(), [&](const index<N>& mb) {
+      index<N> first;
+      for (int d = 0; d < N; ++d)
+        first[d] = mb[d] * inputs[a].map->memory_block()[d];
+      touch(a, first, tile);
+    });
+  };
   const extent<N> e = output.parent();
   for (std::int64_t k = 0; k < e.size(); ++k) {
     const index<N> i = delinearize(k, e);
     const int tile = output.tile_of(i);
     for (std::size_t a = 0; a < inputs.size(); ++a) {
       if (inputs[a].view == access_view::global) {
-        touch(a, inputs[a].index.apply(i), tile);
+        grid<N> one;
+        for (int d = 0; d < N; ++d)
+          one.size[d] = 1;
+        one.offset = i;
+        const grid<N> r = inputs[a].index.apply(one, inputs[a].map->parent());
+        if (inputs[a].index.has_ranges())
+          touch_range(a, r, tile);
+        else if (r.total_extent() > 0) // guarded off: reads nothing
+          touch(a, r.offset, tile);
         continue;
       }
       // Local-global view: the first element of each output block reads its whole input block.
@@ -343,7 +406,9 @@ inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
       if (!first)
         continue;
       grid<N> g;
-      if (!owner_copy_detail::blocks_region(inputs[a], inputs[a].index.apply_blocks(b), g))
+      if (!owner_copy_detail::blocks_region(
+              inputs[a],
+              inputs[a].index.apply_blocks(b, owner_copy_detail::block_counts_of(inputs[a])), g))
         continue; // plan_owner_copy reports it
       for (std::int64_t m = 0; m < g.total_extent(); ++m)
         touch(a, g.offset + delinearize(m, g.size), tile);

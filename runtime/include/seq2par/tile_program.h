@@ -423,6 +423,9 @@ public:
       find(i);
     return current_base_[current_field_.offset_of(i - current_.offset)];
   }
+  // The whole field's extent, as the sequential build's agile field has it (a body's loop
+  // bounds: `k < Ad.extent()[1]`).
+  s2p::extent<N> extent() const { return layout_->parent(); }
   std::int64_t lookups() const { return lookups_; }
 
 private:

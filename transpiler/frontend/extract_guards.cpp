@@ -1,0 +1,174 @@
+// The guards of a forall body's reads: the bounds on the index that the `if`s (and `?:`s)
+// around a read put (the boundary test of a stencil, `if (i[0] > 0 && i[0] < n - 1)`, or an
+// early `if (i[0] == 0 || ...) return;`), so that owner-copy plans only the elements the guarded
+// indices read. Only bounds of one index coordinate against a value of the kernel are
+// kept; any other condition (i[1] <= i[0], a data test) is left out, which only makes the
+// footprint larger, never wrong.
+#include "frontend/kernel_extractor_impl.h"
+
+#include <clang/AST/ParentMapContext.h>
+
+namespace s2p::frontend {
+
+namespace {
+
+using ir::TileStep;
+
+// `e` as i[axis] + offset, or nullopt.
+std::optional<std::pair<int, std::int64_t>> index_term(const clang::Expr* e,
+                                                       const clang::ParmVarDecl& i,
+                                                       const clang::ASTContext& ctx) {
+  e = strip(e);
+  clang::Expr::EvalResult value;
+  if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e);
+      bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub) &&
+      bin->getRHS()->EvaluateAsInt(value, ctx)) {
+    auto term = index_term(bin->getLHS(), i, ctx);
+    if (term)
+      term->second +=
+          value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
+    return term;
+  }
+  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
+  if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
+      referenced_decl(subscript->getArg(0)) != &i ||
+      !subscript->getArg(1)->EvaluateAsInt(value, ctx))
+    return std::nullopt;
+  return std::make_pair(static_cast<int>(value.Val.getInt().getExtValue()), std::int64_t{0});
+}
+
+// The comparison the operator makes with its sides swapped (a < b is b > a).
+clang::BinaryOperatorKind swapped(clang::BinaryOperatorKind op) {
+  switch (op) {
+  case clang::BO_LT: return clang::BO_GT;
+  case clang::BO_GT: return clang::BO_LT;
+  case clang::BO_LE: return clang::BO_GE;
+  case clang::BO_GE: return clang::BO_LE;
+  default: return op;
+  }
+}
+// The comparison that holds where `op` does not.
+clang::BinaryOperatorKind negated(clang::BinaryOperatorKind op) {
+  switch (op) {
+  case clang::BO_LT: return clang::BO_GE;
+  case clang::BO_GE: return clang::BO_LT;
+  case clang::BO_GT: return clang::BO_LE;
+  case clang::BO_LE: return clang::BO_GT;
+  case clang::BO_EQ: return clang::BO_NE;
+  case clang::BO_NE: return clang::BO_EQ;
+  default: return op;
+  }
+}
+
+// "(value) + c" with c folded into the constant where there is one.
+TileStep::IndexBound bound(int axis, bool upper, const std::string& value,
+                           std::optional<std::int64_t> constant, std::int64_t add) {
+  if (constant)
+    return {axis, upper, std::to_string(*constant + add), *constant + add};
+  if (add == 0)
+    return {axis, upper, "(" + value + ")", std::nullopt};
+  const std::string term = std::to_string(add < 0 ? -add : add);
+  return {axis, upper, "(" + value + ") " + (add > 0 ? "+ " : "- ") + term, std::nullopt};
+}
+
+// A body's `return` in `s` reached unconditionally (the statement itself, or one directly
+// in its block).
+bool returns(const clang::Stmt* s) {
+  if (llvm::isa_and_nonnull<clang::ReturnStmt>(s))
+    return true;
+  if (const auto* block = llvm::dyn_cast_or_null<clang::CompoundStmt>(s))
+    for (const clang::Stmt* child : block->body())
+      if (llvm::isa<clang::ReturnStmt>(child))
+        return true;
+  return false;
+}
+
+} // namespace
+
+void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool negate,
+                                            const clang::ParmVarDecl& i,
+                                            std::vector<TileStep::IndexBound>& guard) const {
+  const clang::Expr* e = strip(&condition);
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+      unary && unary->getOpcode() == clang::UO_LNot)
+    return add_guard_terms(*unary->getSubExpr(), !negate, i, guard);
+  const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e);
+  if (!bin)
+    return;
+  // a && b holds: both do; a || b fails: both fail. (The other two give no bound.)
+  if (bin->getOpcode() == (negate ? clang::BO_LOr : clang::BO_LAnd)) {
+    add_guard_terms(*bin->getLHS(), negate, i, guard);
+    add_guard_terms(*bin->getRHS(), negate, i, guard);
+    return;
+  }
+  if (!bin->isComparisonOp())
+    return;
+  clang::BinaryOperatorKind op = negate ? negated(bin->getOpcode()) : bin->getOpcode();
+  const clang::Expr* value = bin->getRHS();
+  auto term = index_term(bin->getLHS(), i, ctx_);
+  if (!term) {
+    term = index_term(bin->getRHS(), i, ctx_);
+    value = bin->getLHS();
+    op = swapped(op);
+  }
+  if (!term || !kernel_value(*strip(value), i, nullptr))
+    return;
+  clang::Expr::EvalResult known;
+  std::optional<std::int64_t> constant;
+  if (value->EvaluateAsInt(known, ctx_))
+    constant = known.Val.getInt().getExtValue();
+  const std::string text_of_value = text(value->getSourceRange());
+  const auto [axis, offset] = *term;
+  // i[axis] != 0 - offset: an index is never below 0, so it is at least 1 - offset (the
+  // `else` of `if (i[0] == 0)`).
+  if (op == clang::BO_NE && constant && *constant - offset == 0) {
+    guard.push_back(bound(axis, false, text_of_value, constant, -offset + 1));
+    return;
+  }
+  // i[axis] + offset OP value, as bounds on i[axis]: lower inclusive, upper exclusive.
+  if (op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_EQ)
+    guard.push_back(
+        bound(axis, true, text_of_value, constant, -offset + (op == clang::BO_LT ? 0 : 1)));
+  if (op == clang::BO_GT || op == clang::BO_GE || op == clang::BO_EQ)
+    guard.push_back(
+        bound(axis, false, text_of_value, constant, -offset + (op == clang::BO_GT ? 1 : 0)));
+}
+
+std::vector<TileStep::IndexBound> KernelExtractor::Impl::guard_of(const clang::Stmt& access,
+                                                                  const clang::ParmVarDecl& i,
+                                                                  const clang::Stmt& body) const {
+  std::vector<TileStep::IndexBound> guard;
+  const clang::Stmt* child = &access;
+  while (child != &body) {
+    const auto parents = ctx_.getParents(*child);
+    const clang::Stmt* parent = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+    if (!parent)
+      break;
+    if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(parent);
+        branch && !branch->hasInitStorage() && !branch->hasVarStorage()) {
+      if (child == branch->getThen())
+        add_guard_terms(*branch->getCond(), false, i, guard);
+      else if (child == branch->getElse())
+        add_guard_terms(*branch->getCond(), true, i, guard);
+    } else if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(parent)) {
+      if (child == choice->getTrueExpr())
+        add_guard_terms(*choice->getCond(), false, i, guard);
+      else if (child == choice->getFalseExpr())
+        add_guard_terms(*choice->getCond(), true, i, guard);
+    } else if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(parent)) {
+      // `if (...) return;` before the statement: past it, the condition failed.
+      for (const clang::Stmt* before : block->body()) {
+        if (before == child)
+          break;
+        if (const auto* early = llvm::dyn_cast<clang::IfStmt>(before);
+            early && !early->getElse() && !early->hasInitStorage() && !early->hasVarStorage() &&
+            returns(early->getThen()))
+          add_guard_terms(*early->getCond(), true, i, guard);
+      }
+    }
+    child = parent;
+  }
+  return guard;
+}
+
+} // namespace s2p::frontend
