@@ -175,6 +175,22 @@ TEST(LoopNestPlan, GemmMovesTheFootprintMinimum) {
   EXPECT_EQ(plan.bytes, s2p::minimum_block_bytes(map, inputs));
 }
 
+// Two reads of one field that need the same memory block on a tile need it once, in the plan
+// and in the minimum it is checked against; a guard keeps the shifted reads inside the field.
+TEST(LoopNestPlan, TwoReadsOfOneFieldNeedABlockOnce) {
+  auto map = s2p::resource_map<1>::block_block({32}, {8}, 4);
+  map.memory_blocks({4});
+  index_map<1> plus2{{0}, {2}, {0}}, plus3{{0}, {3}, {0}};
+  plus2.guard_upper = {30};
+  plus3.guard_upper = {29};
+  const std::vector<s2p::input_access<1>> inputs{{"X", &map, plus2, 8}, {"X", &map, plus3, 8}};
+  const s2p::owner_copy_plan plan = s2p::plan_owner_copy(map, inputs);
+  ASSERT_TRUE(plan.error.empty()) << plan.error;
+  // Tiles 0, 1 and 2 each need the first memory block of the next tile's segment.
+  EXPECT_EQ(plan.bytes, 3 * 4 * 8);
+  EXPECT_EQ(s2p::minimum_block_bytes(map, inputs), plan.bytes);
+}
+
 TEST(LoopNestPlan, ARangeOutsideTheFieldIsRefused) {
   const auto map = s2p::resource_map<2>::block({kN, kN}, 4);
   const auto a_map = s2p::resource_map<2>::block({kN, kK}, 4);

@@ -347,7 +347,9 @@ inline owner_copy_plan plan_owner_copy(const resource_map<N>& output,
 template <int N>
 inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
                                         const std::vector<input_access<N>>& inputs) {
-  std::set<std::tuple<std::size_t, std::vector<std::int64_t>, int>> needed;
+  // Keyed by field: two reads of one field (Ad[i - 1], Ad[{k, i[0]}]) that need the same
+  // memory block on a tile need it once, as the plan moves it once.
+  std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> needed;
   std::int64_t bytes = 0;
   auto touch = [&](std::size_t a, const index<N>& j, int tile) {
     if (inputs[a].map->tile_of(j) == tile)
@@ -355,7 +357,7 @@ inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
     index<N> mb;
     for (int d = 0; d < N; ++d)
       mb[d] = j[d] / inputs[a].map->memory_block()[d];
-    if (needed.insert({a, owner_copy_detail::coords(mb), tile}).second)
+    if (needed.insert({inputs[a].field, owner_copy_detail::coords(mb), tile}).second)
       bytes +=
           resource_map<N>::block_grid(inputs[a].map->parent(), inputs[a].map->memory_block(), mb)
               .total_extent() *
