@@ -2,6 +2,8 @@
 // results against the sequential forall, on both backends, plus the moves' report.
 #include <seq2par/runtime.h>
 
+#include "backend_setting.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -13,20 +15,7 @@
 
 namespace {
 
-// "threads_copies": threads running the tile program (S2P_THREADS_OWNER_COPY=1) instead of
-// in place.
-struct Backend {
-  explicit Backend(const std::string& name) {
-    const bool copies = name == "threads_copies";
-    setenv("S2P_BACKEND", copies ? "threads" : name.c_str(), 1);
-    if (copies)
-      setenv("S2P_THREADS_OWNER_COPY", "1", 1);
-  }
-  ~Backend() {
-    unsetenv("S2P_BACKEND");
-    unsetenv("S2P_THREADS_OWNER_COPY");
-  }
-};
+using s2p_test::Backend;
 
 // The seed's 6144^2 structure scaled by 1/64: 96^2 doubles, 32^2 segments on 4 tiles
 // block-cyclically, 32x16 memory blocks, 16^2 algorithmic blocks.

@@ -4,6 +4,8 @@
 // sequential forall on every backend; the owner-copy plan moves exactly each tile's footprint.
 #include <seq2par/runtime.h>
 
+#include "backend_setting.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,18 +18,7 @@ namespace {
 
 using s2p::index_map;
 
-struct Backend {
-  explicit Backend(const std::string& name) {
-    const bool copies = name == "threads_copies";
-    setenv("S2P_BACKEND", copies ? "threads" : name.c_str(), 1);
-    if (copies)
-      setenv("S2P_THREADS_OWNER_COPY", "1", 1);
-  }
-  ~Backend() {
-    unsetenv("S2P_BACKEND");
-    unsetenv("S2P_THREADS_OWNER_COPY");
-  }
-};
+using s2p_test::Backend;
 
 class LoopNestForall : public ::testing::TestWithParam<const char*> {
 protected:
