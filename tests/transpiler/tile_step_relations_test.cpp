@@ -86,6 +86,41 @@ TEST(TileStepRelations, WholeAxesAreExtentParametersAndFixedCoordinatesConstants
   EXPECT_FALSE(carried_dependence(relations.statement).has_value());
 }
 
+// lu's update step, for (k ...) forall: if (i[0] > k && i[1] > k) A[i] -= A(i0, k) * A(k, i1):
+// the kernel's loop variable k is a parameter of any sign (not an extent), the reads' fixed
+// coordinates and the write's guard use it, and the relations prove the iterations
+// independent; with the write's guard widened to i[1] >= k, iteration (0, k) writes what
+// (0, k + 1) reads.
+TEST(TileStepRelations, KernelValuesAreSymbolsOfGuardsAndCoordinates) {
+  const TileStep::KernelSymbol k{"k", "k", 0};
+  TileStep::IndexMap row{{0, TileStep::kLoopAxis}, {0, 0}, {0, TileStep::kWholeAxis}};
+  row.symbol = {std::nullopt, k};
+  TileStep::IndexMap column{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}};
+  column.symbol = {k, std::nullopt};
+  TileStep step = forall(12, "Yd", {{"Yd", {row, column}}});
+  step.rank = 2;
+  const auto above = [&](int axis, std::int64_t by) {
+    return TileStep::IndexBound{axis, false, "(k) + 1", std::nullopt,
+                                TileStep::KernelSymbol{"k", "k", by}};
+  };
+  step.output_write_guards = {{above(0, 1), above(1, 1)}};
+  ir::MultiTile multi = multi_tile({step});
+  StepRelations relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(relations.statement.domain.parameters, (std::vector<std::string>{"n0", "n1", "k"}));
+  EXPECT_EQ(relations.statement.domain.value_parameters, (std::vector<std::string>{"k"}));
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index, "(i0, k)");
+  EXPECT_EQ(relations.statement.accesses[0].guard.size(), 2u);
+  EXPECT_FALSE(carried_dependence(relations.statement).has_value());
+
+  multi.steps[0].output_write_guards = {{above(0, 1), above(1, 0)}};
+  relations = tile_step_relations(multi, 0);
+  const auto dependence = carried_dependence(relations.statement);
+  ASSERT_TRUE(dependence.has_value());
+  EXPECT_EQ(dependence->message,
+            "iteration (1, 1) reads y(1, 0), which iteration (1, 0) writes (with k = 0, n0 = 2, "
+            "n1 = 2)");
+}
+
 // Fusion reads the relations: a later step's read of what an earlier step writes, through
 // another view of the same data at a neighbour's index, is refused with the iterations that
 // conflict; the same read at the task's own index is fused.

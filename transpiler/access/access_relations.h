@@ -65,10 +65,13 @@ struct Constraint {
 // The iterations of a statement: dimensions[0, index_rank) are the forall's index
 // coordinates, the rest the variables of loops inside the body (sequential within one index
 // point, so they are projected out whenever a question is asked per index point). Parameters
-// are symbolic integers; every answer holds for all parameter values >= 1.
+// are symbolic integers; every answer holds for all parameter values >= 1 (extents), and for
+// every integer value of those also named in `value_parameters` (a kernel's loop variable,
+// which may be 0 or below).
 struct Domain {
   std::vector<std::string> dimensions;
   std::vector<std::string> parameters;
+  std::vector<std::string> value_parameters;
   std::vector<Constraint> constraints;
   int index_rank = 0;
 

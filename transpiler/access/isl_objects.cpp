@@ -130,9 +130,12 @@ std::string IslNames::constraint(const Constraint& c, const Domain& domain) cons
 
 std::string IslNames::conditions(const Domain& domain, const std::vector<Constraint>& extra) const {
   std::vector<std::string> parts;
-  // Every answer is for parameter values >= 1 (extents), as the interface promises.
+  // Every answer is for parameter values >= 1 (extents), as the interface promises, and for
+  // any value of a kernel's value.
   for (const std::string& p : domain.parameters)
-    parts.push_back("p" + std::to_string(parameter_index(p)) + " >= 1");
+    if (std::find(domain.value_parameters.begin(), domain.value_parameters.end(), p) ==
+        domain.value_parameters.end())
+      parts.push_back("p" + std::to_string(parameter_index(p)) + " >= 1");
   for (const Constraint& c : domain.constraints)
     parts.push_back(constraint(c, domain));
   for (const Constraint& c : extra)

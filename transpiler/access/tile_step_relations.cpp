@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <optional>
 
 namespace s2p::access {
 
@@ -42,8 +43,13 @@ public:
     if (step.kind != TileStep::Kind::Forall)
       throw std::invalid_argument("access relations: step " + std::to_string(index) +
                                   " is not a forall");
-    const TileStep::IndexMap own = TileStep::IndexMap::own(step.rank);
-    add(Access::Kind::Write, step.output, own, index);
+    TileStep::IndexMap own = TileStep::IndexMap::own(step.rank);
+    if (step.output_write_guards.empty())
+      add(Access::Kind::Write, step.output, own, index);
+    for (const std::vector<TileStep::IndexBound>& guard : step.output_write_guards) {
+      own.guard = guard; // one write access per write the body makes, under its `if`s
+      add(Access::Kind::Write, step.output, own, index);
+    }
     for (const TileStep::Read& read : step.reads)
       for (const TileStep::IndexMap& map : read.maps) {
         add(Access::Kind::Read, read.field, map, index);
@@ -59,6 +65,11 @@ private:
   std::vector<AffineExpr> coordinates(const TileStep::IndexMap& map, const std::string& field) {
     std::vector<AffineExpr> index;
     for (std::size_t d = 0; d < map.axis.size(); ++d) {
+      if (d < map.symbol.size() && map.symbol[d]) { // a kernel value: a symbol, not a range
+        index.push_back(
+            AffineExpr::parameter(value_parameter(map.symbol[d]->name), map.symbol[d]->offset));
+        continue;
+      }
       if (map.axis[d] != TileStep::kLoopAxis) {
         index.push_back(AffineExpr::variable(static_cast<std::size_t>(map.axis[d]), map.offset[d]));
         continue;
@@ -87,21 +98,44 @@ private:
     parameters.push_back(name);
     return parameters.size() - 1;
   }
+  // The parameter standing for a kernel's value (any integer), added once.
+  std::size_t value_parameter(const std::string& name) {
+    Domain& domain = out_.statement.domain;
+    const auto at = std::find(domain.parameters.begin(), domain.parameters.end(), name);
+    if (at != domain.parameters.end())
+      return static_cast<std::size_t>(at - domain.parameters.begin());
+    domain.parameters.push_back(name);
+    domain.value_parameters.push_back(name);
+    return domain.parameters.size() - 1;
+  }
+  // The bounds of an access's guard: constants and kernel values (symbols); any other bound
+  // the running kernel computes is left out, which only widens what the relation says the
+  // access touches.
+  std::vector<Constraint> guard_constraints(const std::vector<TileStep::IndexBound>& bounds) {
+    std::vector<Constraint> guard;
+    for (const TileStep::IndexBound& bound : bounds) {
+      std::optional<AffineExpr> value;
+      if (bound.constant)
+        value = AffineExpr::value(*bound.constant);
+      else if (bound.symbol)
+        value = AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);
+      else if (bound.against)
+        value = AffineExpr::variable(static_cast<std::size_t>(bound.against->axis),
+                                     bound.against->offset);
+      if (!value)
+        continue;
+      const AffineExpr at = AffineExpr::variable(static_cast<std::size_t>(bound.axis));
+      guard.push_back(Constraint::non_negative(bound.upper ? *value - 1 - at : at - *value));
+    }
+    return guard;
+  }
   void add(Access::Kind kind, const std::string& view, const TileStep::IndexMap& map,
            std::size_t step) {
     const std::string where = std::to_string(out_.origins.size());
     out_.origins.push_back({step, view, index_text(map)});
     const std::string field = data_of(multi_, view);
     std::vector<AffineExpr> index = coordinates(map, field);
-    // Constant bounds of the read's guard; a bound the running kernel computes is left out,
-    // which only widens what the relation says the read touches.
-    std::vector<Constraint> guard;
-    for (const TileStep::IndexBound& bound : map.guard)
-      if (bound.constant) {
-        const AffineExpr at = AffineExpr::variable(static_cast<std::size_t>(bound.axis));
-        guard.push_back(Constraint::non_negative(
-            bound.upper ? AffineExpr::value(*bound.constant - 1) - at : at - *bound.constant));
-      }
+    const std::vector<Constraint> guard = guard_constraints(map.guard);
     out_.statement.accesses.push_back(kind == Access::Kind::Read
                                           ? Access::read(field, index, guard, where)
                                           : Access::write(field, index, guard, where));
@@ -139,6 +173,11 @@ std::string index_text(const TileStep::IndexMap& map) {
   for (std::size_t d = 0; d < map.axis.size(); ++d) {
     const int axis = map.axis[d];
     out += d ? ", " : "";
+    if (d < map.symbol.size() && map.symbol[d]) { // a kernel value
+      const std::int64_t off = map.symbol[d]->offset;
+      out += map.symbol[d]->variable + (off > 0 ? "+" : "") + (off ? std::to_string(off) : "");
+      continue;
+    }
     if (axis == TileStep::kLoopAxis && map.span.at(d) == 1) { // a fixed coordinate
       out += std::to_string(map.offset[d]);
       continue;

@@ -55,6 +55,26 @@ json map_json(const MapSpec& spec) {
   return out;
 }
 
+std::string symbol_text(const TileStep::KernelSymbol& symbol) {
+  const std::int64_t by = symbol.offset;
+  return symbol.variable + (by > 0 ? "+" : "") + (by != 0 ? std::to_string(by) : "");
+}
+
+json symbols_json(const std::vector<std::optional<TileStep::KernelSymbol>>& symbols) {
+  json out = json::array();
+  for (const auto& symbol : symbols)
+    out.push_back(symbol ? json(symbol_text(*symbol)) : json(nullptr));
+  return out;
+}
+
+// "i1 >= (k) + 1", "i0 < 39": the bounds of an `if` on the index, as C++ the launch evaluates.
+json guard_json(const std::vector<TileStep::IndexBound>& guard) {
+  json out = json::array();
+  for (const TileStep::IndexBound& bound : guard)
+    out.push_back("i" + std::to_string(bound.axis) + (bound.upper ? " < " : " >= ") + bound.value);
+  return out;
+}
+
 json step_json(const TileStep& step, std::size_t index, const planning::TileSchedules& plan) {
   json out{{"step", index + 1},
            {"kind", library_name(step.kind)},
@@ -71,12 +91,20 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
         maps.push_back({{"axis", map.axis}, {"offset", map.offset}});
         if (!map.span.empty()) // loop axes (-1): a task reads span[d] blocks from offset[d]
           maps.back()["span"] = map.span;
+        if (!map.symbol.empty()) // a coordinate that is the kernel's value: "k+1", or null
+          maps.back()["symbols"] = symbols_json(map.symbol);
+        if (!map.guard.empty())
+          maps.back()["guard"] = guard_json(map.guard);
       }
       reads.push_back({{"field", read.field}, {"index_maps", std::move(maps)}});
       if (read.written) // a fused forall's further output (--plan's fusions)
         reads.back()["written"] = true;
     }
     out["reads"] = std::move(reads);
+    json write_guards = json::array(); // per write of the output, its `if`s ([] : unbounded)
+    for (const auto& guard : step.output_write_guards)
+      write_guards.push_back(guard_json(guard));
+    out["output_write_guards"] = std::move(write_guards);
     out["moved_at_start"] = step.moved_at_start;
     out["shared_reads"] = step.shared_reads;
     json code = json::array(); // the task body's code estimate, image by image

@@ -151,7 +151,7 @@ std::vector<std::string> guard_values(const std::vector<TileStep::IndexBound>& g
   for (int a = 0; a < lifted; ++a) {
     std::vector<std::string> bounds;
     for (const auto& b : guard)
-      if (b.upper == upper && b.axis + lifted - forall_rank == a)
+      if (b.upper == upper && b.axis + lifted - forall_rank == a && !b.against)
         bounds.push_back("static_cast<std::int64_t>(" + b.value + ")");
     const std::string unbounded =
         std::string(upper ? "" : "-") + "s2p::index_map<" + std::to_string(lifted) + ">::unbounded";
@@ -172,16 +172,24 @@ std::vector<std::string> guard_values(const std::vector<TileStep::IndexBound>& g
 // An index map of a rank-M read in a rank-N forall, as the rank-R launch reads it: R - M
 // leading fixed coordinates 0, index axes shifted by R - N (the lifted index is (0, ..., i)).
 void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int forall_rank,
-                    int lifted) {
+                    int lifted, const std::string& field) {
   const int pad = lifted - static_cast<int>(map.axis.size());
   const bool ranges = !map.span.empty() || pad > 0;
   std::vector<int> axis(static_cast<std::size_t>(pad), TileStep::kLoopAxis);
-  std::vector<std::int64_t> offset(static_cast<std::size_t>(pad), 0);
+  std::vector<std::string> offset(static_cast<std::size_t>(pad), "0");
   std::vector<std::int64_t> span(static_cast<std::size_t>(pad), 1);
   for (std::size_t d = 0; d < map.axis.size(); ++d) {
     const bool loop = map.axis[d] == TileStep::kLoopAxis;
     axis.push_back(loop ? TileStep::kLoopAxis : map.axis[d] + lifted - forall_rank);
-    offset.push_back(map.offset[d]);
+    if (d < map.symbol.size() && map.symbol[d]) { // the kernel's value: that one element
+      const TileStep::KernelSymbol& symbol = *map.symbol[d];
+      offset.push_back("s2p::within_extent(static_cast<std::int64_t>(" + symbol.variable +
+                       ") + " + std::to_string(symbol.offset) + ", " + field + ".extent()[" +
+                       std::to_string(d) + "])");
+      span.push_back(1);
+      continue;
+    }
+    offset.push_back(std::to_string(map.offset[d]));
     span.push_back(map.span.empty() ? 0 : map.span[d]);
   }
   const auto list = [&](const auto& values) {
@@ -223,7 +231,8 @@ void emit_forall(std::ostringstream& out, const MultiTile& multi, const TileStep
       out << "const auto s2p_lifted_" << step.output << " = s2p::rt::lifted<" << lifted << ">("
           << step.output << ");\n";
     for (const auto& read : step.reads)
-      if (const int rank = static_cast<int>(read.maps.front().axis.size()); rank < lifted)
+      if (const int rank = static_cast<int>(read.maps.front().axis.size());
+          rank < lifted && read.field != step.output) // the output is lifted above
         out << "const auto s2p_lifted_" << read.field << " = s2p::rt::lifted<" << lifted << ">("
             << read.field << ");\n";
   }
@@ -252,11 +261,14 @@ void emit_forall(std::ostringstream& out, const MultiTile& multi, const TileStep
       out << ",\ns2p::rt::writes(" << view << ", \"" << read.field << "\")";
       continue;
     }
-    out << ",\ns2p::rt::" << (step.local_global ? "tile_reads(" : "reads(") << view << ", \""
-        << read.field << "\", {";
+    // Its own output at other indices: a buffer of its own, the tile's copies of them.
+    const bool of_output = read.field == step.output;
+    out << ",\ns2p::rt::"
+        << (step.local_global ? "tile_reads(" : of_output ? "reads_of_output(" : "reads(") << view
+        << ", \"" << (of_output ? "s2p_reads_of_" : "") << read.field << "\", {";
     for (std::size_t m = 0; m < read.maps.size(); ++m) {
       out << (m ? ", " : "");
-      emit_index_map(out, read.maps[m], step.rank, lifted);
+      emit_index_map(out, read.maps[m], step.rank, lifted, read.field);
     }
     out << "})";
   }

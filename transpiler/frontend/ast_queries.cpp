@@ -2,6 +2,7 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace s2p::frontend {
 
@@ -106,6 +107,49 @@ constant_splits(const clang::Expr* e, const clang::ASTContext& ctx) {
     axes.push_back(std::move(*points));
   }
   return axes;
+}
+
+bool may_write(const clang::Stmt& body, const clang::VarDecl& var, const clang::Stmt* skip) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::VarDecl* var;
+    const clang::Stmt* skip;
+    bool found = false;
+    bool TraverseStmt(clang::Stmt* s, DataRecursionQueue* queue = nullptr) {
+      return s == skip || RecursiveASTVisitor::TraverseStmt(s, queue);
+    }
+    bool names(const clang::Expr* e) const { return referenced_decl(e) == var; }
+    bool VisitBinaryOperator(clang::BinaryOperator* op) {
+      found = found || (op->isAssignmentOp() && names(op->getLHS()));
+      return !found;
+    }
+    bool VisitUnaryOperator(clang::UnaryOperator* op) {
+      found = found || ((op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf) &&
+                        names(op->getSubExpr()));
+      return !found;
+    }
+    bool VisitVarDecl(clang::VarDecl* d) { // auto& alias = k;
+      found = found || (d->getType()->isReferenceType() &&
+                        !d->getType().getNonReferenceType().isConstQualified() && d->getInit() &&
+                        names(d->getInit()));
+      return !found;
+    }
+    bool VisitCallExpr(clang::CallExpr* call) { // f(k) with f(int&)
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      for (unsigned a = 0; a < call->getNumArgs(); ++a) {
+        const bool by_reference =
+            !callee || a >= callee->getNumParams() ||
+            (callee->getParamDecl(a)->getType()->isReferenceType() &&
+             !callee->getParamDecl(a)->getType().getNonReferenceType().isConstQualified());
+        found = found || (by_reference && names(call->getArg(a)) &&
+                          call->getArg(a)->isLValue() && !llvm::isa<clang::CXXOperatorCallExpr>(call));
+      }
+      return !found;
+    }
+  } finder;
+  finder.var = &var;
+  finder.skip = skip;
+  finder.TraverseStmt(const_cast<clang::Stmt*>(&body));
+  return finder.found;
 }
 
 } // namespace s2p::frontend

@@ -38,4 +38,9 @@ std::optional<std::vector<std::int64_t>> constant_extent(const clang::Expr* e,
 std::optional<std::vector<std::vector<std::int64_t>>>
 constant_splits(const clang::Expr* e, const clang::ASTContext& ctx);
 
+// Whether `body` may change `var` (an assignment, ++/--, its address, a non-const reference or
+// argument bound to it), `skip` (a loop's increment) left out.
+bool may_write(const clang::Stmt& body, const clang::VarDecl& var,
+               const clang::Stmt* skip = nullptr);
+
 } // namespace s2p::frontend

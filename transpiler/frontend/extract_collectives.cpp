@@ -220,7 +220,15 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
   }
   if (level || !kernel_value(*base, *i, loops))
     return false;
+  // The whole axis for the stages that plan footprints without the kernel's values; the
+  // relations and the launch take the value itself when it is a symbol.
+  const std::size_t d = map.axis.size();
   add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+  if (auto symbol = kernel_symbol(*base)) {
+    symbol->offset += offset;
+    map.symbol.resize(static_cast<std::size_t>(field_rank));
+    map.symbol[d] = std::move(symbol);
+  }
   return true;
 }
 
@@ -627,8 +635,10 @@ void KernelExtractor::Impl::add_step_statement(const clang::Stmt& stmt, ir::Mult
     return;
   }
   next_step_ = multi.steps.size() + 1;
-  if (auto step = multi_tile_call(*call); step && output_spans_kernel(*step, multi, *call))
+  if (auto step = multi_tile_call(*call); step && output_spans_kernel(*step, multi, *call)) {
     multi.steps.push_back(std::move(*step));
+    check_output_reads(multi, multi.steps.size() - 1);
+  }
 }
 
 // for (...) { steps and loops }: a time loop or a solver's outer loop, run as written; each

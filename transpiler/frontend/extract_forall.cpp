@@ -317,6 +317,26 @@ KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
   return step;
 }
 
+namespace {
+
+// The guards of the body's writes of `output`, one per write; none when some write has no
+// bound (the body may write any element).
+template <class Access>
+std::vector<std::vector<ir::TileStep::IndexBound>>
+write_guards(const clang::ValueDecl* output, const std::vector<Access>& accesses) {
+  std::vector<std::vector<ir::TileStep::IndexBound>> guards;
+  for (const auto& a : accesses) {
+    if (a.field != output || !a.written)
+      continue;
+    if (a.guard.empty())
+      return {};
+    guards.push_back(a.guard);
+  }
+  return guards;
+}
+
+} // namespace
+
 // The first field the body writes becomes the step's output, the others its reads (each at
 // the output's own index, or read through index maps). A body that writes several fields (the
 // author fused them; --plan may split it again) has the further ones as reads marked
@@ -340,7 +360,15 @@ bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
   };
   for (std::size_t o = 1; o < outputs.size(); ++o)
     step.reads.push_back({outputs[o]->getNameAsString(), {identity_map(step.rank)}, true});
+  const ir::TileStep::IndexMap identity = identity_map(step.rank);
+  output_read_sites_.clear();
   for (const auto& a : accesses) {
+    if (a.field == outputs.front() && !a.written && !(a.map == identity)) {
+      ir::TileStep::IndexMap guarded = a.map;
+      guarded.guard = a.guard;
+      step.add_read(a.field->getNameAsString(), guarded);
+      output_read_sites_.emplace_back(guarded, a.where);
+    }
     if (written(a.field))
       continue;
     for (const auto* output : outputs)
@@ -351,6 +379,7 @@ bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
     step.add_read(a.field->getNameAsString(), guarded);
   }
   step.output = outputs.front()->getNameAsString();
+  step.output_write_guards = write_guards(outputs.front(), accesses);
   step.output_read = std::any_of(accesses.begin(), accesses.end(), [&](const ElementAccess& a) {
     return a.field == outputs.front() && (!a.written || a.compound);
   });
@@ -398,6 +427,10 @@ bool KernelExtractor::Impl::check_further_outputs(
     if (at == outputs.end())
       continue;
     const std::string name = a.field->getNameAsString();
+    // A read of the one output at another index: planned as a read of it, and allowed when
+    // the access relations prove no other iteration writes what it reads (check_output_reads).
+    if (!(a.map == identity) && !a.written && outputs.size() == 1)
+      continue;
     if (!(a.map == identity)) {
       error(a.where, "the forall " + std::string(a.written ? "writes" : "reads") + " '" + name +
                          (outputs.size() == 1 ? "', the field it writes" : "', a field it writes") +
@@ -979,7 +1012,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
 namespace {
 
 // for (T k = first; k < end; ++k / k++ / k += c): k, and [first, end) when first and end are
-// constants (nullopt: bounds the kernel knows only when it runs, or that depend on the index
+// constants and the body leaves k to the header (nullopt: bounds the kernel knows only when it runs, or that depend on the index
 // or on an outer loop, so k may be anything inside the field it indexes).
 std::optional<std::pair<const clang::VarDecl*, LoopRange>>
 loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
@@ -1016,7 +1049,8 @@ loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
   if (!increments)
     return std::nullopt;
   clang::Expr::EvalResult first, bound;
-  if (conjunction_bound || !var->getInit()->EvaluateAsInt(first, ctx) ||
+  if (conjunction_bound || (loop.getBody() && may_write(*loop.getBody(), *var)) ||
+      !var->getInit()->EvaluateAsInt(first, ctx) ||
       !cond->getRHS()->EvaluateAsInt(bound, ctx))
     return std::make_pair(var, LoopRange{});
   const std::int64_t lo = first.Val.getInt().getExtValue();

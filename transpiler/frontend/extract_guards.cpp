@@ -5,6 +5,7 @@
 // kept; any other condition (i[1] <= i[0], a data test) is left out, which only makes the
 // footprint larger, never wrong.
 #include "frontend/kernel_extractor_impl.h"
+#include "frontend/s2p_types.h"
 
 #include <clang/AST/ParentMapContext.h>
 
@@ -71,6 +72,44 @@ TileStep::IndexBound bound(int axis, bool upper, const std::string& value,
   return {axis, upper, "(" + value + ") " + (add > 0 ? "+ " : "- ") + term, std::nullopt};
 }
 
+// Whether evaluating `e` calls anything but a view's extent() (and its subscript): the launch
+// evaluates a guard's value once more, which must not do anything the body's did not.
+bool calls_beyond_extent(const clang::Expr& e) {
+  struct Calls : clang::RecursiveASTVisitor<Calls> {
+    bool other = false;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
+          member && member->getMethodDecl() && member->getMethodDecl()->getName() == "extent")
+        return true;
+      if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+          op && op->getOperator() == clang::OO_Subscript &&
+          s2p_template_name(op->getArg(0)->getType()) == "extent")
+        return true;
+      other = true;
+      return false;
+    }
+  } calls;
+  calls.TraverseStmt(const_cast<clang::Expr*>(&e));
+  return calls.other;
+}
+
+// i[a] + c OP i[b] + d as bounds on i[a] against i[b] + (d - c): lower inclusive, upper
+// exclusive. `!=` gives none.
+void add_index_bounds(clang::BinaryOperatorKind op, std::pair<int, std::int64_t> term,
+                      std::pair<int, std::int64_t> other, const std::string& value,
+                      std::vector<TileStep::IndexBound>& guard) {
+  const auto against = [&](bool upper, std::int64_t add) {
+    TileStep::IndexBound b{term.first, upper, "(" + value + ") + " + std::to_string(add - term.second),
+                           std::nullopt};
+    b.against = TileStep::IndexBound::IndexTerm{other.first, other.second - term.second + add};
+    guard.push_back(std::move(b));
+  };
+  if (op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_EQ)
+    against(true, op == clang::BO_LT ? 0 : 1);
+  if (op == clang::BO_GT || op == clang::BO_GE || op == clang::BO_EQ)
+    against(false, op == clang::BO_GT ? 1 : 0);
+}
+
 // A body's `return` in `s` reached unconditionally (the statement itself, or one directly
 // in its block).
 bool returns(const clang::Stmt* s) {
@@ -83,7 +122,51 @@ bool returns(const clang::Stmt* s) {
   return false;
 }
 
+// The `for` around steps whose header declares `var`, if one does.
+const clang::ForStmt* declaring_loop(const clang::VarDecl& var, clang::ASTContext& ctx) {
+  const auto parents = ctx.getParents(var);
+  const auto* declaration = parents.empty() ? nullptr : parents[0].get<clang::DeclStmt>();
+  if (!declaration)
+    return nullptr;
+  const auto above = ctx.getParents(*declaration);
+  const auto* loop = above.empty() ? nullptr : above[0].get<clang::ForStmt>();
+  return loop && loop->getInit() == declaration ? loop : nullptr;
+}
+
 } // namespace
+
+std::optional<TileStep::KernelSymbol>
+KernelExtractor::Impl::kernel_symbol(const clang::Expr& e) const {
+  const clang::Expr* value = strip(&e);
+  clang::Expr::EvalResult constant;
+  if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(value);
+      bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub) &&
+      bin->getRHS()->EvaluateAsInt(constant, ctx_)) {
+    auto symbol = kernel_symbol(*bin->getLHS());
+    if (symbol)
+      symbol->offset +=
+          constant.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
+    return symbol;
+  }
+  const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(value));
+  if (!var || !kernel_decl_ || !kernel_decl_->getBody() || !var->getType()->isIntegerType() ||
+      var->getType()->isReferenceType() || var->getParentFunctionOrMethod() != kernel_decl_)
+    return std::nullopt;
+  // Its value when a forall launches is the one every iteration sees: nothing in the kernel
+  // changes it but the increment of the loop around steps that declares it.
+  const clang::ForStmt* loop = declaring_loop(*var, ctx_);
+  if (may_write(*kernel_decl_->getBody(), *var, loop ? loop->getInc() : nullptr))
+    return std::nullopt;
+  auto [named, fresh] = symbol_names_.try_emplace(var, var->getNameAsString());
+  if (fresh) {
+    int same = 0;
+    for (const auto& [other, name] : symbol_names_)
+      same += other != var && other->getName() == var->getName();
+    if (same > 0)
+      named->second += "_" + std::to_string(same);
+  }
+  return TileStep::KernelSymbol{named->second, var->getNameAsString(), 0};
+}
 
 void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool negate,
                                             const clang::ParmVarDecl& i,
@@ -101,7 +184,9 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
     add_guard_terms(*bin->getRHS(), negate, i, guard);
     return;
   }
-  if (!bin->isComparisonOp())
+  // Bounds hold in the integers only when C++ compares as signed integers (0ul compares
+  // modulo 2^64); a value the launch would have to call something for is left out too.
+  if (!bin->isComparisonOp() || !bin->getLHS()->getType()->isSignedIntegerType())
     return;
   clang::BinaryOperatorKind op = negate ? negated(bin->getOpcode()) : bin->getOpcode();
   const clang::Expr* value = bin->getRHS();
@@ -111,7 +196,11 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
     value = bin->getLHS();
     op = swapped(op);
   }
-  if (!term || !kernel_value(*strip(value), i, nullptr))
+  if (!term)
+    return;
+  if (const auto other = index_term(value, i, ctx_)) // i[a] + c OP i[b] + d: a triangle
+    return add_index_bounds(op, *term, *other, text(value->getSourceRange()), guard);
+  if (!kernel_value(*strip(value), i, nullptr) || calls_beyond_extent(*value))
     return;
   clang::Expr::EvalResult known;
   std::optional<std::int64_t> constant;
@@ -119,6 +208,14 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
     constant = known.Val.getInt().getExtValue();
   const std::string text_of_value = text(value->getSourceRange());
   const auto [axis, offset] = *term;
+  const std::optional<TileStep::KernelSymbol> symbol =
+      constant ? std::nullopt : kernel_symbol(*value);
+  // The bound on i[axis] (value + add) as the relations read it: a symbol, offset by `add`.
+  const auto with_symbol = [&symbol](TileStep::IndexBound b, std::int64_t add) {
+    if (symbol)
+      b.symbol = TileStep::KernelSymbol{symbol->name, symbol->variable, symbol->offset + add};
+    return b;
+  };
   // i[axis] != 0 - offset: an index is never below 0, so it is at least 1 - offset (the
   // `else` of `if (i[0] == 0)`).
   if (op == clang::BO_NE && constant && *constant - offset == 0) {
@@ -126,12 +223,14 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
     return;
   }
   // i[axis] + offset OP value, as bounds on i[axis]: lower inclusive, upper exclusive.
-  if (op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_EQ)
-    guard.push_back(
-        bound(axis, true, text_of_value, constant, -offset + (op == clang::BO_LT ? 0 : 1)));
-  if (op == clang::BO_GT || op == clang::BO_GE || op == clang::BO_EQ)
-    guard.push_back(
-        bound(axis, false, text_of_value, constant, -offset + (op == clang::BO_GT ? 1 : 0)));
+  if (op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_EQ) {
+    const std::int64_t add = -offset + (op == clang::BO_LT ? 0 : 1);
+    guard.push_back(with_symbol(bound(axis, true, text_of_value, constant, add), add));
+  }
+  if (op == clang::BO_GT || op == clang::BO_GE || op == clang::BO_EQ) {
+    const std::int64_t add = -offset + (op == clang::BO_GT ? 1 : 0);
+    guard.push_back(with_symbol(bound(axis, false, text_of_value, constant, add), add));
+  }
 }
 
 std::vector<TileStep::IndexBound> KernelExtractor::Impl::guard_of(const clang::Stmt& access,

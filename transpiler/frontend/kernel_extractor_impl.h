@@ -91,6 +91,9 @@ private:
                              const std::vector<ElementAccess>& accesses);
   void record_statements(ir::TileStep& step, const clang::LambdaExpr& lambda);
   bool domain_is_output_extent(const ir::TileStep& step, const clang::Expr& extent);
+  // A forall step `k` of `multi` that reads its output at other indices: a located error when
+  // the access relations find an iteration reading what another one writes.
+  void check_output_reads(const ir::MultiTile& multi, std::size_t k);
   bool record_tile_reads(ir::TileStep& step, const std::vector<TileAccess>& accesses,
                          const clang::ValueDecl& output, const clang::CallExpr& call);
   std::optional<ir::TileStep> tile_forall_step(const clang::CallExpr& call,
@@ -123,6 +126,10 @@ private:
   // the body (other than loop variables) or of a helper.
   bool kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,
                     const LoopRanges* loops) const;
+  // `e` as a kernel value the relations can keep as a symbol: an integer variable of the
+  // kernel (a parameter or local) that nothing but its own step loop's header changes, plus a
+  // constant. Nothing for any other value.
+  std::optional<ir::TileStep::KernelSymbol> kernel_symbol(const clang::Expr& e) const;
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;
@@ -337,6 +344,12 @@ private:
 
   ir::Kernel kernel_;
   const clang::FunctionDecl* kernel_decl_ = nullptr;
+  // The relations' name of each variable kernel_symbol gave one (distinct variables that share
+  // a name get distinct names).
+  mutable std::map<const clang::VarDecl*, std::string> symbol_names_;
+  // The last global-view forall's reads of its output at other indices, where each is written
+  // (check_output_reads names the one a dependence goes through).
+  std::vector<std::pair<ir::TileStep::IndexMap, clang::SourceLocation>> output_read_sites_;
   std::vector<std::unordered_map<const clang::ValueDecl*, Binding>> scopes_;
   std::vector<const clang::FunctionDecl*> helpers_; // inlining stack
   std::set<const clang::FunctionDecl*> checked_helpers_;

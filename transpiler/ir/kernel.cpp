@@ -98,8 +98,10 @@ void TileStep::add_read(const std::string& field, const IndexMap& map) {
 
 void TileStep::set_body(const std::string& index_parameter, const std::string& statements) {
   std::string params = index_parameter + ", auto& " + output;
+  // The output's reads at other indices come in a view of their own, which the body never
+  // names: it reads them through the output's view, which finds them there.
   for (const auto& r : reads)
-    params += ", auto& " + r.field;
+    params += r.field == output ? std::string(", auto&") : ", auto& " + r.field;
   for (const auto& s : shared_reads)
     params += ", auto& " + s;
   body_head = "[&](" + params + ") ";

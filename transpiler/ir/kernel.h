@@ -183,11 +183,30 @@ struct TileStep {
   // One bound of the `if`s around a read (global view): i[axis] >= value, or i[axis] < value
   // when `upper`. `value` is C++ the kernel can evaluate where it launches the forall (a
   // constant, `n - 1`, `Ad.extent()[0] - 1`); `constant` its value when it is one.
+  // A value of the kernel that a forall's launch fixes and its body cannot change (a `const`
+  // local, a loop variable of a loop around steps that only its header changes): variable
+  // `name` + offset. The access relations keep it as a symbol (a parameter), so that they can
+  // prove lu's `Ad[{k, k}]` is not an element `if (i[0] > k)` lets the forall write.
+  struct KernelSymbol {
+    std::string name;     // the relations' parameter, one per variable of the kernel
+    std::string variable; // the variable as the kernel names it where the forall launches
+    std::int64_t offset = 0;
+    friend bool operator==(const KernelSymbol&, const KernelSymbol&) = default;
+  };
   struct IndexBound {
     int axis = 0;
     bool upper = false;
     std::string value;
     std::optional<std::int64_t> constant;
+    std::optional<KernelSymbol> symbol{}; // `value` as a symbol, when it is one
+    // `value` is another coordinate of the index plus a constant (`i[1] <= i[0]`, a triangle):
+    // a bound the access relations read and the launch's guard box cannot hold (it skips it).
+    struct IndexTerm {
+      int axis = 0;
+      std::int64_t offset = 0;
+      friend bool operator==(const IndexTerm&, const IndexTerm&) = default;
+    };
+    std::optional<IndexTerm> against{};
     friend bool operator==(const IndexBound&, const IndexBound&) = default;
   };
   struct IndexMap {
@@ -197,10 +216,13 @@ struct TileStep {
     // The read happens only at indices within these bounds (a stencil's boundary `if`); the
     // footprint is the image of the guarded indices. Empty: every index reads.
     std::vector<IndexBound> guard{};
+    // symbol[d]: coordinate d is that kernel value (a whole-axis loop coordinate for the
+    // stages that plan without it; the launch reads exactly that element). Empty: none is.
+    std::vector<std::optional<KernelSymbol>> symbol{};
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
     // The task's own index (i0, i1, ...): no permutation, offset, span or guard.
     bool is_own() const {
-      if (!span.empty() || !guard.empty())
+      if (!span.empty() || !guard.empty() || !symbol.empty())
         return false;
       for (std::size_t d = 0; d < axis.size(); ++d)
         if (axis[d] != static_cast<int>(d) || offset[d] != 0)
@@ -261,6 +283,10 @@ struct TileStep {
   // proved every access to the output is a plain assignment: a stolen task then needs none of
   // the output's current values (the runtime's work stealing).
   bool output_read = true;
+  // The `if`s around each write of the output (global view), one entry per write: where all
+  // of an entry's bounds hold, that write may happen. Empty: the body may write any element of
+  // the output (a write outside every `if`, or one the front end did not bound).
+  std::vector<std::vector<IndexBound>> output_write_guards;
 
   // Records that the body reads `field` through `map` (each map once per field).
   void add_read(const std::string& field, const IndexMap& map);

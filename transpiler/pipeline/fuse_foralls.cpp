@@ -43,6 +43,11 @@ std::optional<std::string> shape_refusal(const ir::MultiTile& multi, const TileS
   if (std::any_of(step.reads.begin(), step.reads.end(), [](const TileStep::Read& r) { return r.written; }))
     return at + " already writes several fields ('" + step.output +
            "' and more); fusion joins foralls that write one";
+  if (std::any_of(step.reads.begin(), step.reads.end(),
+                  [&](const TileStep::Read& r) { return r.field == step.output; }))
+    return at + " reads '" + step.output +
+           "', its output, at other indices; fusion joins foralls that read what they write "
+           "only at their own index";
   const std::string map = map_of(multi, step.output), head_map = map_of(multi, head.output);
   if (map.empty())
     return at + " writes '" + step.output + "', whose resource map is not known";

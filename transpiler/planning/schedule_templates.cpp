@@ -237,6 +237,8 @@ template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read&
     s2p::index_map<N> map;
     // Constant bounds only: plan_template gives no template for a guard the kernel computes.
     for (const TileStep::IndexBound& bound : m.guard) {
+      if (bound.against) // between two coordinates: no box holds it, the launch skips it too
+        continue;
       const auto a = static_cast<std::size_t>(bound.axis);
       if (bound.upper)
         map.guard_upper[a] = std::min(map.guard_upper[a], bound.constant.value());
@@ -313,8 +315,13 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
       return NoTemplate{"'" + read.field + "' has another rank than the forall; the running "
                         "kernel plans the forall with its fields lifted to one rank"};
     for (const auto& map : read.maps)
+      for (const auto& symbol : map.symbol)
+        if (symbol)
+          return NoTemplate{"a read of '" + read.field + "' is at '" + symbol->variable +
+                            "', a value only the running kernel knows"};
+    for (const auto& map : read.maps)
       for (const auto& bound : map.guard)
-        if (!bound.constant)
+        if (!bound.constant && !bound.against)
           return NoTemplate{"the guard of a read of '" + read.field + "' bounds the index by '" +
                             bound.value + "', which only the running kernel knows"};
     Planned<rt::forall_field_spec<N>> input = fields.field(read.field);

@@ -54,17 +54,26 @@ void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const 
 // output. It is on the output's map and accessed only at the task's own index, so it moves
 // nowhere: its owned blocks are loaded, the body reads and writes them in place, and they are
 // stored back with the output's.
+// `of_output`: the forall's own output, read at other indices that no iteration writes (the
+// front end proved it with the access relations): planned as an input, read through the
+// output's view.
 template <int N, class T> struct forall_input {
   const agile_field<N, T>* field;
   const char* name;
   std::vector<index_map<N>> maps;
   access_view view = access_view::global;
   bool written = false;
+  bool of_output = false;
 };
 template <int N, class T>
 forall_input<N, T> reads(const agile_field<N, T>& field, const char* name,
                          std::vector<index_map<N>> maps) {
   return {&field, name, std::move(maps), access_view::global};
+}
+template <int N, class T>
+forall_input<N, T> reads_of_output(const agile_field<N, T>& output, const char* name,
+                                   std::vector<index_map<N>> maps) {
+  return {&output, name, std::move(maps), access_view::global, false, true};
 }
 // A further field a fused forall writes (global view): planned like an input read at the
 // task's own index, so the tile program is the one seq2par plans for the schedule template.
@@ -217,7 +226,8 @@ template <int N, class A, class B> bool share_memory(const field<N, A>& a, const
 template <int N, class Out, class... In>
 void refuse_shared_memory(const agile_field<N, Out>& out, const char* out_name,
                           const forall_input<N, In>&... inputs) {
-  const std::array<bool, sizeof...(In)> shared{share_memory(out.data(), inputs.field->data())...};
+  const std::array<bool, sizeof...(In)> shared{
+      (!inputs.of_output && share_memory(out.data(), inputs.field->data()))...};
   const std::array<const char*, sizeof...(In)> names{inputs.name...};
   for (std::size_t k = 0; k < shared.size(); ++k)
     if (shared[k])
@@ -516,6 +526,16 @@ void run_local_global_in_place(const tile_kernel_info& info, bool on_ranks, int 
   }, write);
 }
 
+// The output's view reads the elements its tile does not own from `reads` when that input is
+// the output itself, read at other indices.
+template <int N, class Out, class In>
+void read_output_also(tile_view<N, Out>& output, const tile_view<N, In>& reads, bool of_output) {
+  if constexpr (std::is_same_v<Out, In>) {
+    if (of_output)
+      output.read_also(reads);
+  }
+}
+
 template <int N, class Out, class Body, class... Shared, class... In, std::size_t... I>
 void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Out>& out,
                 const char* out_name, Body body, const shared_reads<Shared...>& shared,
@@ -530,16 +550,19 @@ void run_global(const tile_kernel_info& info, int tiles, const agile_field<N, Ou
   constexpr int first_shared = static_cast<int>(1 + sizeof...(In));
   add_shared(planned.program, shared, first_shared);
   const extent<N> parent = out.map().parent(), algorithmic = out.map().algorithmic_block();
+  const std::array<bool, sizeof...(In)> of_output{inputs.of_output...};
   planned.program.compute = [bindings = planned.bindings, runs = planned.runs, body, parent,
-                             algorithmic, shared_views = shared.views](
+                             algorithmic, shared_views = shared.views, of_output](
                                 int tile, const tile_memory& memory) -> std::int64_t {
+    (void)of_output; // a forall without inputs has none
     const auto& out_layout = std::get<0>(*bindings).layout;
-    const tile_view<N, Out> output(regions_of<N, Out>(memory(0), out_layout, tile), out_layout,
+    tile_view<N, Out> output(regions_of<N, Out>(memory(0), out_layout, tile), out_layout,
                                    tile);
     const std::tuple<tile_view<N, In>...> views{tile_view<N, In>(
         regions_of<N, In>(memory(static_cast<int>(I + 1)), std::get<I + 1>(*bindings).layout,
                           tile),
         std::get<I + 1>(*bindings).layout, tile)...};
+    (read_output_also(output, std::get<I>(views), of_output[I]), ...);
     // The tile's copies of the shared structures the body reads (after the fields' views).
     const auto copies = std::apply(
         [&](const auto&... v) { return std::make_tuple(shared_copy(v, memory, first_shared)...); },

@@ -114,6 +114,14 @@ template <int N> struct index_map {
   }
 };
 
+// A coordinate of a read that the kernel computes (its loop variable plus a constant), kept in
+// the field's axis [0, extent) for planning: the body reads it only where its `if`s let it
+// (`if (k > 0) ... Xd[{k - 1}]`), and an element outside the field is one it never reads, so
+// the launch plans the nearest one instead of refusing the forall.
+inline std::int64_t within_extent(std::int64_t coordinate, std::int64_t extent) {
+  return std::clamp<std::int64_t>(coordinate, 0, std::max<std::int64_t>(extent - 1, 0));
+}
+
 enum class access_view { global, local_global };
 
 template <int N> struct input_access {

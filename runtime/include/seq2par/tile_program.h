@@ -427,26 +427,42 @@ public:
   // bounds: `k < Ad.extent()[1]`).
   s2p::extent<N> extent() const { return layout_->parent(); }
   std::int64_t lookups() const { return lookups_; }
+  // The output's view of a forall that reads its output at other indices: the elements its
+  // tile does not own come from `reads`, the tile's copies of them (which no iteration of the
+  // forall writes, as seq2par proved). `reads` must outlive this view.
+  void read_also(const tile_view& reads) { also_ = &reads; }
 
 private:
-  void find(const index<N>& i) const {
-    ++lookups_;
+  // The block holding `i` in this view's memory, if the tile has it.
+  bool locate(const index<N>& i) const {
     index<N> b;
     for (int d = 0; d < N; ++d)
       b[d] = i[d] / layout_->block()[d];
     const auto found = layout_->parent().contains(i) ? table_->find(linearize(b, layout_->counts()))
                                                      : table_->end();
     if (found == table_->end())
-      throw std::logic_error("s2p runtime: a forall read an element its tile was not given "
-                             "(owner-copy plan incomplete)");
+      return false;
     current_ = layout_->block_grid(b);
     current_base_ = memory_.at(found->second);
     current_field_ = field<N, T>(current_base_, current_.size);
+    return true;
+  }
+  void find(const index<N>& i) const {
+    ++lookups_;
+    if (locate(i))
+      return;
+    if (!also_ || !also_->locate(i))
+      throw std::logic_error("s2p runtime: a forall read an element its tile was not given "
+                             "(owner-copy plan incomplete)");
+    current_ = also_->current_;
+    current_base_ = also_->current_base_;
+    current_field_ = also_->current_field_;
   }
 
   tile_regions<T> memory_;
   const block_layout<N>* layout_;
   const std::unordered_map<std::int64_t, std::int64_t>* table_;
+  const tile_view* also_ = nullptr;
   mutable grid<N> current_{}; // empty until the first lookup
   mutable T* current_base_ = nullptr;
   mutable field<N, T> current_field_;

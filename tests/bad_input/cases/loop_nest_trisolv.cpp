@@ -1,7 +1,7 @@
 #include <seq2par/seq2par.h>
 // trisolv's forward substitution: x(i) needs every x(j) with j < i, which earlier iterations
 // of the row loop compute, so the row loop is sequential. Its forall form reads its own output
-// at other indices, which seq2par refuses.
+// at other indices that earlier iterations write, which seq2par refuses at the dependence.
 S2P_KERNEL S2P_TILES(4) void trisolv(const s2p::field<2, double>& L, const s2p::field<1, double>& b,
                                      s2p::field<1, double>& x) {
   auto m_map = s2p::resource_map<2>::block(L.extent(), 4);
@@ -16,4 +16,4 @@ S2P_KERNEL S2P_TILES(4) void trisolv(const s2p::field<2, double>& L, const s2p::
     xd[i] = xd[i] / Ld[{i[0], i[0]}];
   });
 }
-// EXPECT: 15:32: error: the forall reads 'xd', the field it writes, at another index than its own
+// EXPECT: 15:32: error: the forall reads 'xd', the field it writes, where another iteration writes it: iteration (1) reads x(0), which iteration (0) writes
