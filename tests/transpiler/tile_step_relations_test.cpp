@@ -121,6 +121,32 @@ TEST(TileStepRelations, KernelValuesAreSymbolsOfGuardsAndCoordinates) {
             "n1 = 2)");
 }
 
+// floyd-warshall's step, if (i[0] != k && i[1] != k) P[i] = min(P[i], P(i0, k) + P(k, i1)): each
+// `!=` splits the write on either side of k, and the row and column it reads are left out.
+TEST(TileStepRelations, NotEqualGuardsSplitTheAccess) {
+  const TileStep::KernelSymbol k{"k", "k", 0};
+  TileStep::IndexMap row{{0, TileStep::kLoopAxis}, {0, 0}, {0, TileStep::kWholeAxis}};
+  row.symbol = {std::nullopt, k};
+  TileStep::IndexMap column{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}};
+  column.symbol = {k, std::nullopt};
+  TileStep step = forall(13, "Yd", {{"Yd", {row, column}}});
+  step.rank = 2;
+  const auto other_than_k = [&](int axis) {
+    TileStep::IndexBound b{axis, false, "(k)", std::nullopt, k};
+    b.excluded = true;
+    return b;
+  };
+  step.output_write_guards = {{other_than_k(0), other_than_k(1)}};
+  ir::MultiTile multi = multi_tile({step});
+  const StepRelations relations = tile_step_relations(multi, 0);
+  ASSERT_EQ(relations.statement.accesses.size(), 6u); // 4 sides of the write, then 2 reads
+  EXPECT_EQ(relations.statement.accesses[3].kind, Access::Kind::Write);
+  EXPECT_FALSE(carried_dependence(relations.statement).has_value());
+
+  multi.steps[0].output_write_guards = {{other_than_k(0)}}; // column k is written
+  EXPECT_TRUE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
+}
+
 // Fusion reads the relations: a later step's read of what an earlier step writes, through
 // another view of the same data at a neighbour's index, is refused with the iterations that
 // conflict; the same read at the task's own index is fused.

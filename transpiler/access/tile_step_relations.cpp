@@ -108,20 +108,46 @@ private:
     domain.value_parameters.push_back(name);
     return domain.parameters.size() - 1;
   }
-  // The bounds of an access's guard: constants and kernel values (symbols); any other bound
-  // the running kernel computes is left out, which only widens what the relation says the
-  // access touches.
+  // The value a bound compares the index with, as the relations read it: a constant, a
+  // kernel value (a symbol) or another coordinate; nothing for a value only the running kernel
+  // computes, whose bound is left out (which only widens what the relation says it touches).
+  std::optional<AffineExpr> bound_value(const TileStep::IndexBound& bound) {
+    if (bound.constant)
+      return AffineExpr::value(*bound.constant);
+    if (bound.symbol)
+      return AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);
+    if (bound.against)
+      return AffineExpr::variable(static_cast<std::size_t>(bound.against->axis),
+                                  bound.against->offset);
+    return std::nullopt;
+  }
+  // The guard as alternatives, each a conjunction: one, or two per `!=` (below the value, or
+  // above it), up to kMostAlternatives (a `!=` left out only widens the access).
+  static constexpr std::size_t kMostAlternatives = 16;
+  std::vector<std::vector<Constraint>> guard_alternatives(
+      const std::vector<TileStep::IndexBound>& bounds) {
+    std::vector<std::vector<Constraint>> alternatives{guard_constraints(bounds)};
+    for (const TileStep::IndexBound& bound : bounds) {
+      const std::optional<AffineExpr> value = bound.excluded ? bound_value(bound) : std::nullopt;
+      if (!value || alternatives.size() >= kMostAlternatives)
+        continue;
+      const AffineExpr at = AffineExpr::variable(static_cast<std::size_t>(bound.axis));
+      std::vector<std::vector<Constraint>> split;
+      for (const std::vector<Constraint>& conjunction : alternatives)
+        for (const Constraint& side :
+             {Constraint::non_negative(*value - 1 - at), Constraint::non_negative(at - *value - 1)}) {
+          split.push_back(conjunction);
+          split.back().push_back(side);
+        }
+      alternatives = std::move(split);
+    }
+    return alternatives;
+  }
+  // The guard's bounds other than `!=`, as one conjunction.
   std::vector<Constraint> guard_constraints(const std::vector<TileStep::IndexBound>& bounds) {
     std::vector<Constraint> guard;
     for (const TileStep::IndexBound& bound : bounds) {
-      std::optional<AffineExpr> value;
-      if (bound.constant)
-        value = AffineExpr::value(*bound.constant);
-      else if (bound.symbol)
-        value = AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);
-      else if (bound.against)
-        value = AffineExpr::variable(static_cast<std::size_t>(bound.against->axis),
-                                     bound.against->offset);
+      const std::optional<AffineExpr> value = bound.excluded ? std::nullopt : bound_value(bound);
       if (!value)
         continue;
       const AffineExpr at = AffineExpr::variable(static_cast<std::size_t>(bound.axis));
@@ -134,11 +160,11 @@ private:
     const std::string where = std::to_string(out_.origins.size());
     out_.origins.push_back({step, view, index_text(map)});
     const std::string field = data_of(multi_, view);
-    std::vector<AffineExpr> index = coordinates(map, field);
-    const std::vector<Constraint> guard = guard_constraints(map.guard);
-    out_.statement.accesses.push_back(kind == Access::Kind::Read
-                                          ? Access::read(field, index, guard, where)
-                                          : Access::write(field, index, guard, where));
+    const std::vector<AffineExpr> index = coordinates(map, field);
+    for (const std::vector<Constraint>& guard : guard_alternatives(map.guard))
+      out_.statement.accesses.push_back(kind == Access::Kind::Read
+                                            ? Access::read(field, index, guard, where)
+                                            : Access::write(field, index, guard, where));
   }
 
   const ir::MultiTile& multi_;

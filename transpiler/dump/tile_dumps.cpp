@@ -71,7 +71,8 @@ json symbols_json(const std::vector<std::optional<TileStep::KernelSymbol>>& symb
 json guard_json(const std::vector<TileStep::IndexBound>& guard) {
   json out = json::array();
   for (const TileStep::IndexBound& bound : guard)
-    out.push_back("i" + std::to_string(bound.axis) + (bound.upper ? " < " : " >= ") + bound.value);
+    out.push_back("i" + std::to_string(bound.axis) +
+                  (bound.excluded ? " != " : bound.upper ? " < " : " >= ") + bound.value);
   return out;
 }
 

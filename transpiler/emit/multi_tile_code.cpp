@@ -151,7 +151,7 @@ std::vector<std::string> guard_values(const std::vector<TileStep::IndexBound>& g
   for (int a = 0; a < lifted; ++a) {
     std::vector<std::string> bounds;
     for (const auto& b : guard)
-      if (b.upper == upper && b.axis + lifted - forall_rank == a && !b.against)
+      if (b.upper == upper && b.axis + lifted - forall_rank == a && !b.against && !b.excluded)
         bounds.push_back("static_cast<std::int64_t>(" + b.value + ")");
     const std::string unbounded =
         std::string(upper ? "" : "-") + "s2p::index_map<" + std::to_string(lifted) + ">::unbounded";

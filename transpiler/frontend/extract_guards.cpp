@@ -94,7 +94,7 @@ bool calls_beyond_extent(const clang::Expr& e) {
 }
 
 // i[a] + c OP i[b] + d as bounds on i[a] against i[b] + (d - c): lower inclusive, upper
-// exclusive. `!=` gives none.
+// exclusive; `!=` excludes the one value.
 void add_index_bounds(clang::BinaryOperatorKind op, std::pair<int, std::int64_t> term,
                       std::pair<int, std::int64_t> other, const std::string& value,
                       std::vector<TileStep::IndexBound>& guard) {
@@ -104,6 +104,10 @@ void add_index_bounds(clang::BinaryOperatorKind op, std::pair<int, std::int64_t>
     b.against = TileStep::IndexBound::IndexTerm{other.first, other.second - term.second + add};
     guard.push_back(std::move(b));
   };
+  if (op == clang::BO_NE) {
+    against(false, 0);
+    guard.back().excluded = true;
+  }
   if (op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_EQ)
     against(true, op == clang::BO_LT ? 0 : 1);
   if (op == clang::BO_GT || op == clang::BO_GE || op == clang::BO_EQ)
@@ -220,6 +224,12 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
   // `else` of `if (i[0] == 0)`).
   if (op == clang::BO_NE && constant && *constant - offset == 0) {
     guard.push_back(bound(axis, false, text_of_value, constant, -offset + 1));
+    return;
+  }
+  if (op == clang::BO_NE) { // i[axis] != value - offset: either side of it
+    TileStep::IndexBound excluded = with_symbol(bound(axis, false, text_of_value, constant, -offset), -offset);
+    excluded.excluded = true;
+    guard.push_back(std::move(excluded));
     return;
   }
   // i[axis] + offset OP value, as bounds on i[axis]: lower inclusive, upper exclusive.

@@ -207,6 +207,9 @@ struct TileStep {
       friend bool operator==(const IndexTerm&, const IndexTerm&) = default;
     };
     std::optional<IndexTerm> against{};
+    // i[axis] != value (floyd-warshall's `i[0] != k`), `upper` unused: no box holds it (the
+    // launch's guard skips it); the relations split the access on either side of it.
+    bool excluded = false;
     friend bool operator==(const IndexBound&, const IndexBound&) = default;
   };
   struct IndexMap {

@@ -237,7 +237,7 @@ template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read&
     s2p::index_map<N> map;
     // Constant bounds only: plan_template gives no template for a guard the kernel computes.
     for (const TileStep::IndexBound& bound : m.guard) {
-      if (bound.against) // between two coordinates: no box holds it, the launch skips it too
+      if (bound.against || bound.excluded) // no box holds it; the launch skips it too
         continue;
       const auto a = static_cast<std::size_t>(bound.axis);
       if (bound.upper)
@@ -321,7 +321,7 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
                             "', a value only the running kernel knows"};
     for (const auto& map : read.maps)
       for (const auto& bound : map.guard)
-        if (!bound.constant && !bound.against)
+        if (!bound.constant && !bound.against && !bound.excluded)
           return NoTemplate{"the guard of a read of '" + read.field + "' bounds the index by '" +
                             bound.value + "', which only the running kernel knows"};
     Planned<rt::forall_field_spec<N>> input = fields.field(read.field);
