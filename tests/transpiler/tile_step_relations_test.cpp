@@ -86,6 +86,15 @@ TEST(TileStepRelations, WholeAxesAreExtentParametersAndFixedCoordinatesConstants
   EXPECT_FALSE(carried_dependence(relations.statement).has_value());
 }
 
+// Reads at (i0, k) and (k, i1), k a kernel value: row i0's and column i1's element at k.
+std::pair<TileStep::IndexMap, TileStep::IndexMap> row_and_column_k(const TileStep::KernelSymbol& k) {
+  TileStep::IndexMap row{{0, TileStep::kLoopAxis}, {0, 0}, {0, TileStep::kWholeAxis}};
+  row.symbol = {std::nullopt, k};
+  TileStep::IndexMap column{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}};
+  column.symbol = {k, std::nullopt};
+  return {row, column};
+}
+
 // lu's update step, for (k ...) forall: if (i[0] > k && i[1] > k) A[i] -= A(i0, k) * A(k, i1):
 // the kernel's loop variable k is a parameter of any sign (not an extent), the reads' fixed
 // coordinates and the write's guard use it, and the relations prove the iterations
@@ -93,10 +102,7 @@ TEST(TileStepRelations, WholeAxesAreExtentParametersAndFixedCoordinatesConstants
 // (0, k + 1) reads.
 TEST(TileStepRelations, KernelValuesAreSymbolsOfGuardsAndCoordinates) {
   const TileStep::KernelSymbol k{"k", "k", 0};
-  TileStep::IndexMap row{{0, TileStep::kLoopAxis}, {0, 0}, {0, TileStep::kWholeAxis}};
-  row.symbol = {std::nullopt, k};
-  TileStep::IndexMap column{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}};
-  column.symbol = {k, std::nullopt};
+  const auto [row, column] = row_and_column_k(k);
   TileStep step = forall(12, "Yd", {{"Yd", {row, column}}});
   step.rank = 2;
   const auto above = [&](int axis, std::int64_t by) {
@@ -125,10 +131,7 @@ TEST(TileStepRelations, KernelValuesAreSymbolsOfGuardsAndCoordinates) {
 // `!=` splits the write on either side of k, and the row and column it reads are left out.
 TEST(TileStepRelations, NotEqualGuardsSplitTheAccess) {
   const TileStep::KernelSymbol k{"k", "k", 0};
-  TileStep::IndexMap row{{0, TileStep::kLoopAxis}, {0, 0}, {0, TileStep::kWholeAxis}};
-  row.symbol = {std::nullopt, k};
-  TileStep::IndexMap column{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}};
-  column.symbol = {k, std::nullopt};
+  const auto [row, column] = row_and_column_k(k);
   TileStep step = forall(13, "Yd", {{"Yd", {row, column}}});
   step.rank = 2;
   const auto other_than_k = [&](int axis) {
