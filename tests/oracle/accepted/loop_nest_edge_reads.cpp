@@ -10,6 +10,9 @@
 
 // The unsigned comparison below is the point of the case.
 #pragma GCC diagnostic ignored "-Wsign-compare"
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wtype-limits" // GCC: `x >= 0ul` is always true, as meant
+#endif
 
 namespace {
 constexpr int kN = 64, kCols = 8;
