@@ -47,6 +47,25 @@ S2P_KERNEL S2P_TILES(4) void output_reads(s2p::field<2, double>& A, s2p::field<1
   }
 }
 
+// The same reads where work stealing moves tasks: a map that deals blocks 6:1:1:1 to equally
+// fast tiles, so that greedy stealing takes tasks from tile 0 (as in steal_inout.cpp). A stolen
+// task reads the last element from the copies and reads back the element it has just written.
+S2P_KERNEL S2P_TILES(4) void stolen_reads(s2p::field<1, double>& z) {
+  auto map = s2p::resource_map<1>::block_cyclic(z.extent(), {64}, 4).weights({6.0, 1.0, 1.0, 1.0});
+  auto Zd = s2p::agile(z, map);
+  const int n = z.extent()[0];
+  s2p::forall(Zd.extent(), [&](s2p::index<1> i) {
+    if (i[0] < n - 1)
+      Zd[i] = Zd[i] * 0.5 + Zd[{n - 1}];
+  });
+  for (int k = 5; k < n; k += 1021)
+    s2p::forall(Zd.extent(), [&](s2p::index<1> i) {
+      Zd[i] += 1.0;
+      if (i[0] == k)
+        Zd[i] += Zd[{k}]; // the value this iteration has just written
+    });
+}
+
 int main() {
   std::vector<double> a(kN * kN), y(kN), v(kN);
   for (int i = 0; i < kN; ++i) {
@@ -60,5 +79,11 @@ int main() {
   output_reads(A, Y, V);
   sample::print_array("A", a.data(), a.size());
   sample::print_array("y", y.data(), y.size());
+  std::vector<double> z(8192);
+  for (std::size_t k = 0; k < z.size(); ++k)
+    z[k] = static_cast<double>(k % 29) / 4;
+  s2p::field<1, double> Z(z.data(), {static_cast<std::int64_t>(z.size())});
+  stolen_reads(Z);
+  sample::print_array("z", z.data(), z.size());
   return 0;
 }
