@@ -319,6 +319,8 @@ std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& option
     emit_launch_info(out, kernel, options, k);
   if (!multi.shared.empty())
     emit_shared_plan(out, multi);
+  // On mpi, the steps' results stay on the ranks that computed them until the kernel returns.
+  out << "const s2p::rt::kernel_scope s2p_kernel_scope(" << launch_info(multi, 0) << ");\n";
   const std::vector<int> phases = forall_phases(multi);
   for (std::size_t k = 0; k < multi.steps.size(); ++k) {
     // The loops around steps that start here, outermost first (source order).

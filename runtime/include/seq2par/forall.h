@@ -15,6 +15,9 @@
 #include <seq2par/rank_lifting.h>
 #include <seq2par/tile_program.h>
 
+#include <algorithm>
+#include <optional>
+
 namespace s2p::rt {
 
 // --- where a forall runs (runtime/src/tile/threads/forall_in_place.cpp) ---------------------
@@ -35,14 +38,29 @@ void run_parts_in_place(std::int64_t count,
 // A forall's parts as the mpi backend's ranks run them in place (every rank holds every field
 // at a kernel's entry: the program is SPMD): `compute` a range of [0, count) in place, `pack`
 // appends the bytes a range wrote, `unpack` stores another rank's packed range.
+// `kept` (a global-view forall): what a range of the parts writes and reads, so that inside a
+// multi-tile kernel the result can stay on the ranks (see kernel_scope in <seq2par/runtime.h>):
+// the fields written (the output, then a fused forall's further outputs), the part of them
+// a range writes (in their coordinates), the fields read and, per field read, the rectangles
+// a range reads (a superset of its reads; the output's own part among them).
+struct kept_launch {
+  std::vector<field_memory> written;
+  std::function<memory_box(std::int64_t first, std::int64_t last)> part;
+  std::vector<field_memory> read;
+  std::function<std::vector<std::vector<memory_box>>(std::int64_t first, std::int64_t last)>
+      reads;
+};
 struct rank_parts {
   std::function<void(std::int64_t first, std::int64_t last)> compute;
   std::function<void(std::int64_t first, std::int64_t last, std::vector<std::byte>& out)> pack;
   std::function<void(std::int64_t first, std::int64_t last, const std::byte* in)> unpack;
+  const kept_launch* kept = nullptr;
 };
-// Rank r computes [count * r / R, count * (r + 1) / R) on its workers (run_parts_in_place),
-// then every rank receives every other rank's share (one MPI_Allgatherv): on return each
-// holds the whole result. A failure on any rank ends the job, as the tile program's do
+// Rank r computes [count * r / R, count * (r + 1) / R) on its workers (run_parts_in_place).
+// Inside a multi-tile kernel, with `kept`, it first receives from their owners the elements of
+// kept results its range reads, and its result stays where it is; otherwise every rank then
+// receives every other rank's share (one MPI_Allgatherv): on return each holds the whole
+// result. A failure on any rank ends the job, as the tile program's do
 // (runtime/src/tile/mpi/mpi_in_place.cpp).
 void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts);
 
@@ -435,10 +453,11 @@ template <int N, class T> const std::byte* unpack_grid(const field<N, T>& f, con
 // (out null) stores them from `in` and returns the end of what it read.
 template <class Compute, class Write>
 void run_in_place(const tile_kernel_info& info, bool on_ranks, std::int64_t count,
-                  Compute compute, Write write) {
+                  Compute compute, Write write, const kept_launch* kept = nullptr) {
   if (!on_ranks)
     return run_parts_in_place(count, compute);
   rank_parts parts;
+  parts.kept = kept;
   parts.compute = compute;
   parts.pack = [&](std::int64_t first, std::int64_t last, std::vector<std::byte>& out) {
     write(first, last, &out, nullptr);
@@ -447,6 +466,66 @@ void run_in_place(const tile_kernel_info& info, bool on_ranks, std::int64_t coun
     write(first, last, nullptr, in);
   };
   run_parts_on_ranks(info, count, parts);
+}
+
+// A field as memory, and a grid as a rectangle of it (the mpi backend's bookkeeping of
+// results kept on the ranks).
+template <int N, class T> field_memory memory_of(const field<N, T>& f) {
+  field_memory m;
+  // The ranks write into the fields the forall writes; the others they only read.
+  m.base = reinterpret_cast<std::byte*>(const_cast<std::remove_const_t<T>*>(f.data()));
+  m.element_bytes = static_cast<std::int64_t>(sizeof(T));
+  const extent<N> e = f.extent();
+  m.extent.assign(e.v.begin(), e.v.end());
+  m.strides.assign(f.strides().begin(), f.strides().end());
+  return m;
+}
+template <int N> memory_box box_of(const grid<N>& g) {
+  return {{g.offset.v.begin(), g.offset.v.end()}, {g.size.v.begin(), g.size.v.end()}};
+}
+
+// The rectangles of `input` that output indices `part` read through its maps, inside the
+// input (a read outside it is refused before the launch); the part itself for a field a fused
+// forall writes (at the task's own index).
+template <int N, class In>
+std::vector<memory_box> read_boxes(const forall_input<N, In>& input, const grid<N>& part) {
+  if (input.written)
+    return {box_of(part)};
+  const extent<N> whole = input.field->extent();
+  std::vector<memory_box> boxes;
+  for (const index_map<N>& map : input.maps) {
+    grid<N> g = map.apply(part, whole);
+    for (int d = 0; d < N; ++d) {
+      const std::int64_t lo = std::max<std::int64_t>(g.offset[d], 0);
+      const std::int64_t hi = std::min<std::int64_t>(g.offset[d] + g.size[d], whole[d]);
+      g.offset[d] = lo;
+      g.size[d] = std::max<std::int64_t>(hi - lo, 0);
+    }
+    if (g.total_extent() > 0 && std::find(boxes.begin(), boxes.end(), box_of(g)) == boxes.end())
+      boxes.push_back(box_of(g));
+  }
+  return boxes;
+}
+
+// What ranges of a global-view forall's parts write and read, for kept results (null when an
+// input is read in the local-global view: that forall's result is gathered at once).
+template <int N, class Out, class PartOf, class... In>
+std::optional<kept_launch> kept_launch_of(const agile_field<N, Out>& out, PartOf part_of,
+                                          const forall_input<N, In>&... inputs) {
+  if (((inputs.view != access_view::global) || ...))
+    return std::nullopt;
+  kept_launch kept;
+  kept.written.push_back(memory_of(out.data()));
+  ((inputs.written ? kept.written.push_back(memory_of(inputs.field->data())) : void()), ...);
+  kept.part = [part_of](std::int64_t first, std::int64_t last) {
+    return box_of(part_of(first, last));
+  };
+  kept.read = {memory_of(out.data()), memory_of(inputs.field->data())...};
+  kept.reads = [part_of, &inputs...](std::int64_t first, std::int64_t last) {
+    const grid<N> part = part_of(first, last);
+    return std::vector<std::vector<memory_box>>{{box_of(part)}, read_boxes(inputs, part)...};
+  };
+  return kept;
 }
 
 // Full global view in place: body(i, out, in...) for every index of the output, the output's
@@ -489,7 +568,9 @@ void run_global_in_place(const tile_kernel_info& info, bool on_ranks, int tiles,
     ((from = inputs.written ? unpack_grid(inputs.field->data(), part, from) : from), ...);
     return from;
   };
-  run_in_place(info, on_ranks, whole[axis], compute, write);
+  const std::optional<kept_launch> kept =
+      on_ranks ? kept_launch_of(out, part_of, inputs...) : std::nullopt;
+  run_in_place(info, on_ranks, whole[axis], compute, write, kept ? &*kept : nullptr);
 }
 
 // Local-global view in place: body(b, out_blocks, in_blocks...) for every algorithmic block of

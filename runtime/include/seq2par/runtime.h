@@ -17,6 +17,7 @@
 
 #include <seq2par/seq2par.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -252,6 +253,48 @@ struct tile_kernel_info {
   bool output_write_only = false;
 };
 
+// --- a multi-tile kernel's results on the mpi ranks ------------------------------------------
+// On the mpi backend each rank computes its share of a step in place. Inside a multi-tile
+// kernel's call the result then stays where it was computed -- each rank holds the current values
+// of the rows it computed -- and a later step fetches from their owners only the elements its
+// share reads (a stencil's halo, a pivot row); when the kernel returns, every rank receives the
+// whole of every field the kernel wrote, so the host code after it sees what the sequential
+// program sees. A multi-tile kernel's body runs nothing but steps between them (seq2par's front
+// end refuses the rest), so nothing else reads a field in between.
+
+// A field as memory, whatever its rank and element type: element (0, ..., 0), the element size,
+// and the extent and strides in elements.
+struct field_memory {
+  std::byte* base = nullptr;
+  std::int64_t element_bytes = 0;
+  std::vector<std::int64_t> extent, strides;
+};
+// A rectangle of a field's elements (offset and size per axis).
+struct memory_box {
+  std::vector<std::int64_t> offset, size;
+  friend bool operator==(const memory_box& a, const memory_box& b) {
+    return a.offset == b.offset && a.size == b.size;
+  }
+};
+
+// What generated code opens around a multi-tile kernel's body (`info`: its first step's).
+// Leaving the outermost one gives every rank the whole of the results kept on the ranks;
+// on the other backends it does nothing.
+class kernel_scope {
+public:
+  explicit kernel_scope(const tile_kernel_info& info);
+  ~kernel_scope();
+  kernel_scope(const kernel_scope&) = delete;
+  kernel_scope& operator=(const kernel_scope&) = delete;
+
+private:
+  const tile_kernel_info& info_;
+};
+
+// Gives every rank the whole of the results kept on the ranks now (before a launch that reads
+// fields on the host, or runs as a tile program). Does nothing when none are kept.
+void gather_kept_results(const tile_kernel_info& info);
+
 enum class collective_kind { all_reduce, reduce_scatter, all_gather };
 
 // What a reduce-scatter leaves outside the fragment each tile owns (the flat ring's partial
@@ -313,6 +356,7 @@ void collective(const tile_kernel_info& info, collective_kind kind, const field<
                                 std::to_string(info.tiles) +
                                 " tiles but its collective's field has " +
                                 std::to_string(rows.extent()[0]) + " rows (one per tile)");
+  gather_kept_results(info); // the copy below and the ring read the rows on every rank
   const std::int64_t elements = rows.extent()[1];
   const bool contiguous = rows.offset_of({1, 0}) == elements && rows.offset_of({0, 1}) == 1;
   std::vector<T> copy;

@@ -98,6 +98,10 @@ public:
   void add_mpi(const char* kernel, const char* source, const nlohmann::ordered_json& launch) {
     std::lock_guard lock(mutex_);
     backend_ = "mpi";
+    if (launch.contains("kernel_end")) { // a kernel's end, listed among its launches
+      append_launch(launch);
+      return;
+    }
     auto& totals = kernels_[kernel];
     totals.source = source;
     ++totals.launches;
@@ -556,6 +560,17 @@ void write_schedule_copy(const char* kernel, const nlohmann::ordered_json& sched
 void record_fabric_launch(const char* kernel, const char* source,
                           const nlohmann::ordered_json& fabric_report, const char* step) {
   collector().add_fabric(kernel, source, fabric_report, step);
+}
+
+bool run_report_wanted() {
+  static const bool wanted = [] {
+    for (const char* name : {"S2P_REPORT", "S2P_TRACE"})
+      if (const char* value = std::getenv(name); value && *value)
+        return true;
+    const char* summary = std::getenv("S2P_SUMMARY");
+    return summary && *summary && std::string(summary) != "0";
+  }();
+  return wanted;
 }
 
 void record_mpi_launch(const char* kernel, const char* source,

@@ -34,6 +34,11 @@ void record_fabric_launch(const char* kernel, const char* source,
 // an error the user debugs with the report (out of tile memory).
 void write_report_files();
 
+// Whether the program asked for a report, a trace or a summary (S2P_REPORT, S2P_TRACE,
+// S2P_SUMMARY): the mpi backend gathers every rank's numbers for one only then (the gather is
+// a collective per launch).
+bool run_report_wanted();
+
 // Records a multi-tile launch on the mpi backend (rank 0, with every rank's numbers): the
 // launch object of the report, {"backend": "mpi", "ranks": [...], "supersteps": [...], ...}.
 void record_mpi_launch(const char* kernel, const char* source,

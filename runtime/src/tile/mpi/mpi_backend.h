@@ -23,6 +23,13 @@ bool is_reporting_process();
 // A forall / a ring collective with its tiles dealt to the MPI ranks. On return every
 // rank's fields hold the whole result.
 void run_tile_program_on_mpi(const tile_kernel_info& info, const tile_program& program);
+
+// A multi-tile kernel's call (kernel_scope): entering one, and leaving it (the outermost gives
+// every rank the whole of the results kept on the ranks); and that gather before a launch that
+// needs every field whole. No MPI call while nothing is kept (other backends keep nothing).
+void enter_kernel_on_ranks();
+void leave_kernel_on_ranks(const tile_kernel_info& info);
+void gather_kept_results_on_ranks(const tile_kernel_info& info);
 void run_collective_on_mpi(const tile_kernel_info& info, const collective_args& args);
 
 } // namespace s2p::rt

@@ -159,6 +159,7 @@ const char* kind_name(collective_kind kind) {
 } // namespace mpi
 
 void run_collective_on_mpi(const tile_kernel_info& info, const collective_args& args) {
+  gather_kept_results_on_ranks(info); // the rows, whole on every rank
   const mpi::session& s = mpi::current();
   const mpi::tile_dealing deal(forall_chips(info), s.size);
   mpi::run_or_abort_job(info.name, [&] {

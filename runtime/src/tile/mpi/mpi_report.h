@@ -40,4 +40,8 @@ inline rank_share tiles_of(const tile_dealing& deal) {
 void record_launch(const tile_kernel_info& info, const rank_share& share, const session& s,
                    const launch_traffic& mine, nlohmann::ordered_json details);
 
+// Collective: at the end of a multi-tile kernel whose results were kept on the ranks, the
+// gather that gave every rank the whole of them (an entry of the report, not a launch).
+void record_kernel_end(const tile_kernel_info& info, const session& s, const launch_traffic& mine);
+
 } // namespace s2p::rt::mpi

@@ -4,6 +4,7 @@
 // what `./foo` prints. An uncaught exception on any rank ends the whole job (MPI_Abort)
 // instead of leaving the other ranks blocked in a message that never comes.
 #include "core/refusal.h"
+#include "core/run_report.h"
 #include "tile/mpi/mpi_backend.h"
 #include "tile/mpi/mpi_session.h"
 
@@ -81,6 +82,10 @@ session start() {
   MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
   // Errors come back as codes (check()) so the message can name the kernel and the rank.
   MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
+  // Agreed by every rank: mpirun may not give every host the same environment.
+  int wanted = run_report_wanted() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &wanted, 1, MPI_INT, MPI_LOR, s.comm);
+  s.report_wanted = wanted != 0;
   if (s.rank != 0 && !env_flag("S2P_MPI_ALL_OUTPUT"))
     drop_standard_output();
   std::set_terminate([] { abort_job(describe_current_exception()); });

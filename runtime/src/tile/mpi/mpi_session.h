@@ -17,6 +17,9 @@ struct session {
   MPI_Comm comm = MPI_COMM_NULL;
   // MPI_THREAD_MULTIPLE: the watchdog thread may call MPI_Abort itself.
   bool any_thread_may_abort = false;
+  // Whether any rank's program asked for a report or summary (run_report_wanted): then every
+  // rank sends its numbers to rank 0 after each launch.
+  bool report_wanted = false;
 };
 
 // The session, starting MPI on first use.

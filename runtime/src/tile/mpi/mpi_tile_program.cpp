@@ -108,6 +108,7 @@ launch_traffic run(const tile_kernel_info& info, const tile_program& program,
 } // namespace mpi
 
 void run_tile_program_on_mpi(const tile_kernel_info& info, const tile_program& program) {
+  gather_kept_results_on_ranks(info); // the tiles load their blocks from every field, whole
   const mpi::session& s = mpi::current();
   const std::vector<int> chips = forall_chips(info);
   const mpi::tile_dealing deal(chips, s.size);

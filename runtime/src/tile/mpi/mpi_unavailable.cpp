@@ -36,6 +36,10 @@ void run_collective_on_mpi(const tile_kernel_info& info, const collective_args&)
   refuse(info);
 }
 
+void enter_kernel_on_ranks() {}
+void leave_kernel_on_ranks(const tile_kernel_info&) {}
+void gather_kept_results_on_ranks(const tile_kernel_info&) {}
+
 void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t, const rank_parts&) {
   refuse(info);
 }
