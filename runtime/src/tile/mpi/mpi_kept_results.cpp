@@ -113,9 +113,8 @@ kept_results& kept() {
 }
 
 superstep_traffic kept_results::leave(const session& s) {
-  if (depth_ > 0)
-    --depth_;
-  return depth_ == 0 && !kept_.empty() ? gather_all(s) : superstep_traffic{};
+  const int outside = depth_.fetch_sub(1, std::memory_order_relaxed) - 1;
+  return outside == 0 && !kept_.empty() ? gather_all(s) : superstep_traffic{};
 }
 
 superstep_traffic kept_results::gather_all(const session& s) {

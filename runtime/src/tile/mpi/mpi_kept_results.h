@@ -9,6 +9,7 @@
 
 #include <seq2par/runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -19,10 +20,10 @@ namespace s2p::rt::mpi {
 // every rank knows (the launch, the dealing of its parts), so the messages match.
 class kept_results {
 public:
-  void enter() { ++depth_; }
+  void enter() { depth_.fetch_add(1, std::memory_order_relaxed); }
   // Leaving the outermost kernel: the gather's traffic (nothing moves when nothing is kept).
   superstep_traffic leave(const session& s);
-  bool inside_kernel() const { return depth_ > 0; }
+  bool inside_kernel() const { return depth_.load(std::memory_order_relaxed) > 0; }
   bool empty() const { return kept_.empty(); }
 
   // Before a global-view launch with parts [0, count) dealt to the ranks: gathers what the
@@ -43,7 +44,8 @@ private:
   superstep_traffic exchange_reads(const kept_launch& launch, std::int64_t count,
                                    const session& s);
 
-  int depth_ = 0;
+  // Atomic: on the other backends host threads may call kernels at once (they only count).
+  std::atomic<int> depth_{0};
   std::vector<kept_field> kept_; // their memory never overlaps
   std::vector<std::byte> send_buffer_, receive_buffer_;
 };
