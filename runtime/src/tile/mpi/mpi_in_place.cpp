@@ -123,22 +123,19 @@ void enter_kernel_on_ranks() {
 
 void leave_kernel_on_ranks(const tile_kernel_info& info) {
   mpi::kept_results& kept = mpi::kept();
-  if (kept.empty()) {
-    (void)kept.leave(mpi::session{}); // nothing to gather: no MPI call
+  if (!kept.leave() || kept.empty()) // no MPI call: other backends keep nothing
     return;
-  }
   const mpi::session& s = mpi::current();
   mpi::run_or_abort_job(info.name, [&] {
     mpi::launch_traffic traffic;
     const auto start = std::chrono::steady_clock::now();
     {
       const mpi::watchdog guard(info.name, "the results kept on other ranks, at the kernel's end");
-      traffic.supersteps.emplace_back("kept results gather", kept.leave(s));
+      traffic.supersteps.emplace_back("kept results gather", kept.gather_all(s));
     }
     traffic.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!kept.inside_kernel())
-      mpi::record_kernel_end(info, s, traffic);
+    mpi::record_kernel_end(info, s, traffic);
   });
 }
 

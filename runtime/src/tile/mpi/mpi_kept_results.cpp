@@ -35,13 +35,6 @@ struct wanted_box {
 };
 using wanted_list = std::vector<wanted_box>;
 
-std::int64_t bytes_of(const wanted_list& list, const std::vector<field_memory>& fields) {
-  std::int64_t bytes = 0;
-  for (const auto& w : list)
-    bytes += box_bytes(fields[w.kept], w.box);
-  return bytes;
-}
-
 // An MPI datatype for a box of a field's elements where they lie, freed with it.
 class box_type {
 public:
@@ -110,11 +103,6 @@ std::pair<std::int64_t, std::int64_t> share_of(std::int64_t count, int rank, int
 kept_results& kept() {
   static kept_results results;
   return results;
-}
-
-superstep_traffic kept_results::leave(const session& s) {
-  const int outside = depth_.fetch_sub(1, std::memory_order_relaxed) - 1;
-  return outside == 0 && !kept_.empty() ? gather_all(s) : superstep_traffic{};
 }
 
 superstep_traffic kept_results::gather_all(const session& s) {
@@ -228,9 +216,13 @@ superstep_traffic kept_results::exchange_reads(const kept_launch& launch, std::i
         }
     return list;
   };
-  std::vector<field_memory> fields;
-  for (const kept_field& f : kept_)
-    fields.push_back(f.field);
+  const auto field = [&](const wanted_box& w) -> const field_memory& { return kept_[w.kept].field; };
+  const auto bytes_of = [&](const wanted_list& list) {
+    std::int64_t bytes = 0;
+    for (const wanted_box& w : list)
+      bytes += box_bytes(field(w), w.box);
+    return bytes;
+  };
   std::vector<MPI_Request> requests;
   std::vector<std::pair<wanted_list, std::vector<std::byte>>> incoming;
   std::vector<std::vector<std::byte>> outgoing;
@@ -239,7 +231,7 @@ superstep_traffic kept_results::exchange_reads(const kept_launch& launch, std::i
     if (p == s.rank)
       continue;
     wanted_list list = wanted(s.rank, p);
-    if (const std::int64_t bytes = bytes_of(list, fields); bytes > 0) {
+    if (const std::int64_t bytes = bytes_of(list); bytes > 0) {
       auto& [what, buffer] = incoming.emplace_back(std::move(list), std::vector<std::byte>());
       buffer.resize(static_cast<std::size_t>(bytes));
       check(MPI_Irecv(buffer.data(), message_count(bytes), MPI_BYTE, p, kReadsTag, s.comm,
@@ -255,7 +247,7 @@ superstep_traffic kept_results::exchange_reads(const kept_launch& launch, std::i
       continue;
     auto& buffer = outgoing.emplace_back();
     for (const wanted_box& w : list)
-      pack_box(fields[w.kept], w.box, buffer);
+      pack_box(field(w), w.box, buffer);
     check(MPI_Isend(buffer.data(), message_count(static_cast<std::int64_t>(buffer.size())),
                     MPI_BYTE, q, kReadsTag, s.comm, &requests.emplace_back()),
           "MPI_Isend");
@@ -269,7 +261,7 @@ superstep_traffic kept_results::exchange_reads(const kept_launch& launch, std::i
   for (const auto& [list, buffer] : incoming) {
     const std::byte* at = buffer.data();
     for (const wanted_box& w : list)
-      at = unpack_box(fields[w.kept], w.box, at);
+      at = unpack_box(field(w), w.box, at);
   }
   return traffic;
 }

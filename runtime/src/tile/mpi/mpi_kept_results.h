@@ -21,8 +21,8 @@ namespace s2p::rt::mpi {
 class kept_results {
 public:
   void enter() { depth_.fetch_add(1, std::memory_order_relaxed); }
-  // Leaving the outermost kernel: the gather's traffic (nothing moves when nothing is kept).
-  superstep_traffic leave(const session& s);
+  // Whether this left the outermost kernel (whose end gathers what is kept: gather_all).
+  bool leave() { return depth_.fetch_sub(1, std::memory_order_relaxed) == 1; }
   bool inside_kernel() const { return depth_.load(std::memory_order_relaxed) > 0; }
   bool empty() const { return kept_.empty(); }
 

@@ -3,6 +3,8 @@
 #include "core/run_report.h"
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace s2p::rt::mpi {
 
@@ -19,51 +21,80 @@ std::vector<std::int64_t> flatten(const launch_traffic& t) {
   return row;
 }
 
+// Every rank's numbers, gathered on rank 0 (a collective: every rank calls it).
+class rank_numbers {
+public:
+  rank_numbers(const launch_traffic& mine, const session& s)
+      : mine_(mine), width_(1 + 2 * mine.supersteps.size()), ranks_(s.size) {
+    const std::vector<std::int64_t> row = flatten(mine);
+    all_.resize(s.rank == 0 ? width_ * static_cast<std::size_t>(s.size) : 0);
+    check(MPI_Gather(row.data(), static_cast<int>(width_), MPI_INT64_T, all_.data(),
+                     static_cast<int>(width_), MPI_INT64_T, 0, s.comm),
+          "MPI_Gather");
+  }
+
+  // Rank r's entry: its wall time and bytes sent, and `share` when the launch has one.
+  nlohmann::ordered_json ranks(const rank_share* share) const {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (int r = 0; r < ranks_; ++r) {
+      std::int64_t sent = 0;
+      for (std::size_t k = 0; k < mine_.supersteps.size(); ++k)
+        sent += bytes(r, k);
+      nlohmann::ordered_json entry{{"rank", r}};
+      if (share)
+        entry[share->what] = {share->of(r).first, share->of(r).second};
+      entry["wall_seconds"] = static_cast<double>(at(r, 0)) * 1e-9;
+      entry["bytes_sent"] = sent;
+      list.push_back(std::move(entry));
+    }
+    return list;
+  }
+
+  nlohmann::ordered_json supersteps() const {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < mine_.supersteps.size(); ++k) {
+      std::int64_t total = 0, messages = 0;
+      nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
+      for (int r = 0; r < ranks_; ++r) {
+        total += bytes(r, k);
+        messages += at(r, 2 + 2 * k);
+        per_rank.push_back(bytes(r, k));
+      }
+      list.push_back({{"name", mine_.supersteps[k].first},
+                      {"bytes_between_ranks", total},
+                      {"messages", messages},
+                      {"bytes_sent_per_rank", per_rank}});
+    }
+    return list;
+  }
+
+private:
+  std::int64_t at(int rank, std::size_t k) const {
+    return all_[static_cast<std::size_t>(rank) * width_ + k];
+  }
+  std::int64_t bytes(int rank, std::size_t superstep) const { return at(rank, 1 + 2 * superstep); }
+
+  const launch_traffic& mine_;
+  std::size_t width_;
+  int ranks_;
+  std::vector<std::int64_t> all_;
+};
+
 } // namespace
 
 void record_launch(const tile_kernel_info& info, const rank_share& share, const session& s,
                    const launch_traffic& mine, nlohmann::ordered_json details) {
   if (!s.report_wanted) // the same on every rank: all skip the gather alike
     return;
-  const std::vector<std::int64_t> row = flatten(mine);
-  const auto width = row.size();
-  std::vector<std::int64_t> all(s.rank == 0 ? width * static_cast<std::size_t>(s.size) : 0);
-  check(MPI_Gather(row.data(), static_cast<int>(width), MPI_INT64_T, all.data(),
-                   static_cast<int>(width), MPI_INT64_T, 0, s.comm),
-        "MPI_Gather");
+  const rank_numbers numbers(mine, s);
   if (s.rank != 0)
     return;
-  auto at = [&](int rank, std::size_t k) { return all[static_cast<std::size_t>(rank) * width + k]; };
-  nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-  for (int r = 0; r < s.size; ++r) {
-    std::int64_t sent = 0;
-    for (std::size_t k = 0; k < mine.supersteps.size(); ++k)
-      sent += at(r, 1 + 2 * k);
-    ranks.push_back({{"rank", r},
-                     {share.what, {share.of(r).first, share.of(r).second}},
-                     {"wall_seconds", static_cast<double>(at(r, 0)) * 1e-9},
-                     {"bytes_sent", sent}});
-  }
-  nlohmann::ordered_json supersteps = nlohmann::ordered_json::array();
-  for (std::size_t k = 0; k < mine.supersteps.size(); ++k) {
-    std::int64_t bytes = 0, messages = 0;
-    nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
-    for (int r = 0; r < s.size; ++r) {
-      bytes += at(r, 1 + 2 * k);
-      messages += at(r, 2 + 2 * k);
-      per_rank.push_back(at(r, 1 + 2 * k));
-    }
-    supersteps.push_back({{"name", mine.supersteps[k].first},
-                          {"bytes_between_ranks", bytes},
-                          {"messages", messages},
-                          {"bytes_sent_per_rank", per_rank}});
-  }
   nlohmann::ordered_json launch{{"kernel", info.name},
                                 {"source", info.source},
                                 {"backend", "mpi"},
                                 {"tiles", info.tiles},
-                                {"ranks", ranks},
-                                {"supersteps", supersteps}};
+                                {"ranks", numbers.ranks(&share)},
+                                {"supersteps", numbers.supersteps()}};
   launch.update(details);
   record_mpi_launch(info.name, info.source, launch);
 }
@@ -71,37 +102,16 @@ void record_launch(const tile_kernel_info& info, const rank_share& share, const 
 void record_kernel_end(const tile_kernel_info& info, const session& s, const launch_traffic& mine) {
   if (!s.report_wanted)
     return;
-  const std::vector<std::int64_t> row = flatten(mine);
-  const auto width = row.size();
-  std::vector<std::int64_t> all(s.rank == 0 ? width * static_cast<std::size_t>(s.size) : 0);
-  check(MPI_Gather(row.data(), static_cast<int>(width), MPI_INT64_T, all.data(),
-                   static_cast<int>(width), MPI_INT64_T, 0, s.comm),
-        "MPI_Gather");
+  const rank_numbers numbers(mine, s);
   if (s.rank != 0)
     return;
-  std::int64_t bytes = 0, messages = 0;
-  nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
-  nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-  for (int r = 0; r < s.size; ++r) {
-    const std::size_t at = static_cast<std::size_t>(r) * width;
-    bytes += all[at + 1];
-    messages += all[at + 2];
-    per_rank.push_back(all[at + 1]);
-    ranks.push_back({{"rank", r},
-                     {"wall_seconds", static_cast<double>(all[at]) * 1e-9},
-                     {"bytes_sent", all[at + 1]}});
-  }
   record_mpi_launch(info.name, info.source,
                     {{"kernel", info.name},
                      {"source", info.source},
                      {"backend", "mpi"},
                      {"kernel_end", true},
-                     {"ranks", ranks},
-                     {"supersteps",
-                      {{{"name", mine.supersteps.front().first},
-                        {"bytes_between_ranks", bytes},
-                        {"messages", messages},
-                        {"bytes_sent_per_rank", per_rank}}}}});
+                     {"ranks", numbers.ranks(nullptr)},
+                     {"supersteps", numbers.supersteps()}});
 }
 
 } // namespace s2p::rt::mpi
