@@ -1127,3 +1127,80 @@ TEST_F(Tool, WriteUnchangedGivesKernelFreeFilesTheirOutput) {
   EXPECT_EQ(report["inputs"][0]["status"], "skipped");
   EXPECT_EQ(report["inputs"][0]["outputs"].size(), 2u);
 }
+
+// A host loop whose statements only call multi-tile kernels (with fields and plain numbers) and
+// count is wrapped in a kernel scope: on mpi the calls' results stay on the ranks until the loop
+// ends. Any loop that could read a field on the host between calls is left as written.
+TEST_F(Tool, HostLoopsThatOnlyCallMultiTileKernelsKeepResultsOnTheRanks) {
+  std::ofstream(dir / "loops.cpp") << R"(#include <seq2par/seq2par.h>
+#include <cstdio>
+S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& y, const s2p::field<1, float>& x, int t) {
+  const auto n = y.extent()[0];
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto Yd = s2p::agile(y, map);
+  auto Xd = s2p::agile(x, map);
+  s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = Xd[i] * 0.5f + t + n; });
+}
+S2P_KERNEL S2P_TILES(4) void reads_first(s2p::field<1, float>& y, const s2p::field<1, float>& x) {
+  const float first = x(0);
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto Yd = s2p::agile(y, map);
+  auto Xd = s2p::agile(x, map);
+  s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = Xd[i] + first; });
+}
+void run(s2p::field<1, float>& a, s2p::field<1, float>& b, const int steps) {
+  for (int t = 0; t < steps; ++t) { // case wrapped-for
+    k(b, a, t);
+    k(a, b, t + 1);
+  }
+  int round = 0;
+  while (round < 2) { // case wrapped-while
+    for (int t = 0; t < 2; ++t) { // case inner-of-wrapped
+      k(b, a, t);
+    }
+    ++round;
+  }
+  for (int t = 0; t < 2; ++t) // case wrapped-braceless
+    k(b, a, t);
+  float seen = 0;
+  for (int t = 0; t < 2; ++t) { // case host-read
+    k(b, a, t);
+    seen += b(0);
+  }
+  for (int t = 0; t < 2; ++t) { // case element-preamble
+    reads_first(b, a);
+  }
+  for (int t = 0; t < 2; ++t) { // case other-call
+    k(b, a, t);
+    std::printf("%d\n", t);
+  }
+  int shared = 1;
+  int* alias = &shared;
+  for (int t = 0; t < 2; ++t) { // case escaping-argument
+    k(b, a, shared);
+  }
+  std::printf("%f %d\n", seen, *alias);
+}
+)";
+  const auto done = run("loops.cpp --out-dir out", dir);
+  ASSERT_EQ(done.status, 0) << done.output;
+  const std::string code = read(dir / "out" / "loops.par.cpp");
+  const auto wrapped = [&](const std::string& name) {
+    const auto at = code.find("// case " + name + "\n");
+    if (at == std::string::npos)
+      return std::string("missing");
+    const auto line = code.rfind('\n', at);
+    const auto previous = code.rfind('\n', line - 1);
+    return code.substr(previous, line - previous).find("s2p::rt::kernel_scope s2p_host_loop_") !=
+                   std::string::npos
+               ? std::string("wrapped")
+               : std::string("as written");
+  };
+  for (const char* name : {"wrapped-for", "wrapped-while", "wrapped-braceless"})
+    EXPECT_EQ(wrapped(name), "wrapped") << name << "\n" << code;
+  for (const char* name :
+       {"inner-of-wrapped", "host-read", "element-preamble", "other-call", "escaping-argument"})
+    EXPECT_EQ(wrapped(name), "as written") << name << "\n" << code;
+  // The braceless loop keeps its statement's `;` inside the scope.
+  EXPECT_NE(code.find("k(b, a, t);\n  }\n  float seen"), std::string::npos) << code;
+}

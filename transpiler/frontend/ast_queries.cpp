@@ -152,4 +152,55 @@ bool may_write(const clang::Stmt& body, const clang::VarDecl& var, const clang::
   return finder.found;
 }
 
+// Calls a view's initializer may make when the view is built before the steps instead of after
+// one: s2p's own view builders, and the accessors that give a buffer's address or size (which
+// no step changes). Anything else could read what a step writes (a user function that copies
+// a field into a new buffer), so the hoisted view would see the values from before the step.
+namespace {
+
+bool view_builder_call(const clang::FunctionDecl& callee) {
+  // An element access (field(i), agile[i]) reads what a step may have written; a coordinate
+  // of an s2p index, extent or grid (`A.extent()[0]`) is a value no step changes.
+  if (callee.getOverloadedOperator() == clang::OO_Call ||
+      callee.getOverloadedOperator() == clang::OO_Subscript) {
+    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(&callee);
+    const llvm::StringRef owner = method ? method->getParent()->getName() : "";
+    return (owner == "index" || owner == "extent" || owner == "grid") &&
+           qualified_name(method->getParent()).rfind("::s2p::", 0) == 0;
+  }
+  if (qualified_name(&callee).rfind("::s2p::", 0) == 0)
+    return true;
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(&callee);
+  if (method && method->getParent()->isInStdNamespace())
+    return llvm::isa<clang::CXXConstructorDecl>(method)
+               ? method->getParent()->getName() == "array" ||
+                     method->getParent()->getName() == "initializer_list"
+               : method->getDeclName().isIdentifier() &&
+                     (method->getName() == "data" || method->getName() == "size");
+  return false;
+}
+
+} // namespace
+
+const clang::Expr* first_foreign_call(const clang::Stmt* s) {
+  if (!s)
+    return nullptr;
+  if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
+    return llvm::cast<clang::Expr>(s);
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (!callee || !view_builder_call(*callee))
+      return call;
+  }
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s))
+    if (!construct->getConstructor()->isTrivial() &&
+        !construct->getConstructor()->isCopyOrMoveConstructor() &&
+        !view_builder_call(*construct->getConstructor()))
+      return construct;
+  for (const clang::Stmt* child : s->children())
+    if (const clang::Expr* found = first_foreign_call(child))
+      return found;
+  return nullptr;
+}
+
 } // namespace s2p::frontend

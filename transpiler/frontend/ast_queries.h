@@ -43,4 +43,9 @@ constant_splits(const clang::Expr* e, const clang::ASTContext& ctx);
 bool may_write(const clang::Stmt& body, const clang::VarDecl& var,
                const clang::Stmt* skip = nullptr);
 
+// The first call in `s` that could read a field's elements, or null: any call but s2p's view
+// builders (resource maps, agile views, sections, extent()) and the accessors of a buffer's
+// address or size, which no step changes; a lambda or statement expression counts as a call.
+const clang::Expr* first_foreign_call(const clang::Stmt* s);
+
 } // namespace s2p::frontend

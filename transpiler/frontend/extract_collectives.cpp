@@ -543,52 +543,6 @@ void KernelExtractor::Impl::check_shared_uses(const clang::FunctionDecl& kernel,
 // after the first step only views (resource maps, agile fields, tile blocks, field views)
 // and constexpr constants may be declared; anything else could read a field the step has
 // not yet written in the generated program and is refused.
-namespace {
-
-// Calls a view's initializer may make when the view is built before the steps instead of after
-// one: s2p's own view builders, and the accessors that give a buffer's address or size (which
-// no step changes). Anything else could read what a step writes (a user function that copies
-// a field into a new buffer), so the hoisted view would see the values from before the step.
-bool view_builder_call(const clang::FunctionDecl& callee) {
-  // An element access (field(i), agile[i]) reads what a step may have written.
-  if (callee.getOverloadedOperator() == clang::OO_Call ||
-      callee.getOverloadedOperator() == clang::OO_Subscript)
-    return false;
-  if (qualified_name(&callee).rfind("::s2p::", 0) == 0)
-    return true;
-  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(&callee);
-  if (method && method->getParent()->isInStdNamespace())
-    return llvm::isa<clang::CXXConstructorDecl>(method)
-               ? method->getParent()->getName() == "array" ||
-                     method->getParent()->getName() == "initializer_list"
-               : method->getDeclName().isIdentifier() &&
-                     (method->getName() == "data" || method->getName() == "size");
-  return false;
-}
-
-// The first call in `e` that is not a view builder, or null.
-const clang::Expr* first_foreign_call(const clang::Stmt* s) {
-  if (!s)
-    return nullptr;
-  if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
-    return llvm::cast<clang::Expr>(s);
-  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (!callee || !view_builder_call(*callee))
-      return call;
-  }
-  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s))
-    if (!construct->getConstructor()->isTrivial() &&
-        !construct->getConstructor()->isCopyOrMoveConstructor() &&
-        !view_builder_call(*construct->getConstructor()))
-      return construct;
-  for (const clang::Stmt* child : s->children())
-    if (const clang::Expr* found = first_foreign_call(child))
-      return found;
-  return nullptr;
-}
-
-} // namespace
 
 void KernelExtractor::Impl::refuse_data_declaration_after_step(const clang::DeclStmt& decl,
                                                               const ir::TileStep& first_step) {

@@ -1,5 +1,6 @@
 #include "frontend/transpile_action.h"
 
+#include "frontend/host_loops.h"
 #include "frontend/kernel_extractor.h"
 #include "frontend/s2p_types.h"
 #include "frontend/variant_groups.h"
@@ -72,6 +73,8 @@ public:
       transpile_kernel(ctx, extractor, *kernel, *variants);
     if (diags.hasErrorOccurred())
       return;
+    for (auto& loop : host_loop_scopes(ctx, main_file_decls, keeping_kernels_, result_.display_name))
+      result_.bodies.push_back(std::move(loop));
     result_.ok = true;
     std::sort(result_.bodies.begin(), result_.bodies.end(),
               [](const auto& a, const auto& b) { return a.begin < b.begin; });
@@ -103,12 +106,16 @@ private:
     const unsigned begin = sm.getFileOffset(sm.getFileLoc(braces->getBeginLoc()));
     const unsigned end = sm.getFileOffset(sm.getFileLoc(braces->getEndLoc())) + 1;
     result_.bodies.push_back({begin, end, std::move(*body)});
+    if (kernel->multi_tile && keeps_results_across_calls(decl, !kernel->multi_tile->shared.empty()))
+      keeping_kernels_[decl.getCanonicalDecl()] = {kernel->name, kernel->multi_tile->tiles};
   }
 
   const KernelHandler& handler_;
   WarpPragmaTable& pragmas_;
   FileResult& result_;
   bool auto_warps_;
+  // The multi-tile kernels whose results may stay on the ranks between calls (host_loops.h).
+  std::map<const clang::FunctionDecl*, KeepingKernel> keeping_kernels_;
 };
 
 class TranspileAction : public clang::ASTFrontendAction {
