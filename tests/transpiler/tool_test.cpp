@@ -1204,3 +1204,60 @@ void run(s2p::field<1, float>& a, s2p::field<1, float>& b, const int steps) {
   // The braceless loop keeps its statement's `;` inside the scope.
   EXPECT_NE(code.find("k(b, a, t);\n  }\n  float seen"), std::string::npos) << code;
 }
+
+// More shapes a user writes around kernel calls: a kernel in a namespace called with a
+// defaulted number, a do-while, a loop inside a lambda, a loop from a macro (left alone: the
+// scope would have to be written into the macro), a call through a wrapper function (not a
+// kernel: anything may happen in it).
+TEST_F(Tool, HostLoopScopesFollowTheShapesUsersWrite) {
+  std::ofstream(dir / "shapes.cpp") << R"(#include <seq2par/seq2par.h>
+namespace solver {
+S2P_KERNEL S2P_TILES(2) void k(s2p::field<1, float>& y, const s2p::field<1, float>& x, int t = 3) {
+  auto map = s2p::resource_map<1>::block(y.extent(), 2);
+  auto Yd = s2p::agile(y, map);
+  auto Xd = s2p::agile(x, map);
+  s2p::forall(Yd.extent(), [&](s2p::index<1> i) { Yd[i] = Xd[i] + t; });
+}
+}
+void wrapper(s2p::field<1, float>& y, const s2p::field<1, float>& x) { solver::k(y, x); }
+#define REPEAT(n, call) for (int r = 0; r < n; ++r) call;
+void run(s2p::field<1, float>& a, s2p::field<1, float>& b) {
+  int t = 0;
+  do { // case do-while
+    solver::k(b, a);
+    solver::k(a, b, t);
+    t += 2;
+  } while (t < 6);
+  auto twice = [&] {
+    for (int s = 0; s < 2; ++s) { // case in-lambda
+      solver::k(b, a, s);
+    }
+  };
+  twice();
+  REPEAT(2, solver::k(b, a))
+  for (int s = 0; s < 2; ++s) { // case through-wrapper
+    wrapper(b, a);
+  }
+}
+)";
+  const auto done = run("shapes.cpp --out-dir out", dir);
+  ASSERT_EQ(done.status, 0) << done.output;
+  const std::string code = read(dir / "out" / "shapes.par.cpp");
+  const auto scope_before = [&](const std::string& name) {
+    const auto at = code.find("// case " + name + "\n");
+    if (at == std::string::npos)
+      return std::string("missing");
+    const auto line = code.rfind('\n', at);
+    const auto previous = code.rfind('\n', line - 1);
+    return code.substr(previous, line - previous).find("s2p::rt::kernel_scope s2p_host_loop_") !=
+                   std::string::npos
+               ? std::string("wrapped")
+               : std::string("as written");
+  };
+  EXPECT_EQ(scope_before("do-while"), "wrapped") << code;
+  EXPECT_EQ(scope_before("in-lambda"), "wrapped") << code;
+  EXPECT_EQ(scope_before("through-wrapper"), "as written") << code;
+  EXPECT_NE(code.find("REPEAT(2, solver::k(b, a))"), std::string::npos) << code;
+  EXPECT_NE(code.find("} while (t < 6);\n  }"), std::string::npos) << code; // `;` inside
+  EXPECT_EQ(code.find("kernel_scope s2p_host_loop_3"), std::string::npos) << code;
+}

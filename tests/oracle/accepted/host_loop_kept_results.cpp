@@ -1,7 +1,7 @@
 // Host loops that only call multi-tile kernels: on mpi the results of one call stay on the ranks
 // for the next (the generated file opens a kernel scope around the loop), in combination: two
 // kernels alternating on interior sections of two grids (each reads the whole grid the other
-// wrote), a loop written without braces, a nested loop passing its counters, a
+// wrote), a loop written without braces, a do-while, a nested loop passing its counters, a
 // kernel whose declarations read extents, a ring collective inside the loop (it needs every
 // row on every rank), a transposed read (each rank reads what every other holds), and loops
 // that must not keep results: one that reads a field on the host between calls, one that calls
@@ -70,6 +70,11 @@ int main() {
   }
   for (int t = 0; t < 2; ++t)
     smooth(inner_b, A, 10 + t);
+  int pass = 0;
+  do {
+    smooth(inner_a, B, 20 + pass);
+    ++pass;
+  } while (pass < 2);
   sample::print_array("A after sweeps", a.data(), a.size());
   sample::print_array("B after sweeps", b.data(), b.size());
   int round = 0;
