@@ -5,6 +5,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -1260,4 +1261,34 @@ void run(s2p::field<1, float>& a, s2p::field<1, float>& b) {
   EXPECT_NE(code.find("REPEAT(2, solver::k(b, a))"), std::string::npos) << code;
   EXPECT_NE(code.find("} while (t < 6);\n  }"), std::string::npos) << code; // `;` inside
   EXPECT_EQ(code.find("kernel_scope s2p_host_loop_3"), std::string::npos) << code;
+}
+
+// A forall body that is one `if` on an exact box of the index launches with the box and the
+// body without its test (the in-place runs iterate the box alone); any other shape launches the
+// guarded body alone.
+TEST_F(Tool, AnExactBoxGuardLaunchesWithItsBoxAndTheBodyWithoutTheTest) {
+  const auto launch_of = [&](const std::string& name, const std::string& body) {
+    std::ofstream(dir / (name + ".cpp")) << "#include <seq2par/seq2par.h>\n"
+        "S2P_KERNEL S2P_TILES(4) void k(int flag, s2p::field<2, float>& y, const s2p::field<2, float>& x) {\n"
+        "  const auto n = y.extent()[0];\n"
+        "  auto map = s2p::resource_map<2>::block(y.extent(), 4);\n"
+        "  auto Yd = s2p::agile(y, map);\n  auto Xd = s2p::agile(x, map);\n"
+        "  s2p::forall(Yd.extent(), [&](s2p::index<2> i) { " + body + " });\n}\n";
+    const auto done = run(name + ".cpp --out-dir out_" + name, dir);
+    EXPECT_EQ(done.status, 0) << done.output;
+    std::string code = read(dir / ("out_" + name) / (name + ".par.cpp"));
+    code.erase(std::remove_if(code.begin(), code.end(), [](char c) { return c == ' ' || c == '\n'; }),
+               code.end());
+    const auto at = code.find("s2p::rt::box_guarded<2>(");
+    return at == std::string::npos ? std::string() : code.substr(at, code.find("s2p::rt::reads", at) - at);
+  };
+  const std::string box = launch_of("box", "if (i[0] >= 1 && i[0] < n - 1 && i[1] != 0) Yd[i] = Xd[{i[0] - 1, i[1]}];");
+  EXPECT_NE(box.find("{static_cast<std::int64_t>(1),static_cast<std::int64_t>(1)},"
+                     "{static_cast<std::int64_t>((n-1)),s2p::index_map<2>::unbounded}"),
+            std::string::npos) << box;
+  EXPECT_NE(box.find("{Yd[i]=Xd[{i[0]-1,i[1]}];}"), std::string::npos) << box;
+  EXPECT_EQ(launch_of("with_else", "if (i[0] >= 1) Yd[i] = Xd[i]; else Yd[i] = 0.0f;"), "");
+  EXPECT_EQ(launch_of("data_test", "if (i[0] >= 1 && flag > 0) Yd[i] = Xd[i];"), "");
+  EXPECT_EQ(launch_of("triangle", "if (i[1] < i[0]) Yd[i] = Xd[i];"), "");
+  EXPECT_EQ(launch_of("two_statements", "if (i[0] >= 1) Yd[i] = Xd[i]; Yd[i] += 1.0f;"), "");
 }

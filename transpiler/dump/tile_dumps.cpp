@@ -106,6 +106,9 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
     for (const auto& guard : step.output_write_guards)
       write_guards.push_back(guard_json(guard));
     out["output_write_guards"] = std::move(write_guards);
+    // The body is one `if` on this box: in place, the index runs over it without the test.
+    if (!step.iteration_box.empty() && step.body == step.guarded_body)
+      out["iteration_box"] = guard_json(step.iteration_box);
     out["moved_at_start"] = step.moved_at_start;
     out["shared_reads"] = step.shared_reads;
     json code = json::array(); // the task body's code estimate, image by image

@@ -215,6 +215,24 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int 
   out << "}";
 }
 
+// Whether the launch can run the index over the guard's box alone (TileStep::iteration_box):
+// the body is still the one the front end found the box in, a global view, not lifted.
+bool runs_over_box(const TileStep& step) {
+  return !step.iteration_box.empty() && step.body == step.guarded_body && !step.local_global &&
+         !step.task && lifted_rank(step) == step.rank;
+}
+
+// The box's lower and upper corners ({lo...}, {hi...}), as the launch evaluates them.
+void emit_box(std::ostringstream& out, const TileStep& step) {
+  for (const bool upper : {false, true}) {
+    out << (upper ? ", {" : "{");
+    const auto values = guard_values(step.iteration_box, upper, step.rank, step.rank);
+    for (std::size_t d = 0; d < values.size(); ++d)
+      out << (d ? ", " : "") << values[d];
+    out << "}";
+  }
+}
+
 // A forall step's launch. A forall whose fields differ in rank (a vector read in a matrix
 // kernel) launches at the largest rank R: every lower-rank field lifted to rank R, the body
 // wrapped to get its own ranks back (<seq2par/rank_lifting.h>).
@@ -251,6 +269,11 @@ void emit_forall(std::ostringstream& out, const MultiTile& multi, const TileStep
     for (const auto& read : step.reads)
       out << ", " << read.maps.front().axis.size();
     out << ">(" << step.body << ")";
+  } else if (runs_over_box(step)) {
+    out << "s2p::rt::box_guarded<" << step.rank << ">(";
+    emit_box(out, step);
+    out << ", " << step.body << ",\n// the body without its test, where the index runs over the box\n"
+        << step.body_head << step.unguarded_statements << ")";
   } else {
     out << step.body;
   }

@@ -314,7 +314,59 @@ KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
   step.set_body(step.index_parameter, text(lambda.getBody()->getSourceRange()));
   if (std::any_of(step.reads.begin(), step.reads.end(), [](const auto& r) { return r.written; }))
     record_statements(step, lambda);
+  record_iteration_box(step, *lambda.getBody(), *i);
   return step;
+}
+
+// `body` is `{ if (box) statement }`, the box's every conjunct a bound of one index coordinate
+// against a kernel value: the runtime may then run the index over the box alone and the
+// statement without the test (TileStep::iteration_box).
+void KernelExtractor::Impl::record_iteration_box(ir::TileStep& step, const clang::Stmt& body,
+                                                 const clang::ParmVarDecl& i) const {
+  const auto* block = llvm::dyn_cast<clang::CompoundStmt>(&body);
+  const clang::IfStmt* branch = nullptr;
+  for (const clang::Stmt* s : block ? block->body() : body.children()) {
+    if (llvm::isa<clang::NullStmt>(s))
+      continue;
+    if (branch)
+      return; // a second statement
+    branch = llvm::dyn_cast<clang::IfStmt>(s);
+    if (!branch)
+      return;
+  }
+  if (!branch || branch->getElse() || branch->hasInitStorage() || branch->hasVarStorage() ||
+      branch->isConstexpr() || branch->isConsteval())
+    return;
+  std::vector<ir::TileStep::IndexBound> box;
+  if (!exact_box(*branch->getCond(), i, box) || box.empty())
+    return;
+  const clang::Stmt* then = branch->getThen();
+  const std::string statement = text(then->getSourceRange());
+  step.unguarded_statements =
+      llvm::isa<clang::CompoundStmt>(then) ? statement : "{\n" + statement + ";\n}";
+  step.iteration_box = std::move(box);
+  step.guarded_body = step.body;
+}
+
+// Whether `condition` is a conjunction of bounds on single index coordinates that
+// add_guard_terms turns into bounds exactly (no conjunct dropped, none against another
+// coordinate, none excluding one value); `box` receives them.
+bool KernelExtractor::Impl::exact_box(const clang::Expr& condition, const clang::ParmVarDecl& i,
+                                      std::vector<ir::TileStep::IndexBound>& box) const {
+  const clang::Expr* e = strip(&condition);
+  if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e); bin && bin->getOpcode() == clang::BO_LAnd)
+    return exact_box(*bin->getLHS(), i, box) && exact_box(*bin->getRHS(), i, box);
+  const auto* comparison = llvm::dyn_cast<clang::BinaryOperator>(e);
+  if (!comparison || !comparison->isComparisonOp())
+    return false;
+  std::vector<ir::TileStep::IndexBound> bounds;
+  add_guard_terms(*e, false, i, bounds);
+  if (bounds.empty() || std::any_of(bounds.begin(), bounds.end(), [](const auto& b) {
+        return b.against || b.excluded;
+      }))
+    return false;
+  box.insert(box.end(), bounds.begin(), bounds.end());
+  return true;
 }
 
 namespace {

@@ -122,6 +122,11 @@ private:
                                                  const clang::Stmt& body) const;
   void add_guard_terms(const clang::Expr& condition, bool negate, const clang::ParmVarDecl& i,
                        std::vector<ir::TileStep::IndexBound>& guard) const;
+  // A body that is one `if` on an exact box of the index: TileStep::iteration_box.
+  void record_iteration_box(ir::TileStep& step, const clang::Stmt& body,
+                            const clang::ParmVarDecl& i) const;
+  bool exact_box(const clang::Expr& condition, const clang::ParmVarDecl& i,
+                 std::vector<ir::TileStep::IndexBound>& box) const;
   // Whether `e` is a value of the kernel: it names neither the forall's index nor a local of
   // the body (other than loop variables) or of a helper.
   bool kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,

@@ -290,6 +290,15 @@ struct TileStep {
   // of an entry's bounds hold, that write may happen. Empty: the body may write any element of
   // the output (a write outside every `if`, or one the front end did not bound).
   std::vector<std::vector<IndexBound>> output_write_guards;
+  // A body that is one `if` without `else` whose condition is exactly a box on the index
+  // (`if (i[0] >= 1 && i[0] < n - 1 && ...)`, every conjunct a bound of one coordinate against a
+  // kernel value): the box, and the statement under the `if` as a block. Where the forall runs
+  // in place the index runs over the box and this block runs without the test (it vectorizes as
+  // the plain loop does). Both hold only for `guarded_body`: a pass that rewrites the body
+  // (fusion, a split, a warp split) leaves the box unused.
+  std::vector<IndexBound> iteration_box;
+  std::string unguarded_statements;
+  std::string guarded_body;
 
   // Records that the body reads `field` through `map` (each map once per field).
   void add_read(const std::string& field, const IndexMap& map);

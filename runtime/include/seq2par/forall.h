@@ -16,7 +16,10 @@
 #include <seq2par/tile_program.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
+#include <type_traits>
+#include <utility>
 
 namespace s2p::rt {
 
@@ -65,6 +68,28 @@ struct rank_parts {
 void run_parts_on_ranks(const tile_kernel_info& info, std::int64_t count, const rank_parts& parts);
 
 // --- forall ---------------------------------------------------------------------------------
+
+// A forall body that is one `if` whose condition is exactly a box on the index (seq2par checks
+// it: `if (i[0] >= 1 && i[0] < n - 1) ...`), [lower, upper) per axis: the tile program calls the
+// guarded body for every index, as written; a forall in place runs the index over the box alone
+// and calls the body without its test, which then vectorizes as the plain loop over the
+// interior does.
+template <int N, class Guarded, class Unguarded> struct box_guarded_body {
+  std::array<std::int64_t, N> lower, upper;
+  Guarded guarded;
+  Unguarded unguarded;
+  template <class... Args> void operator()(Args&&... args) const {
+    guarded(std::forward<Args>(args)...);
+  }
+};
+template <int N, class Guarded, class Unguarded>
+box_guarded_body<N, Guarded, Unguarded> box_guarded(const std::array<std::int64_t, N>& lower,
+                                                    const std::array<std::int64_t, N>& upper,
+                                                    Guarded guarded, Unguarded unguarded) {
+  return {lower, upper, std::move(guarded), std::move(unguarded)};
+}
+template <class Body> struct is_box_guarded : std::false_type {};
+template <int N, class G, class U> struct is_box_guarded<box_guarded_body<N, G, U>> : std::true_type {};
 
 // An agile field a forall reads, with the index maps it is read through: element maps in
 // the global view, block maps in the local-global view.
@@ -551,9 +576,25 @@ void run_global_in_place(const tile_kernel_info& info, bool on_ranks, int tiles,
     field<N, Out> output = out.data();
     std::tuple<field<N, In>...> views{inputs.field->data()...};
     auto structures = host_structures(shared);
-    for_each_index(part_of(first, last), [&](const index<N>& i) {
-      std::apply([&](auto&... c) { body(i, output, std::get<I>(views)..., c...); }, structures);
-    });
+    if constexpr (is_box_guarded<Body>::value) {
+      // Only the indices where the guard holds, without testing it.
+      grid<N> part = part_of(first, last);
+      for (int d = 0; d < N; ++d) {
+        const auto u = static_cast<std::size_t>(d);
+        const std::int64_t lo = std::max(part.offset[d], body.lower[u]);
+        const std::int64_t hi = std::min(part.offset[d] + part.size[d], body.upper[u]);
+        part.offset[d] = lo;
+        part.size[d] = std::max<std::int64_t>(0, hi - lo);
+      }
+      for_each_index(part, [&](const index<N>& i) {
+        std::apply([&](auto&... c) { body.unguarded(i, output, std::get<I>(views)..., c...); },
+                   structures);
+      });
+    } else {
+      for_each_index(part_of(first, last), [&](const index<N>& i) {
+        std::apply([&](auto&... c) { body(i, output, std::get<I>(views)..., c...); }, structures);
+      });
+    }
   };
   // The output, then the further fields a fused forall writes (at the task's own index).
   const auto write = [&](std::int64_t first, std::int64_t last, std::vector<std::byte>* to,

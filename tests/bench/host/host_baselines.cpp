@@ -58,12 +58,14 @@ void gemm(int n, bool parallel) {
 
 int main(int argc, char** argv) {
   if (argc < 3 || (std::strcmp(argv[2], "plain") != 0 && std::strcmp(argv[2], "openmp") != 0)) {
-    std::fprintf(stderr, "usage: host_baselines jacobi_2d|jacobi_2d_nest|gemm plain|openmp [args]\n");
+    std::fprintf(stderr, "usage: host_baselines jacobi_2d|jacobi_2d_nest|jacobi_2d_guarded|gemm plain|openmp [args]\n");
     return 2;
   }
   const bool parallel = std::strcmp(argv[2], "openmp") == 0;
-  // jacobi_2d_nest: the same loop nest (seq2par's program keeps the time loop in the kernel).
-  if (std::strcmp(argv[1], "jacobi_2d") == 0 || std::strcmp(argv[1], "jacobi_2d_nest") == 0) {
+  // jacobi_2d_nest, jacobi_2d_guarded: the same loop nest (seq2par's program keeps the time
+  // loop in the kernel; the guarded one tests the boundary in the body).
+  if (std::strcmp(argv[1], "jacobi_2d") == 0 || std::strcmp(argv[1], "jacobi_2d_nest") == 0 ||
+      std::strcmp(argv[1], "jacobi_2d_guarded") == 0) {
     jacobi_2d(argc > 3 ? std::atoi(argv[3]) : 64, argc > 4 ? std::atoi(argv[4]) : 4, parallel);
     return 0;
   }
