@@ -1129,6 +1129,20 @@ TEST_F(Tool, WriteUnchangedGivesKernelFreeFilesTheirOutput) {
   EXPECT_EQ(report["inputs"][0]["outputs"].size(), 2u);
 }
 
+// Whether the loop marked `// case <name>` in generated `code` opens right after a host loop
+// scope ("wrapped"), or not ("as written"); "missing" if no loop has that mark.
+std::string loop_scope(const std::string& code, const std::string& name) {
+  const auto at = code.find("// case " + name + "\n");
+  if (at == std::string::npos)
+    return "missing";
+  const auto line = code.rfind('\n', at);
+  const auto previous = code.rfind('\n', line - 1);
+  return code.substr(previous, line - previous).find("s2p::rt::kernel_scope s2p_host_loop_") !=
+                 std::string::npos
+             ? "wrapped"
+             : "as written";
+}
+
 // A host loop whose statements only call multi-tile kernels (with fields and plain numbers) and
 // count is wrapped in a kernel scope: on mpi the calls' results stay on the ranks until the loop
 // ends. Any loop that could read a field on the host between calls is left as written.
@@ -1186,22 +1200,11 @@ void run(s2p::field<1, float>& a, s2p::field<1, float>& b, const int steps) {
   const auto done = run("loops.cpp --out-dir out", dir);
   ASSERT_EQ(done.status, 0) << done.output;
   const std::string code = read(dir / "out" / "loops.par.cpp");
-  const auto wrapped = [&](const std::string& name) {
-    const auto at = code.find("// case " + name + "\n");
-    if (at == std::string::npos)
-      return std::string("missing");
-    const auto line = code.rfind('\n', at);
-    const auto previous = code.rfind('\n', line - 1);
-    return code.substr(previous, line - previous).find("s2p::rt::kernel_scope s2p_host_loop_") !=
-                   std::string::npos
-               ? std::string("wrapped")
-               : std::string("as written");
-  };
   for (const char* name : {"wrapped-for", "wrapped-while", "wrapped-braceless"})
-    EXPECT_EQ(wrapped(name), "wrapped") << name << "\n" << code;
+    EXPECT_EQ(loop_scope(code, name), "wrapped") << name << "\n" << code;
   for (const char* name :
        {"inner-of-wrapped", "host-read", "element-preamble", "other-call", "escaping-argument"})
-    EXPECT_EQ(wrapped(name), "as written") << name << "\n" << code;
+    EXPECT_EQ(loop_scope(code, name), "as written") << name << "\n" << code;
   // The braceless loop keeps its statement's `;` inside the scope.
   EXPECT_NE(code.find("k(b, a, t);\n  }\n  float seen"), std::string::npos) << code;
 }
@@ -1244,20 +1247,9 @@ void run(s2p::field<1, float>& a, s2p::field<1, float>& b) {
   const auto done = run("shapes.cpp --out-dir out", dir);
   ASSERT_EQ(done.status, 0) << done.output;
   const std::string code = read(dir / "out" / "shapes.par.cpp");
-  const auto scope_before = [&](const std::string& name) {
-    const auto at = code.find("// case " + name + "\n");
-    if (at == std::string::npos)
-      return std::string("missing");
-    const auto line = code.rfind('\n', at);
-    const auto previous = code.rfind('\n', line - 1);
-    return code.substr(previous, line - previous).find("s2p::rt::kernel_scope s2p_host_loop_") !=
-                   std::string::npos
-               ? std::string("wrapped")
-               : std::string("as written");
-  };
-  EXPECT_EQ(scope_before("do-while"), "wrapped") << code;
-  EXPECT_EQ(scope_before("in-lambda"), "wrapped") << code;
-  EXPECT_EQ(scope_before("through-wrapper"), "as written") << code;
+  EXPECT_EQ(loop_scope(code, "do-while"), "wrapped") << code;
+  EXPECT_EQ(loop_scope(code, "in-lambda"), "wrapped") << code;
+  EXPECT_EQ(loop_scope(code, "through-wrapper"), "as written") << code;
   EXPECT_NE(code.find("REPEAT(2, solver::k(b, a))"), std::string::npos) << code;
   EXPECT_NE(code.find("} while (t < 6);\n  }"), std::string::npos) << code; // `;` inside
   EXPECT_EQ(code.find("kernel_scope s2p_host_loop_3"), std::string::npos) << code;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "access/access_relations.h"
+#include "ir/quoted.h"
 #include "access/isl_objects.h"
 
 namespace s2p::access {
@@ -41,16 +42,7 @@ Own<isl_map> user_names(const IslContext& ctx, const IslNames& names, const Stat
   return ctx.own(raw);
 }
 
-// A Graphviz double-quoted string.
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
+using ir::quoted; // Graphviz's double-quoted strings
 
 } // namespace
 

@@ -1,4 +1,5 @@
 #include "dump/tile_dumps.h"
+#include "ir/quoted.h"
 
 #include "access/tile_step_relations.h"
 
@@ -177,15 +178,7 @@ json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedu
 
 std::string tile_steps_dot(const Kernel& kernel, const planning::TileSchedules& schedules) {
   const MultiTile& multi = *kernel.multi_tile;
-  auto quoted = [](const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-      if (c == '"' || c == '\\')
-        out += '\\';
-      out += c;
-    }
-    return out + "\"";
-  };
+  using ir::quoted;
   auto field = [&](const std::string& name) { return quoted("f:" + name); };
   std::ostringstream out;
   out << "digraph " << quoted(kernel.name + "_tile_steps") << " {\n  rankdir=LR;\n"

@@ -323,9 +323,11 @@ KernelExtractor::Impl::global_forall_step(const clang::CallExpr& call,
 // statement without the test (TileStep::iteration_box).
 void KernelExtractor::Impl::record_iteration_box(ir::TileStep& step, const clang::Stmt& body,
                                                  const clang::ParmVarDecl& i) const {
-  const auto* block = llvm::dyn_cast<clang::CompoundStmt>(&body);
+  const auto* block = llvm::dyn_cast<clang::CompoundStmt>(&body); // a lambda's body
+  if (!block)
+    return;
   const clang::IfStmt* branch = nullptr;
-  for (const clang::Stmt* s : block ? block->body() : body.children()) {
+  for (const clang::Stmt* s : block->body()) {
     if (llvm::isa<clang::NullStmt>(s))
       continue;
     if (branch)

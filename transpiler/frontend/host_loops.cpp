@@ -2,6 +2,7 @@
 
 #include "frontend/ast_queries.h"
 #include "frontend/s2p_types.h"
+#include "ir/quoted.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -128,7 +129,7 @@ private:
       return std::all_of(decls->decl_begin(), decls->decl_end(), [&](const clang::Decl* d) {
         const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
         return var && plain_number_type(var->getType()) && !var->isStaticLocal() &&
-               only_read_or_assigned(function_body_, *var) && header_reads_numbers(var->getInit());
+               stays_private(*var) && header_reads_numbers(var->getInit());
       });
     if (first_foreign_call(s) || reads_through_memory(s))
       return false;
@@ -144,7 +145,7 @@ private:
         return false;
       if (var->getType().isConstQualified() || var->isConstexpr())
         return true; // a field over it would be read-only: no kernel writes it
-      return var->hasLocalStorage() && only_read_or_assigned(function_body_, *var);
+      return var->hasLocalStorage() && stays_private(*var);
     }
     return std::all_of(s.child_begin(), s.child_end(), [&](const clang::Stmt* child) {
       return !child || names_plain_numbers(*child);
@@ -177,8 +178,17 @@ private:
     return plain_number_type(value.getUnqualifiedType()) && header_reads_numbers(arg);
   }
 
+  // only_read_or_assigned over the function, once per variable (each walks the whole body).
+  bool stays_private(const clang::VarDecl& var) {
+    const auto [known, fresh] = private_.try_emplace(&var, false);
+    if (fresh)
+      known->second = only_read_or_assigned(function_body_, var);
+    return known->second;
+  }
+
   const std::map<const clang::FunctionDecl*, KeepingKernel>& kernels_;
   const clang::Stmt& function_body_;
+  std::map<const clang::VarDecl*, bool> private_;
 };
 
 // The file offsets [begin, end) of `loop`, the `;` that ends a body written without braces
@@ -203,23 +213,13 @@ std::optional<std::pair<unsigned, unsigned>> loop_extent(const clang::Stmt& loop
   return std::make_pair(sm.getFileOffset(begin), end);
 }
 
-std::string string_literal(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string scope_text(const KeepingKernel& first, int number, const std::string& display_name,
                        llvm::StringRef loop_text) {
   const std::string info = "s2p_host_loop_" + std::to_string(number);
   return "{ // seq2par: a loop of multi-tile kernel calls: on mpi their results\n"
          "// stay on the ranks until it ends (each call fetches what it reads).\n"
          "static const s2p::rt::tile_kernel_info " +
-         info + " = {" + string_literal(first.name) + ", " + string_literal(display_name) + ", " +
+         info + " = {" + ir::quoted(first.name) + ", " + ir::quoted(display_name) + ", " +
          std::to_string(first.tiles) + "};\nconst s2p::rt::kernel_scope " + info + "_scope(" +
          info + ");\n" + loop_text.str() + "\n}";
 }

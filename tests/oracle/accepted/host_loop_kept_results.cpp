@@ -3,9 +3,10 @@
 // kernels alternating on interior sections of two grids (each reads the whole grid the other
 // wrote), a loop written without braces, a do-while, a nested loop passing its counters, a
 // kernel whose declarations read extents, a ring collective inside the loop (it needs every
-// row on every rank), a transposed read (each rank reads what every other holds), and loops
-// that must not keep results: one that reads a field on the host between calls, one that calls
-// a kernel whose declarations read an element. tests/mpi runs it as a job on 2 and 3 ranks.
+// row on every rank), a transposed read under a boundary test that is a box (each rank reads
+// what every other holds), and loops that must not keep results: one that reads a field on the
+// host between calls, one that calls a kernel whose declarations read an element. tests/mpi runs
+// it as a job on 2 and 3 ranks.
 #include <seq2par/seq2par.h>
 
 #include "../../../samples/common/sample_support.h"
@@ -37,11 +38,16 @@ S2P_KERNEL S2P_TILES(4) void totals(s2p::field<2, double>& A, s2p::field<2, doub
   s2p::forall(Ad.extent(), [&](s2p::index<2> i) { Ad[i] += Sd[{0, i[1]}]; });
 }
 
+// Guarded by a box (run over the box alone in place): kept results read and written under it.
 S2P_KERNEL S2P_TILES(4) void transpose_add(s2p::field<2, double>& Q, const s2p::field<2, double>& P) {
+  const auto m = Q.extent()[1];
   auto map = s2p::resource_map<2>::block(Q.extent(), 4);
   auto Qd = s2p::agile(Q, map);
   auto Pt = s2p::agile(P.transpose(), map);
-  s2p::forall(Qd.extent(), [&](s2p::index<2> i) { Qd[i] = 0.5 * Qd[i] + Pt[i]; });
+  s2p::forall(Qd.extent(), [&](s2p::index<2> i) {
+    if (i[0] >= 1 && i[1] < m - 1)
+      Qd[i] = 0.5 * Qd[i] + Pt[i];
+  });
 }
 
 // Its declarations read an element on the host at every call: its results cannot stay on the

@@ -1,0 +1,19 @@
+// Text as a double-quoted string: how generated C++ string literals and Graphviz labels both
+// read it, with `"` and `\` escaped.
+#pragma once
+
+#include <string>
+
+namespace s2p::ir {
+
+inline std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace s2p::ir
