@@ -51,6 +51,31 @@ const clang::ValueDecl* referenced_decl(const clang::Expr* e) {
   return nullptr;
 }
 
+namespace {
+
+std::optional<std::int64_t> integer_constant(const clang::Expr* e, const clang::ASTContext& ctx) {
+  clang::Expr::EvalResult value;
+  if (!e || e->isValueDependent() || !e->EvaluateAsInt(value, ctx))
+    return std::nullopt;
+  return value.Val.getInt().getExtValue();
+}
+
+} // namespace
+
+std::optional<ConstantTerm> constant_term(const clang::Expr& e, const clang::ASTContext& ctx,
+                                          const ValueOf& value_of) {
+  const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(strip(&e));
+  if (!bin || (bin->getOpcode() != clang::BO_Add && bin->getOpcode() != clang::BO_Sub))
+    return std::nullopt;
+  const auto operand = [&](const clang::Expr* x) { return value_of ? value_of(x) : x; };
+  if (const auto c = integer_constant(operand(bin->getRHS()), ctx))
+    return ConstantTerm{bin->getLHS(), bin->getOpcode() == clang::BO_Sub ? -*c : *c};
+  if (bin->getOpcode() == clang::BO_Add)
+    if (const auto c = integer_constant(operand(bin->getLHS()), ctx))
+      return ConstantTerm{bin->getRHS(), *c};
+  return std::nullopt;
+}
+
 const clang::Expr* without_integer_conversion(const clang::Expr* e) {
   while (const auto* implicit = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
     if (!implicit->getSubExpr()->getType()->isIntegralOrEnumerationType())

@@ -6,6 +6,7 @@
 #include <clang/AST/Expr.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,19 @@ std::string qualified_name(const clang::NamedDecl* decl);
 
 // The declaration `e` names, if it is (after strip) a plain reference.
 const clang::ValueDecl* referenced_decl(const clang::Expr* e);
+
+// One step of an affine term with a constant: `e` (after strip) as `base + c`, `base - c` or
+// `c + base`, c an integer constant expression. Index maps, guard bounds and kernel symbols
+// all read `i[0] - 1`, `n + 2`, `1 + i[1]` with it, a step at a time. `value_of` maps an
+// operand to the expression that gives its value (a helper's parameter to the argument it was
+// called with); left empty, each operand is itself.
+struct ConstantTerm {
+  const clang::Expr* base;
+  std::int64_t constant; // signed: -c for `base - c`
+};
+using ValueOf = std::function<const clang::Expr*(const clang::Expr*)>;
+std::optional<ConstantTerm> constant_term(const clang::Expr& e, const clang::ASTContext& ctx,
+                                          const ValueOf& value_of = {});
 
 // The braced list an argument was written as ({2.0, 1.0}), through the constructor of the
 // parameter type and initializer_list; null if it was not written as one.

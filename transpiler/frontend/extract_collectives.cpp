@@ -188,16 +188,11 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
     add_range(map, field_rank, value.Val.getInt().getExtValue() + offset, 1);
     return true;
   }
-  if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(base);
-      bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub)) {
-    const clang::Expr* rhs = resolve(bin->getRHS(), level).first;
-    if (rhs->EvaluateAsInt(value, ctx_)) {
-      const std::int64_t term =
-          value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
-      return index_coordinate(bin->getLHS(), level, i, loops, forall_rank, field_rank,
-                              offset + term, map);
-    }
-  }
+  if (const auto term = constant_term(*base, ctx_, [&, level = level](const clang::Expr* x) {
+        return resolve(x, level).first;
+      }))
+    return index_coordinate(term->base, level, i, loops, forall_rank, field_rank,
+                            offset + term->constant, map);
   if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
       loops && var && loops->count(var)) {
     if (const LoopRange& range = loops->at(var))

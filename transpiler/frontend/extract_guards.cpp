@@ -20,16 +20,13 @@ std::optional<std::pair<int, std::int64_t>> index_term(const clang::Expr* e,
                                                        const clang::ParmVarDecl& i,
                                                        const clang::ASTContext& ctx) {
   e = strip(e);
-  clang::Expr::EvalResult value;
-  if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e);
-      bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub) &&
-      bin->getRHS()->EvaluateAsInt(value, ctx)) {
-    auto term = index_term(bin->getLHS(), i, ctx);
+  if (const auto step = constant_term(*e, ctx)) {
+    auto term = index_term(step->base, i, ctx);
     if (term)
-      term->second +=
-          value.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
+      term->second += step->constant;
     return term;
   }
+  clang::Expr::EvalResult value;
   const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
   if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
       referenced_decl(subscript->getArg(0)) != &i ||
@@ -142,14 +139,10 @@ const clang::ForStmt* declaring_loop(const clang::VarDecl& var, clang::ASTContex
 std::optional<TileStep::KernelSymbol>
 KernelExtractor::Impl::kernel_symbol(const clang::Expr& e) const {
   const clang::Expr* value = strip(&e);
-  clang::Expr::EvalResult constant;
-  if (const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(value);
-      bin && (bin->getOpcode() == clang::BO_Add || bin->getOpcode() == clang::BO_Sub) &&
-      bin->getRHS()->EvaluateAsInt(constant, ctx_)) {
-    auto symbol = kernel_symbol(*bin->getLHS());
+  if (const auto step = constant_term(*value, ctx_)) {
+    auto symbol = kernel_symbol(*step->base);
     if (symbol)
-      symbol->offset +=
-          constant.Val.getInt().getExtValue() * (bin->getOpcode() == clang::BO_Sub ? -1 : 1);
+      symbol->offset += step->constant;
     return symbol;
   }
   const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(value));

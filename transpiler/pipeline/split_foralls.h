@@ -7,7 +7,7 @@
 //
 // Why it computes what the forall computed: the front end accepts a body that writes several
 // fields only when each of them is on the output's map and is accessed only at the task's own
-// index (frontend/extract_forall.cpp). So index i's statements touch index i of the written
+// index (frontend/forall_global_view.cpp). So index i's statements touch index i of the written
 // fields and nothing another index's statements write; running statements a..b for every
 // index, then b+1..c for every index, gives each index the same sequence of statements on the
 // same values. Two things could still see the cut, and a split is refused at the statement

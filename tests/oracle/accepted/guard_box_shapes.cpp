@@ -5,7 +5,8 @@
 // both corners bounded, `!= 0` and `<=`, `==` on the step loop's counter (a pivot row), a lower
 // bound only, a block of statements under the test, a box reaching past the extent on both
 // sides, an empty box, nested `if`s, and the shapes that are not a box: an `else`, a data test
-// beside the bounds, a triangle, an unsigned comparison. tests/mpi runs it on 2 and 3 ranks.
+// beside the bounds, a triangle, an unsigned comparison; and sums written constant first
+// (`1 + i[0]`, `-1 + n`). tests/mpi runs it on 2 and 3 ranks.
 #include <seq2par/seq2par.h>
 
 #include "../../../samples/common/sample_support.h"
@@ -64,6 +65,16 @@ S2P_KERNEL S2P_TILES(4) void boxes(int flag, s2p::field<2, double>& A, s2p::fiel
   s2p::forall(Ad.extent(), [&](s2p::index<2> i) {
     if (i[1] < i[0] && i[0] < m)
       Ad[i] = Bd[{i[1], i[0]}] * 0.25;
+  });
+  // Sums written constant first, as users also write them: `1 + i[0]` in a guard and an index,
+  // `-1 + n` as a kernel value, a row the body reads beside the one its guard writes.
+  s2p::forall(Bd.extent(), [&](s2p::index<2> i) {
+    if (1 + i[0] < n && 0 < i[1] && 1 + i[1] < m)
+      Bd[i] = Ad[{1 + i[0], i[1]}] + 0.5 * Ad[{i[0], -1 + i[1]}];
+  });
+  s2p::forall(Ad.extent(), [&](s2p::index<2> i) {
+    if (i[0] == -1 + n)
+      Ad[i] = Ad[{-2 + n, i[1]}] + Bd[i];
   });
   s2p::forall(Bd.extent(), [&](s2p::index<2> i) {
     if (static_cast<unsigned>(i[1]) > 1u)
