@@ -1,4 +1,4 @@
-// Seed 001, Fig. 3, runnable: three stages over one pool of 60 floats whose tensors alias
+// The warp-split worked example (Fig. 3), runnable: three stages over one pool of 60 floats whose tensors alias
 // (buffer3 reuses buffer1's and buffer2's memory). Producers on warp 0, consumers on warp 1.
 // The consumer folds everything it sees, in order, into a checksum: if a consumer ran
 // before its producer, or a producer overwrote a buffer still being read, it would change.

@@ -32,7 +32,7 @@ json element_table(const s2p::resource_map<2>& map) {
   return out;
 }
 
-// node<k> -> the seed's segment numbers (2x2 segments numbered row by row from 1).
+// node<k> -> the distribution example's segment numbers (2x2 segments numbered row by row from 1).
 json segment_table(const s2p::resource_map<2>& map) {
   std::map<int, std::vector<int>> nodes;
   for (const auto& segment : map.segments()) {

@@ -1,4 +1,4 @@
-// Equal-address sets: the seed's worked cases (tests/golden/equal-address.json), the refusal of
+// Equal-address sets: the worked cases (tests/golden/equal-address.json), the refusal of
 // sets that would put two variables of one tile at one address, propagation through the pointer
 // formats, placing sets first with their members' interferences, and splitting a set that has
 // no common address.

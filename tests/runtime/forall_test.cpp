@@ -17,7 +17,7 @@ namespace {
 
 using s2p_test::Backend;
 
-// The seed's 6144^2 structure scaled by 1/64: 96^2 doubles, 32^2 segments on 4 tiles
+// The distribution example's 6144^2 structure scaled by 1/64: 96^2 doubles, 32^2 segments on 4 tiles
 // block-cyclically, 32x16 memory blocks, 16^2 algorithmic blocks.
 s2p::resource_map<2> map96() {
   return s2p::resource_map<2>::block_cyclic({96, 96}, {32, 32}, 4)

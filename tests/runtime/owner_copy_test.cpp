@@ -42,7 +42,7 @@ TEST(OwnerCopy, AddingFieldsWithTheSameMapMovesNothing) {
   EXPECT_EQ(plan.bytes, 0);
 }
 
-// Seed 002 examples 2 and 4: the full global view (Cd[i] = Ad[i] + Bd[{i[1], i[0]}]) and
+// A transposed read in both views: the full global view (Cd[i] = Ad[i] + Bd[{i[1], i[0]}]) and
 // the local-global view (At(b), Bt({b[1], b[0]})) need the same blocks.
 class Transpose : public ::testing::TestWithParam<s2p::access_view> {};
 

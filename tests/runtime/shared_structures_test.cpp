@@ -38,7 +38,7 @@ void expect_valid(const rt::shared_structures_result& r) {
 
 } // namespace
 
-// The seed's Fig. 14: receivers get structure #1, run two compute sets, get structure #2, run
+// The shared-structure flow (two structures, one receiver space): receivers get structure #1, run two compute sets, get structure #2, run
 // two more. Tiles 10 and 11 hold less data (room for masters).
 TEST(SharedStructures, Fig14FlowSharesBothStructuresAndReusesTheReceiversSpace) {
   auto p = problem(12, 4, 40000);

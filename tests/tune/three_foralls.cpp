@@ -1,5 +1,5 @@
 // Three consecutive element-wise foralls over one resource map (tests/tune): the
-// seed's "three consecutive ops on the same tiles" case. Each forall reads, of what the others
+// "three consecutive ops on the same tiles" tuning case. Each forall reads, of what the others
 // write, only its own index, so `--plan` may fuse them into one (fewer supersteps); the default
 // rule `fuse-three-foralls` does.
 #include <seq2par/seq2par.h>

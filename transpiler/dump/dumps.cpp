@@ -1,5 +1,7 @@
 #include "dump/dumps.h"
 
+#include "ir/quoted.h"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -364,16 +366,6 @@ json warps_json(const Kernel& kernel, const Region& region, const passes::Kernel
 
 // --- DOT ---
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 std::string label_text(const Graph& graph, const Edge& e) {
   std::string text;
   for (const auto& l : e.labels)
@@ -399,7 +391,7 @@ void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, i
                           ? node.call.text + "\\nwarp " + std::to_string(node.call.warp) +
                                 warp_choice_text(node.call)
                           : branch_kind(node);
-  out << "  t" << me << " [label=\"" << escape(label) << "\""
+  out << "  t" << me << " [label=\"" << ir::escaped(label) << "\""
       << (node.kind == ScheduleNode::Kind::Call ? ", shape=box" : "") << "];\n";
   if (parent >= 0)
     out << "  t" << parent << " -> t" << me
@@ -412,7 +404,7 @@ void tree_dot(const ScheduleNode& node, std::ostringstream& out, int& counter, i
 std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind) {
   const Graph& graph = region.graph;
   std::ostringstream out;
-  out << "digraph \"" << escape(kernel.name)
+  out << "digraph \"" << ir::escaped(kernel.name)
       << "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
   std::map<int, std::vector<int>> by_warp;
   for (int v = 0; v < static_cast<int>(graph.nodes.size()); ++v)
@@ -420,9 +412,9 @@ std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind)
   for (const auto& [warp, nodes] : by_warp) {
     out << "  subgraph cluster_warp" << warp << " {\n    label=\"warp " << warp << "\";\n";
     for (int v : nodes)
-      out << "    n" << v << " [label=\"" << escape(graph.nodes[v].id) << "\\n"
-          << escape(graph.nodes[v].text)
-          << (graph.nodes[v].guard ? "\\nif " + escape(graph.nodes[v].guard->to_cpp()) : "")
+      out << "    n" << v << " [label=\"" << ir::escaped(graph.nodes[v].id) << "\\n"
+          << ir::escaped(graph.nodes[v].text)
+          << (graph.nodes[v].guard ? "\\nif " + ir::escaped(graph.nodes[v].guard->to_cpp()) : "")
           << "\"];\n";
     out << "  }\n";
   }
@@ -435,10 +427,10 @@ std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind)
       attrs = "color=gray40";
       break;
     case EdgeKind::Data:
-      attrs = "color=blue, label=\"" + escape(label_text(graph, e)) + "\"";
+      attrs = "color=blue, label=\"" + ir::escaped(label_text(graph, e)) + "\"";
       break;
     case EdgeKind::Resource:
-      attrs = "color=red, label=\"" + escape(label_text(graph, e)) + "\"";
+      attrs = "color=red, label=\"" + ir::escaped(label_text(graph, e)) + "\"";
       break;
     }
     if (kind != DumpKind::Cdfg && e.redundant)
@@ -454,7 +446,7 @@ std::string graph_dot(const Kernel& kernel, const Region& region, DumpKind kind)
 std::string warps_dot(const Kernel& kernel, const Region& region) {
   const Graph& graph = region.graph;
   std::ostringstream out;
-  out << "digraph \"" << escape(kernel.name)
+  out << "digraph \"" << ir::escaped(kernel.name)
       << "_warps\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
   std::map<std::pair<int, std::int64_t>, std::string> signal_of, wait_of;
   for (const auto& program : region.warps) {
@@ -467,7 +459,7 @@ std::string warps_dot(const Kernel& kernel, const Region& region) {
       const std::string id = 'w' + std::to_string(program.warp) + "_" + std::to_string(i);
       const std::string text =
           op.kind == WarpOp::Kind::Call ? graph.nodes[op.node].text : op_text(graph, op);
-      out << "    " << id << " [label=\"" << escape(text) << "\""
+      out << "    " << id << " [label=\"" << ir::escaped(text) << "\""
           << (op.kind == WarpOp::Kind::Call ? "" : ", shape=ellipse") << "];\n";
       if (!previous.empty())
         out << "    " << previous << " -> " << id << ";\n";
@@ -609,7 +601,7 @@ json to_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan
 std::string to_dot(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan) {
   if (kind == DumpKind::ScheduleTree) {
     std::ostringstream out;
-    out << "digraph \"" << escape(kernel.name)
+    out << "digraph \"" << ir::escaped(kernel.name)
         << "_schedule_tree\" {\n  node [fontname=\"monospace\"];\n";
     int counter = 0;
     tree_dot(kernel.root, out, counter, -1);

@@ -1,5 +1,6 @@
 #include "emit/multi_tile_code.h"
 
+#include "ir/quoted.h"
 #include "planning/code_estimate.h"
 #include "planning/schedule_templates.h"
 
@@ -109,10 +110,10 @@ void emit_launch_info(std::ostringstream& out, const Kernel& kernel, const EmitO
   // out (so code written before a field was added still reads the same).
   const std::string n = std::to_string(k + 1);
   std::vector<std::string> fields = {
-      '"' + kernel.name + '"',
-      '"' + options.source_name + '"',
+      ir::quoted(kernel.name),
+      ir::quoted(options.source_name),
       std::to_string(multi.tiles),
-      several ? '"' + kernel.name + "." + n + '"' : "nullptr",
+      several ? ir::quoted(kernel.name + "." + n) : "nullptr",
       pools > 0 ? "s2p_task_pools_" + n : "nullptr",
       std::to_string(pools),
       code > 0 ? "s2p_code_images_" + n : "nullptr",

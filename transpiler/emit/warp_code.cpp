@@ -1,5 +1,6 @@
 #include "emit/warp_code.h"
 
+#include "ir/quoted.h"
 #include "ir/call_text.h"
 #include "passes/loop_period.h"
 
@@ -15,15 +16,7 @@ using namespace s2p::ir;
 
 namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
+using ir::quoted;
 
 std::string ranges_text(const Graph& graph, const std::vector<SpaceRanges>& labels,
                         bool with_ranges) {

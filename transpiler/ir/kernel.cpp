@@ -80,13 +80,6 @@ const char* to_string(AccessMode mode) {
   return "?";
 }
 
-int find_tensor(const Kernel& kernel, const std::string& name) {
-  for (std::size_t i = 0; i < kernel.tensors.size(); ++i)
-    if (kernel.tensors[i].name == name)
-      return static_cast<int>(i);
-  return -1;
-}
-
 void TileStep::add_read(const std::string& field, const IndexMap& map) {
   auto read =
       std::find_if(reads.begin(), reads.end(), [&](const Read& r) { return r.field == field; });

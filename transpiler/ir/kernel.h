@@ -425,6 +425,4 @@ struct Kernel {
   ScheduleNode root;
 };
 
-int find_tensor(const Kernel& kernel, const std::string& name);
-
 } // namespace s2p::ir

@@ -6,14 +6,17 @@
 
 namespace s2p::ir {
 
-inline std::string quoted(const std::string& text) {
-  std::string out = "\"";
+// `text` with `"` and `\` escaped, for a string the caller quotes itself.
+inline std::string escaped(const std::string& text) {
+  std::string out;
   for (const char c : text) {
     if (c == '"' || c == '\\')
       out += '\\';
     out += c;
   }
-  return out + "\"";
+  return out;
 }
+
+inline std::string quoted(const std::string& text) { return '"' + escaped(text) + '"'; }
 
 } // namespace s2p::ir

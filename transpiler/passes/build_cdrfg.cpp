@@ -56,7 +56,8 @@ void add_resource_edges(Graph& graph) {
       holders[access.space].assign(access.range.lo, access.range.hi, Holders{n, {}});
     }
   }
-  // Program order of the writer, then of the holder: the order the seed lists them in.
+  // Program order of the writer, then of the holder: the order of the worked example's CDRFG
+  // (tests/golden/fig3-pipeline.json).
   // (from, to) pairs are unique here, so the order is total.
   std::sort(added.begin(), added.end(), [](const Edge& a, const Edge& b) {
     return a.to != b.to ? a.to < b.to : a.from < b.from;
