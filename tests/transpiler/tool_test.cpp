@@ -1284,3 +1284,75 @@ TEST_F(Tool, AnExactBoxGuardLaunchesWithItsBoxAndTheBodyWithoutTheTest) {
   EXPECT_EQ(launch_of("triangle", "if (i[1] < i[0]) Yd[i] = Xd[i];"), "");
   EXPECT_EQ(launch_of("two_statements", "if (i[0] >= 1) Yd[i] = Xd[i]; Yd[i] += 1.0f;"), "");
 }
+
+// The pass manager as a user meets it: --print-passes lists every pass once, in the order it
+// runs, and --dump-after writes the IR as a pass leaves it, so a dump after one pass differs
+// from the dump after the pass before it exactly where that pass works.
+TEST_F(Tool, PrintPassesListsEveryPassOnceInRunOrder) {
+  const auto r = run("--print-passes");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::vector<std::string> names;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);)
+    names.push_back(line.substr(0, line.find(' ')));
+  const std::vector<std::string> expected = {
+      "plan-overrides",     "fuse-foralls",           "split-foralls",
+      "substitute-variants", "warp-overrides",        "assign-warps",
+      "kernel-versions",    "check-tile-memory",      "build-cdfg",
+      "add-resource-edges", "remove-redundant-edges", "allocate-channels",
+      "split-warps",        "verify-sync",            "given-extents",
+      "split-tasks-into-warps", "plan-tile-schedules"};
+  EXPECT_EQ(names, expected) << r.output;
+}
+
+TEST_F(Tool, DumpAfterAWarpSplitPassShowsTheGraphAsThatPassLeftIt) {
+  const auto r = run("fig3-pipeline.cpp --out-dir out --dump=cdrfg,channels,warps "
+                     "--dump-after=add-resource-edges,remove-redundant-edges,allocate-channels",
+                     dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto dumped = [&](const std::string& name) {
+    return json::parse(read(dir / "out" / ("fig3-pipeline.fig3_pipeline." + name + ".json")));
+  };
+  const json resource = dumped("after-add-resource-edges");
+  const json pruned = dumped("after-remove-redundant-edges");
+  EXPECT_EQ(resource["format"], "seq2par.cdrfg/1");
+  EXPECT_TRUE(resource["removed_as_redundant"].empty()) << resource.dump(1);
+  EXPECT_FALSE(pruned["removed_as_redundant"].empty()) << pruned.dump(1);
+  EXPECT_EQ(resource["resource_edges"], pruned["resource_edges"]);
+  // The passes after these leave the graph's edges and channels as they are.
+  EXPECT_EQ(pruned, dumped("cdrfg"));
+  EXPECT_EQ(dumped("after-allocate-channels"), dumped("channels"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "fig3-pipeline.fig3_pipeline.after-allocate-channels.dot"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "fig3-pipeline.fig3_pipeline.after-split-warps.json"));
+
+  const auto unknown = run("fig3-pipeline.cpp --out-dir bad --dump-after=split-warp", dir);
+  EXPECT_EQ(unknown.status, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("unknown pass 'split-warp' in --dump-after; seq2par "
+                                "--print-passes lists them"),
+            std::string::npos)
+      << unknown.output;
+  EXPECT_FALSE(fs::exists(dir / "bad"));
+}
+
+// A multi-tile kernel through --plan's fusion: the kernel after the rewrite has one step where
+// the source has two, and the IR after planning is what --dump=tile-steps shows.
+TEST_F(Tool, DumpAfterAllFollowsAMultiTileKernelThroughItsRewritesAndPlanning) {
+  const fs::path oracle =
+      fs::path(SEQ2PAR_SAMPLES_DIR).parent_path() / "tests" / "oracle" / "accepted";
+  fs::copy_file(oracle / "fused_helper_reads.cpp", dir / "fused.cpp");
+  fs::copy_file(oracle / "fused_helper_reads.plan.json", dir / "fused.plan.json");
+  const auto r = run("fused.cpp --out-dir out --plan fused.plan.json --dump=tile-steps "
+                     "--dump-after=all -- -std=c++20",
+                     dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto dumped = [&](const std::string& name) {
+    return json::parse(read(dir / "out" / ("fused.k." + name + ".json")));
+  };
+  EXPECT_EQ(dumped("after-fuse-foralls")["steps"].size(), 1u);
+  EXPECT_EQ(dumped("after-plan-overrides")["steps"].size(), 2u);
+  EXPECT_EQ(dumped("after-plan-tile-schedules"), dumped("tile-steps"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "fused.k.after-split-tasks-into-warps.json"));
+  // Passes that did not run (no --extents, no splits) write nothing.
+  EXPECT_FALSE(fs::exists(dir / "out" / "fused.k.after-given-extents.json"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "fused.k.after-split-foralls.json"));
+}

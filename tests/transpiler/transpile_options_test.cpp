@@ -30,6 +30,7 @@ TEST(TranspileOptions, EveryOptionChangesTheFingerprint) {
       {"plan weights", [](TranspileOptions& o) { o.plan_overrides["k"].push_back({"map", {2, 1}, "p.json"}); }},
       {"plan warps", [](TranspileOptions& o) { o.warp_overrides["k"].push_back({"78", 1, "p.json"}); }},
       {"dumps", [](TranspileOptions& o) { o.dumps = {s2p::dump::DumpKind::Cdfg}; }},
+      {"dump_after", [](TranspileOptions& o) { o.dump_after = {"split-warps"}; }},
       {"style", [](TranspileOptions& o) { o.style = "Google"; }},
   };
   for (const auto& [name, change] : changes) {

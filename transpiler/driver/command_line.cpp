@@ -5,6 +5,7 @@
 #include "driver/fabric_option.h"
 #include "driver/plan_option.h"
 #include "dump/dumps.h"
+#include "pipeline/pass_registry.h"
 
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/CommandLine.h>
@@ -47,6 +48,14 @@ cl::list<std::string>
           cl::desc("Write pass results as JSON and Graphviz DOT beside the output: "
                    "schedule-tree,cdfg,cdrfg,channels,warps (warp kernels), tile-steps, access (multi-tile kernels) or all"),
           cl::value_desc("passes"), cl::CommaSeparated, cl::cat(category));
+cl::list<std::string>
+    dump_after("dump-after",
+               cl::desc("Write the IR as each named pass leaves it, as <kernel>.after-<pass>.json "
+                        "and .dot beside the output (all: after every pass; --print-passes lists them)"),
+               cl::value_desc("passes"), cl::CommaSeparated, cl::cat(category));
+cl::opt<bool> print_passes("print-passes",
+                           cl::desc("Print the passes in the order they run, one per line, and exit"),
+                           cl::cat(category));
 cl::opt<bool>
     keep_redundant("keep-redundant",
                    cl::desc("Skip redundant-edge removal (correct, with more synchronization)"),
@@ -165,6 +174,40 @@ std::optional<std::vector<dump::DumpKind>> parse_dumps() {
   return kinds;
 }
 
+// --dump-after's pass names, checked against the registry ("all": every pass).
+std::optional<std::vector<std::string>> parse_dump_after() {
+  std::vector<std::string> names;
+  bool ok = true;
+  for (const auto& name : dump_after) {
+    if (name == "all") {
+      for (const auto& pass : pipeline::registered_passes())
+        names.emplace_back(pass.name);
+      continue;
+    }
+    if (!pipeline::find_pass(name)) {
+      llvm::errs() << "seq2par: error: unknown pass '" << name
+                   << "' in --dump-after; seq2par --print-passes lists them\n";
+      ok = false;
+      continue;
+    }
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  }
+  if (!ok)
+    return std::nullopt;
+  return names;
+}
+
+int print_pass_list() {
+  std::size_t width = 0;
+  for (const auto& pass : pipeline::registered_passes())
+    width = std::max(width, pass.name.size());
+  for (const auto& pass : pipeline::registered_passes())
+    llvm::outs() << pass.name << std::string(width + 2 - pass.name.size(), ' ')
+                 << pipeline::name_of(pass.unit) << ": " << pass.summary << "\n";
+  return 0;
+}
+
 // The deepest directory holding every input: the default input root when the inputs do not
 // all lie below the current directory (a build's database used from elsewhere).
 std::string common_directory(const std::vector<std::string>& files) {
@@ -206,6 +249,8 @@ std::optional<int> answer_flag_queries(int argc, const char** argv, const ToolPa
       return print(compile_flags(paths));
     if (arg == "--ldflags" || arg == "-ldflags")
       return print(link_flags(paths));
+    if (arg == "--print-passes" || arg == "-print-passes")
+      return print_pass_list();
   }
   return std::nullopt;
 }
@@ -330,7 +375,8 @@ std::optional<int> parse_auto_warps(const std::string& value) {
   return warps;
 }
 
-std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::DumpKind> dump_kinds) {
+std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::DumpKind> dump_kinds,
+                                                            std::vector<std::string> after_passes) {
   pipeline::TranspileOptions options;
   options.passes.keep_redundant = keep_redundant;
   options.passes.cdfg.max_nodes = max_calls;
@@ -364,6 +410,7 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
   options.splits = std::get<PlanFiles>(plans).splits;
   options.variants = std::get<PlanFiles>(plans).variants;
   options.dumps = std::move(dump_kinds);
+  options.dump_after = std::move(after_passes);
   options.style = style;
   return options;
 }
@@ -398,7 +445,8 @@ std::variant<std::unique_ptr<RunSettings>, int> parse_command_line(int argc, con
     return kExitUsageError;
   // A bad --dump is reported before a bad --jobs.
   auto dump_kinds = parse_dumps();
-  if (!dump_kinds)
+  auto after_passes = parse_dump_after();
+  if (!dump_kinds || !after_passes)
     return kExitUsageError;
   const auto jobs_to_run = job_count();
   if (!jobs_to_run || !find_inputs(*run, args))
@@ -416,7 +464,7 @@ std::variant<std::unique_ptr<RunSettings>, int> parse_command_line(int argc, con
   run->root = absolute(in_root);
   if (in_root.getNumOccurrences() == 0 && !all_below(run->sources, run->root))
     run->root = common_directory(run->sources);
-  auto options = transpile_options(std::move(*dump_kinds));
+  auto options = transpile_options(std::move(*dump_kinds), std::move(*after_passes));
   if (!options)
     return kExitUsageError;
   run->options = std::move(*options);

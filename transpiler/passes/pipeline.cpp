@@ -22,6 +22,28 @@ int KernelPlan::call_count() const {
   return calls;
 }
 
+std::string_view name_of(WarpSplitPass pass) {
+  switch (pass) {
+  case WarpSplitPass::CheckTileMemory: return "check-tile-memory";
+  case WarpSplitPass::BuildCdfg: return "build-cdfg";
+  case WarpSplitPass::AddResourceEdges: return "add-resource-edges";
+  case WarpSplitPass::RemoveRedundantEdges: return "remove-redundant-edges";
+  case WarpSplitPass::AllocateChannels: return "allocate-channels";
+  case WarpSplitPass::SplitWarps: return "split-warps";
+  case WarpSplitPass::VerifySync: return "verify-sync";
+  }
+  return "?";
+}
+
+const std::vector<WarpSplitPass>& all_warp_split_passes() {
+  static const std::vector<WarpSplitPass> passes = {
+      WarpSplitPass::CheckTileMemory,      WarpSplitPass::BuildCdfg,
+      WarpSplitPass::AddResourceEdges,     WarpSplitPass::RemoveRedundantEdges,
+      WarpSplitPass::AllocateChannels,     WarpSplitPass::SplitWarps,
+      WarpSplitPass::VerifySync};
+  return passes;
+}
+
 namespace {
 
 // Channels of an expanded region are numbered from 1 by allocate_channels; move them after
@@ -30,59 +52,85 @@ void offset_channels(Region& region, int offset) {
   for (auto& e : region.graph.edges)
     if (e.channel > 0)
       e.channel += offset;
-  for (auto& program : region.warps)
-    for (auto& op : program.ops)
-      if (op.channel > 0)
-        op.channel += offset;
 }
 
-bool plan_expanded(Region& region, const PipelineOptions& options, KernelPlan& plan,
-                   const Kernel& kernel, Diagnostics& diags) {
-  Graph& graph = region.graph;
-  allocate_channels(graph);
-  region.warps = split_warps(graph);
-  if (options.verify) {
-    const auto problems = verify_sync(graph, region.warps);
+// Every region's channels, in region order: an expanded region's from allocate_channels,
+// after those of the regions before it; a symbolic loop's channels and warps planned together.
+bool allocate_all_channels(KernelPlan& plan, Diagnostics& diags) {
+  for (auto& region : plan.regions) {
+    if (region.kind != Region::Kind::Expanded) {
+      if (!plan_symbolic_loop(region, plan.channel_count + 1, plan.channel_kinds, diags))
+        return false;
+      plan.channel_count = static_cast<int>(plan.channel_kinds.size());
+      continue;
+    }
+    Graph& graph = region.graph;
+    allocate_channels(graph);
+    offset_channels(region, plan.channel_count);
+    plan.channel_kinds.insert(plan.channel_kinds.end(),
+                              static_cast<std::size_t>(graph.data_channel_count), ChannelKind::Data);
+    plan.channel_kinds.insert(plan.channel_kinds.end(),
+                              static_cast<std::size_t>(graph.channel_count - graph.data_channel_count),
+                              ChannelKind::Resource);
+    plan.channel_count += graph.channel_count;
+  }
+  return true;
+}
+
+bool verify_all(const KernelPlan& plan, const Kernel& kernel, Diagnostics& diags) {
+  for (const auto& region : plan.regions) {
+    if (region.kind != Region::Kind::Expanded)
+      continue;
+    const auto problems = verify_sync(region.graph, region.warps);
     if (!problems.empty()) {
       diags.error(kernel.loc, "internal error: the warp split of '" + kernel.name +
                                   "' is unsound (" + problems.front() + "); please report this");
       return false;
     }
   }
-  offset_channels(region, plan.channel_count);
-  plan.channel_kinds.insert(plan.channel_kinds.end(), static_cast<std::size_t>(graph.data_channel_count),
-                            ChannelKind::Data);
-  plan.channel_kinds.insert(plan.channel_kinds.end(),
-                            static_cast<std::size_t>(graph.channel_count - graph.data_channel_count),
-                            ChannelKind::Resource);
-  plan.channel_count += graph.channel_count;
   return true;
 }
 
 } // namespace
 
-KernelPlan plan_kernel(const Kernel& kernel, const PipelineOptions& options, Diagnostics& diags) {
+KernelPlan plan_kernel(const Kernel& kernel, const PipelineOptions& options, Diagnostics& diags,
+                       const AfterWarpSplitPass& after) {
   KernelPlan plan;
+  const auto done = [&](WarpSplitPass pass) {
+    if (after)
+      after(pass, plan);
+  };
   if (!check_tile_memory(kernel, options.tile_sram_bytes, diags))
     return plan;
+  done(WarpSplitPass::CheckTileMemory);
   plan.regions = build_regions(kernel, diags, options.cdfg);
   if (diags.has_errors())
     return plan;
-  std::set<int> warps;
-  for (auto& region : plan.regions) {
+  done(WarpSplitPass::BuildCdfg);
+  for (auto& region : plan.regions)
     add_resource_edges(region.graph);
-    if (!options.keep_redundant)
+  done(WarpSplitPass::AddResourceEdges);
+  if (!options.keep_redundant) {
+    for (auto& region : plan.regions)
       plan.redundant_edges += remove_redundant_edges(region.graph);
+    done(WarpSplitPass::RemoveRedundantEdges);
+  }
+  // The warps the calls run on, before a symbolic loop's planning reshapes its region.
+  std::set<int> warps;
+  for (const auto& region : plan.regions)
     for (const auto& node : region.graph.nodes)
       warps.insert(node.warp);
-    if (region.kind == Region::Kind::Expanded) {
-      if (!plan_expanded(region, options, plan, kernel, diags))
-        return plan;
-    } else {
-      if (!plan_symbolic_loop(region, plan.channel_count + 1, plan.channel_kinds, diags))
-        return plan;
-      plan.channel_count = static_cast<int>(plan.channel_kinds.size());
-    }
+  if (!allocate_all_channels(plan, diags))
+    return plan;
+  done(WarpSplitPass::AllocateChannels);
+  for (auto& region : plan.regions)
+    if (region.kind == Region::Kind::Expanded)
+      region.warps = split_warps(region.graph);
+  done(WarpSplitPass::SplitWarps);
+  if (options.verify) {
+    if (!verify_all(plan, kernel, diags))
+      return plan;
+    done(WarpSplitPass::VerifySync);
   }
   plan.warps.assign(warps.begin(), warps.end());
   if (plan.regions.size() > 1) {

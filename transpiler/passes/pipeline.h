@@ -1,8 +1,7 @@
-// The warp-split pipeline for one kernel, region by region: each
-// expanded region goes through CDFG -> CDRFG -> redundant edges -> channels -> warps; each
-// loop with a run-time trip count through the same CDRFG and redundancy rules on its
-// analysis window, then plan_symbolic_loop. Regions are separated by fences on one extra
-// channel. Channels are numbered region after region.
+// The warp-split passes for one kernel: CDFG -> CDRFG -> redundant edges -> channels -> warps
+// for each expanded region; each loop with a run-time trip count through the same CDRFG and
+// redundancy rules on its analysis window, then plan_symbolic_loop. Regions are separated by
+// fences on one extra channel. Channels are numbered region after region.
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -11,8 +10,10 @@
 #include "passes/build_cdfg.h"
 #include "passes/check_tile_memory.h"
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace s2p::passes {
@@ -41,7 +42,24 @@ struct KernelPlan {
   int call_count() const;
 };
 
+// The warp-split passes in the order plan_kernel runs them, each over every region before the
+// next starts (pipeline/pass_registry.h lists them among every other pass, by name).
+enum class WarpSplitPass {
+  CheckTileMemory,      // the pools fit one tile
+  BuildCdfg,            // regions, each expanded one with its data-flow graph
+  AddResourceEdges,     // the CDRFG: buffer reuse as resource edges
+  RemoveRedundantEdges, // edges other paths imply (skipped with keep_redundant)
+  AllocateChannels,     // channels numbered region after region; symbolic loops planned whole
+  SplitWarps,           // each warp's program of calls, waits and signals
+  VerifySync,           // the split checked for races and deadlock (skipped without verify)
+};
+std::string_view name_of(WarpSplitPass pass);
+const std::vector<WarpSplitPass>& all_warp_split_passes();
+
+// Called after each pass that ran, with the plan as that pass left it.
+using AfterWarpSplitPass = std::function<void(WarpSplitPass, const KernelPlan&)>;
+
 KernelPlan plan_kernel(const ir::Kernel& kernel, const PipelineOptions& options,
-                       ir::Diagnostics& diags);
+                       ir::Diagnostics& diags, const AfterWarpSplitPass& after = {});
 
 } // namespace s2p::passes

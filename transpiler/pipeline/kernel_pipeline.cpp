@@ -6,11 +6,9 @@
 #include "emit/warp_code.h"
 #include "passes/check_tile_memory.h"
 #include "passes/pipeline.h"
+#include "pipeline/kernel_rewrites.h"
 #include "pipeline/kernel_versions.h"
-#include "pipeline/fuse_foralls.h"
-#include "pipeline/plan_overrides.h"
-#include "pipeline/split_foralls.h"
-#include "pipeline/substitute_variants.h"
+#include "pipeline/pass_dumps.h"
 #include "planning/code_estimate.h"
 #include "planning/tile_schedules.h"
 
@@ -64,13 +62,14 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
                                             const ir::SourceLocation& declared_at,
                                             const TranspileOptions& options,
                                             const std::string& display_name,
-                                            ir::Diagnostics& diags) {
+                                            ir::Diagnostics& diags, PassDumps& pass_dumps) {
   // --auto-warps: the calls without a warp annotation get theirs first; every later stage
   // (and the dumps, which show the choice) sees the assigned kernel.
   std::optional<ir::Kernel> assigned;
   if (options.passes.auto_warps) {
     assigned = extracted;
     passes::assign_warps(*assigned, *options.passes.auto_warps);
+    pass_dumps.kernel("assign-warps", assigned->name, *assigned, declared_at, diags);
   }
   const ir::Kernel& kernel = assigned ? *assigned : extracted;
   // Conditions on parameters alone: a version per combination of their values, each planned
@@ -78,13 +77,22 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
   const auto versions = kernel_versions(kernel, diags);
   if (!versions)
     return std::nullopt;
+  const auto stem = [&](std::size_t v) {
+    return versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1);
+  };
+  for (std::size_t v = 0; v < versions->size(); ++v)
+    pass_dumps.kernel("kernel-versions", stem(v), (*versions)[v].kernel, declared_at, diags);
   KernelOutput out;
   out.summary = {kernel.name, 0, 0, 0, 0, {}, {}};
   std::vector<std::string> bodies;
   bool any_call = false;
   for (std::size_t v = 0; v < versions->size(); ++v) {
     const ir::Kernel& version = (*versions)[v].kernel;
-    const auto plan = passes::plan_kernel(version, options.passes, diags);
+    const auto plan = passes::plan_kernel(
+        version, options.passes, diags,
+        [&](passes::WarpSplitPass pass, const passes::KernelPlan& so_far) {
+          pass_dumps.warp_plan(pass, stem(v), version, so_far);
+        });
     if (diags.has_errors())
       return std::nullopt;
     any_call |= !plan.regions.empty();
@@ -94,9 +102,7 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
     out.summary.channels = std::max(out.summary.channels, plan.channel_count);
     out.summary.calls += plan.call_count();
     add_warp_operations(plan, out.summary.warp_operations);
-    add_warp_dumps(version, plan, options,
-                   versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1),
-                   out.summary.files);
+    add_warp_dumps(version, plan, options, stem(v), out.summary.files);
   }
   if (out.summary.warps > options.fabric.hardware_threads) {
     diags.error(declared_at, "kernel '" + kernel.name + "' runs on " +
@@ -169,11 +175,12 @@ std::string too_many_tiles(const ir::Kernel& kernel, const FabricTarget& fabric)
 // every task on its tile. The task kernels' dumps are written under their own names.
 bool split_tasks_into_warps(ir::Kernel& kernel, const TranspileOptions& options,
                             const std::string& display_name, ir::Diagnostics& diags,
-                            KernelSummary& tasks) {
+                            KernelSummary& tasks, PassDumps& pass_dumps) {
   for (ir::TileStep& step : kernel.multi_tile->steps) {
     if (!step.task)
       continue;
-    auto task = run_warp_kernel(*step.task, step.task->loc, options, display_name, diags);
+    auto task =
+        run_warp_kernel(*step.task, step.task->loc, options, display_name, diags, pass_dumps);
     if (!task)
       return false;
     if (!task->body) {
@@ -195,7 +202,7 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
                                                   const ir::SourceLocation& declared_at,
                                                   const TranspileOptions& options,
                                                   const std::string& display_name,
-                                                  ir::Diagnostics& diags) {
+                                                  ir::Diagnostics& diags, PassDumps& pass_dumps) {
   if (kernel.multi_tile->tiles > options.fabric.tiles) {
     diags.error(declared_at, too_many_tiles(kernel, options.fabric));
     return std::nullopt;
@@ -207,9 +214,13 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     planned_kernel.multi_tile->parameter_extents = given->second;
     planned_kernel.multi_tile->extents_from = "--extents " + kernel.name;
     planned_kernel.multi_tile->no_extents_reason.clear();
+    if (!pass_dumps.kernel("given-extents", kernel.name, planned_kernel, declared_at, diags))
+      return std::nullopt;
   }
   KernelSummary tasks;
-  if (!split_tasks_into_warps(planned_kernel, options, display_name, diags, tasks))
+  if (!split_tasks_into_warps(planned_kernel, options, display_name, diags, tasks, pass_dumps) ||
+      !pass_dumps.tile_kernel("split-tasks-into-warps", kernel.name, planned_kernel, {},
+                              declared_at, diags))
     return std::nullopt;
   planning::TileSchedules schedules;
   try {
@@ -223,7 +234,9 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
   }
   for (const auto& [at, error] : schedules.errors)
     diags.error(at, error);
-  if (!schedules.errors.empty())
+  if (!schedules.errors.empty() ||
+      !pass_dumps.tile_kernel("plan-tile-schedules", kernel.name, planned_kernel, schedules,
+                              declared_at, diags))
     return std::nullopt;
   KernelOutput out;
   out.body = emit::emit_multi_tile_body(planned_kernel, {display_name}, schedules);
@@ -250,33 +263,29 @@ std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
                                                 const TranspileOptions& options,
                                                 const std::string& display_name,
                                                 ir::Diagnostics& diags) {
-  // --plan: the kernel as the tuning plan sets it (resource-map weights, fusions, splits, variants,
-  // warp overrides).
+  // --plan: the kernel as the tuning plan sets it (resource-map weights, fusions, splits,
+  // variants, warp overrides), one rewrite after another.
+  DumpFiles after_passes;
+  PassDumps pass_dumps(options, after_passes);
   std::optional<ir::Kernel> tuned;
-  if (const auto plan = options.plan_overrides.find(kernel.name); plan != options.plan_overrides.end())
-    if (!(tuned = apply_plan_overrides(kernel, plan->second, declared_at, diags)))
+  for (const KernelRewritePass pass : all_kernel_rewrites()) {
+    if (!rewrites(pass, options, kernel.name))
+      continue;
+    auto rewritten = run_rewrite(pass, tuned ? *tuned : kernel, options, declared_at, diags);
+    if (!rewritten)
       return std::nullopt;
-  const auto fusions = options.fusions.find(kernel.name);
-  if (fusions != options.fusions.end())
-    if (!(tuned = apply_fusions(tuned ? *tuned : kernel, fusions->second, declared_at, diags)))
-      return std::nullopt;
-  if (const auto splits = options.splits.find(kernel.name); splits != options.splits.end()) {
-    const std::vector<StepFusion> fused = fusions == options.fusions.end() ? std::vector<StepFusion>{} : fusions->second;
-    if (!(tuned = apply_splits(tuned ? *tuned : kernel, splits->second, fused, declared_at, diags)))
+    tuned = std::move(rewritten);
+    if (!pass_dumps.kernel(name_of(pass), kernel.name, *tuned, declared_at, diags))
       return std::nullopt;
   }
-  if (const auto uses = options.variants.find(kernel.name); uses != options.variants.end())
-    if (!(tuned = substitute_variants(tuned ? *tuned : kernel, uses->second, declared_at, diags)))
-      return std::nullopt;
-  if (const auto moves = options.warp_overrides.find(kernel.name); moves != options.warp_overrides.end())
-    if (!(tuned = apply_warp_overrides(tuned ? *tuned : kernel, moves->second, declared_at, diags)))
-      return std::nullopt;
-  if (tuned)
-    return tuned->multi_tile ? run_multi_tile_kernel(*tuned, declared_at, options, display_name, diags)
-                             : run_warp_kernel(*tuned, declared_at, options, display_name, diags);
-  return kernel.multi_tile
-             ? run_multi_tile_kernel(kernel, declared_at, options, display_name, diags)
-             : run_warp_kernel(kernel, declared_at, options, display_name, diags);
+  const ir::Kernel& planned = tuned ? *tuned : kernel;
+  auto out = planned.multi_tile
+                 ? run_multi_tile_kernel(planned, declared_at, options, display_name, diags, pass_dumps)
+                 : run_warp_kernel(planned, declared_at, options, display_name, diags, pass_dumps);
+  if (out)
+    for (auto& file : after_passes)
+      out->summary.files.push_back(std::move(file));
+  return out;
 }
 
 } // namespace s2p::pipeline

@@ -59,6 +59,7 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
     tunables[name] = {{"value", tunable.value}, {"plan_file", tunable.plan_file}};
   out["tunables"] = std::move(tunables);
   out["dumps"] = std::move(dumps);
+  out["dump_after"] = options.dump_after;
   out["style"] = options.style;
   return out;
 }

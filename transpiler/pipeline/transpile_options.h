@@ -112,6 +112,8 @@ struct TranspileOptions {
   VariantOverrides variants;
   TunableValues tunables;
   std::vector<dump::DumpKind> dumps;
+  // --dump-after: the passes (pipeline/pass_registry.h) after which the IR is written.
+  std::vector<std::string> dump_after;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)
 };
 

@@ -1,0 +1,45 @@
+// `--dump-after=PASS,...`: the IR as each named pass leaves it, beside the generated file as
+// <kernel>.after-<pass>.json and .dot (the JSON and DOT of the dump that shows that IR: the
+// schedule tree or tile steps after a kernel rewrite, the CDFG, CDRFG, channels or warps after
+// a warp-split pass, the tile steps with their templates after planning).
+#pragma once
+
+#include "ir/diagnostic.h"
+#include "ir/kernel.h"
+#include "passes/pipeline.h"
+#include "planning/tile_schedules.h"
+#include "pipeline/transpile_options.h"
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace s2p::pipeline {
+
+using DumpFiles = std::vector<std::pair<std::string, std::string>>; // (file suffix, content)
+
+class PassDumps {
+public:
+  PassDumps(const TranspileOptions& options, DumpFiles& files) : options_(options), files_(files) {}
+
+  bool wanted(std::string_view pass) const;
+  // Tile steps cannot fail to dump for what the front end accepted; if they do, that is
+  // seq2par's bug, reported at `declared_at` (false).
+  // After a pass over the kernel's IR (a rewrite): its schedule tree, or its tile steps.
+  bool kernel(std::string_view pass, const std::string& stem, const ir::Kernel& kernel,
+              const ir::SourceLocation& declared_at, ir::Diagnostics& diags);
+  void warp_plan(passes::WarpSplitPass pass, const std::string& stem, const ir::Kernel& kernel,
+                 const passes::KernelPlan& plan);
+  bool tile_kernel(std::string_view pass, const std::string& stem, const ir::Kernel& kernel,
+                   const planning::TileSchedules& schedules, const ir::SourceLocation& declared_at,
+                   ir::Diagnostics& diags);
+
+private:
+  void add(std::string_view pass, const std::string& stem, const std::string& json,
+           std::string dot);
+  const TranspileOptions& options_;
+  DumpFiles& files_;
+};
+
+} // namespace s2p::pipeline
