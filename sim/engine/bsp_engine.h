@@ -59,6 +59,16 @@ public:
 using ComputeHook =
     std::function<std::optional<Cycles>(const ResolvedCompute&, std::size_t superstep)>;
 
+/// a + b simulated cycles; an overflow is an error of the input (compute costs too large). Used
+/// by both halves of the engine (bsp_engine.cpp, bsp_exchange_phase.cpp).
+inline Cycles add_cycles(Cycles a, Cycles b) {
+  Cycles sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) {
+    throw InputError("simulated time overflows 2^64 cycles (compute costs too large)");
+  }
+  return sum;
+}
+
 class BspEngine {
 public:
   BspEngine(const Schedule& schedule, const Fabric& fabric, const EngineOptions& options,
