@@ -3,10 +3,10 @@
 // tile that owns it, and seq2par moves the input blocks it needs there first (owner-copy),
 // one memory block at a time, each at most once per tile.
 //
-// add_transpose is the worked example's C = A + B^T example at 1/64 of its size with the same block
+// add_transpose is the C = A + B^T owner-copy example at 1/64 of its size with the same block
 // structure: 96 x 96 doubles, 32 x 32 compute-node segments dealt block-cyclically to 4
 // tiles, 32 x 16 memory blocks (the move granularity), 16 x 16 algorithmic blocks. Its
-// S2P_MOVE_MEMORY(C, B) is the worked example's [[move_memory(C, B)]]: B's blocks move once, at the
+// S2P_MOVE_MEMORY(C, B) is the owner-copy model's [[move_memory(C, B)]]: B's blocks move once, at the
 // start of C's tasks.
 // add_transpose_blocks is the same computation in the local-global view
 // (block by block): the forall runs over C's algorithmic blocks, each tile access Xt(b) is where data

@@ -1,7 +1,7 @@
 // s2p-bench-owner-copy: owner-copy plans and their simulated cost (scripts/bench owner_copy).
-//  1. planned bytes / minimum bytes (element-by-element scan) for the worked example's 6144^2 cases
+//  1. planned bytes / minimum bytes (element-by-element scan) for the 6144^2 owner-copy cases
 //     and for 100 random maps and access patterns; bar <= 1.1 (planning is exact: 1.0);
-//  2. simulated cycles of C = A + B^T at 6144^2 with the worked example's two memory-block sizes
+//  2. simulated cycles of C = A + B^T at 6144^2 with the example's two memory-block sizes
 //     (1024 x 1024 and 2048 x 1024), real data moved through the fabric simulator, in the
 //     full global view and the local-global view;
 //  3. host time of the two views on the threads backend (ratio, info).
@@ -214,7 +214,7 @@ json template_sizes() {
 int main(int argc, char** argv) {
   setenv("S2P_BACKEND", "sim", 1);
   const std::int64_t n = argc > 2 ? std::atoll(argv[2]) : 6144;
-  // The worked example's 6144^2 example puts 1/4 of three 288 MiB fields on each of 4 tiles: far more
+  // The 6144^2 owner-copy example puts 1/4 of three 288 MiB fields on each of 4 tiles: far more
   // than a GC200 tile's 624 KiB. Tile memory is a fabric parameter, so the simulated runs use
   // the built-in chip with tiles large enough (1 GiB), said in a fabric file of their own.
   const auto fabric_path = std::filesystem::temp_directory_path() / "s2p_owner_copy_bench.json";
@@ -266,7 +266,7 @@ int main(int argc, char** argv) {
     }
   out["simulated"] = sims;
 
-  // Work stealing (S2P_WORK_STEALING=1) on the worked example's map and on a lopsided one: row
+  // Work stealing (S2P_WORK_STEALING=1) on the example's map and on a lopsided one: row
   // segments of n/8 dealt 5:1:1:1 (weights as for a faster tile 0) to equally fast tiles.
   std::printf("\nwork stealing, simulated C = A + B^T, %lld^2 doubles, 4 tiles, global view\n",
               static_cast<long long>(n));

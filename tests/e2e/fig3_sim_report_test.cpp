@@ -1,5 +1,5 @@
 // The Fig. 3 program on the simulator: its report lists, for each warp, exactly the waits
-// the worked example's channel table implies (warp 0 on resource channels 4, 5, 4, 5, 6; warp 1 on
+// the Fig. 3 channel table implies (warp 0 on resource channels 4, 5, 4, 5, 6; warp 1 on
 // data channels 1, 2, 3, 1, 2, 3, 1), read from tests/golden/fig3-pipeline.json.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

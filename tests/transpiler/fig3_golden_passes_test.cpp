@@ -1,4 +1,4 @@
-// The worked example's worked example through every pass, compared field by field with
+// The Fig. 3 worked example through every pass, compared field by field with
 // tests/golden/fig3-pipeline.json (read from the file, never retyped here).
 #include "dump/dumps.h"
 #include "ir_builder.h"

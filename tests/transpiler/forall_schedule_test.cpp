@@ -25,7 +25,7 @@ std::vector<std::int64_t> ints(const nlohmann::json& j) {
   return j.get<std::vector<std::int64_t>>();
 }
 
-// add_transpose as the front end records it: the worked example's map over C.extent(), three agile
+// add_transpose as the front end records it: the example's map over C.extent(), three agile
 // fields, and calls passing `extent` for every field. `transposed`: B read as B[{i1, i0}].
 Kernel seed_kernel(const std::vector<std::int64_t>& extent, bool transposed) {
   const nlohmann::json g = golden();
@@ -59,7 +59,7 @@ Kernel seed_kernel(const std::vector<std::int64_t>& extent, bool transposed) {
   return kernel;
 }
 
-// The worked example's 6144^2 example holds a quarter of three 288 MiB fields on each of its 4 tiles:
+// The 6144^2 owner-copy example holds a quarter of three 288 MiB fields on each of its 4 tiles:
 // tile memory is a fabric parameter, so it is planned on tiles that large (1 GiB), not on the
 // built-in chip's 624 KiB ones.
 constexpr std::uint64_t kSeedTileSram = std::uint64_t{1} << 30;
@@ -98,7 +98,7 @@ TEST(ForallScheduleTemplate, SeedAddTransposeMovesTheGoldenBlocks) {
   EXPECT_EQ(bytes, expected.at("bytes_moved_total").get<std::int64_t>());
   // C segment s (3x3 grid, row-major) reads B's transposed segment: the moves run from that
   // segment's tile to s's, two 2048x1024 memory blocks per moving segment (segment 4's four
-  // algorithmic blocks of B are two memory blocks, tile 2 -> 4 in the worked example's numbering).
+  // algorithmic blocks of B are two memory blocks, tile 2 -> 4 in the example's numbering).
   const auto& owner = g.at("segment_to_tile");
   auto tile_of = [&](int r, int c) {
     return owner.at("segment" + std::to_string(3 * r + c + 1)).get<int>() - 1;

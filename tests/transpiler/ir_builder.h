@@ -123,7 +123,7 @@ private:
   ir::Kernel kernel_;
 };
 
-// The worked example's Fig. 3 program, built by hand: three stages, producers on warp 0, consumers
+// The Fig. 3 program, built by hand: three stages, producers on warp 0, consumers
 // on warp 1, pool of 60 with aliasing tensors.
 ir::Kernel fig3_kernel();
 
