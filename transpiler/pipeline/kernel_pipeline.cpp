@@ -69,7 +69,8 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
   if (options.passes.auto_warps) {
     assigned = extracted;
     passes::assign_warps(*assigned, *options.passes.auto_warps);
-    pass_dumps.kernel("assign-warps", assigned->name, *assigned, declared_at, diags);
+    if (!pass_dumps.kernel("assign-warps", assigned->name, *assigned, declared_at, diags))
+      return std::nullopt;
   }
   const ir::Kernel& kernel = assigned ? *assigned : extracted;
   // Conditions on parameters alone: a version per combination of their values, each planned
@@ -81,7 +82,8 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
     return versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1);
   };
   for (std::size_t v = 0; v < versions->size(); ++v)
-    pass_dumps.kernel("kernel-versions", stem(v), (*versions)[v].kernel, declared_at, diags);
+    if (!pass_dumps.kernel("kernel-versions", stem(v), (*versions)[v].kernel, declared_at, diags))
+      return std::nullopt;
   KernelOutput out;
   out.summary = {kernel.name, 0, 0, 0, 0, {}, {}};
   std::vector<std::string> bodies;

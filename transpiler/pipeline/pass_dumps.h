@@ -24,9 +24,9 @@ public:
   PassDumps(const TranspileOptions& options, DumpFiles& files) : options_(options), files_(files) {}
 
   bool wanted(std::string_view pass) const;
-  // Tile steps cannot fail to dump for what the front end accepted; if they do, that is
-  // seq2par's bug, reported at `declared_at` (false).
-  // After a pass over the kernel's IR (a rewrite): its schedule tree, or its tile steps.
+  // After a pass over the kernel's IR (a rewrite): its schedule tree, or its tile steps. Both
+  // return false after an internal error (tile steps cannot fail to dump for what the front
+  // end accepted; if they do, that is seq2par's bug, reported at `declared_at`).
   bool kernel(std::string_view pass, const std::string& stem, const ir::Kernel& kernel,
               const ir::SourceLocation& declared_at, ir::Diagnostics& diags);
   void warp_plan(passes::WarpSplitPass pass, const std::string& stem, const ir::Kernel& kernel,
