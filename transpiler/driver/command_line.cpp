@@ -403,12 +403,7 @@ std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::Du
   }
   for (const auto& warning : std::get<PlanFiles>(plans).warnings)
     llvm::errs() << "seq2par: warning: " << warning << "\n";
-  options.tunables = std::get<PlanFiles>(plans).tunables;
-  options.plan_overrides = std::get<PlanFiles>(plans).overrides;
-  options.warp_overrides = std::get<PlanFiles>(plans).warps;
-  options.fusions = std::get<PlanFiles>(plans).fusions;
-  options.splits = std::get<PlanFiles>(plans).splits;
-  options.variants = std::get<PlanFiles>(plans).variants;
+  options.decisions = std::get<PlanFiles>(plans).decisions;
   options.dumps = std::move(dump_kinds);
   options.dump_after = std::move(after_passes);
   options.style = style;

@@ -66,9 +66,9 @@ std::variant<PlanFiles, std::string> read_plan_files(const std::vector<std::stri
     const auto plan = tuning::plan_from_text(text.str(), path, diagnostics);
     if (!plan)
       return path + ": " + diagnostics.items().front().message;
-    if (files.overrides.contains(plan->kernel))
+    if (files.decisions.map_weights.contains(plan->kernel))
       return path + ": a second plan for kernel '" + plan->kernel + "'";
-    auto& maps = files.overrides[plan->kernel];
+    auto& maps = files.decisions.map_weights[plan->kernel];
     for (const auto& map : plan->maps) {
       auto usable = without_failed_tiles(map, plan->failed_tiles);
       if (!usable)
@@ -79,19 +79,19 @@ std::variant<PlanFiles, std::string> read_plan_files(const std::vector<std::stri
       }
     }
     for (const auto& [name, tunable] : plan->tunables) {
-      const auto [it, added] = files.tunables.emplace(name, pipeline::TunableValue{tunable.value, path});
+      const auto [it, added] = files.decisions.tunables.emplace(name, pipeline::TunableValue{tunable.value, path});
       if (!added && it->second.value != tunable.value)
         return path + ": tunable '" + name + "' = " + std::to_string(tunable.value) + ", but " +
                it->second.plan_file + " sets it to " + std::to_string(it->second.value);
     }
     for (const auto& fusion : plan->fusions)
-      files.fusions[plan->kernel].push_back({fusion.first, fusion.count, path});
+      files.decisions.fusions[plan->kernel].push_back({fusion.first, fusion.count, path});
     for (std::size_t i = 0; i < plan->variants.size(); ++i)
-      files.variants[plan->kernel].push_back({plan->variants[i].op, plan->variants[i].variant, i, path});
+      files.decisions.variants[plan->kernel].push_back({plan->variants[i].op, plan->variants[i].variant, i, path});
     for (const auto& split : plan->splits)
-      files.splits[plan->kernel].push_back({split.step, split.parts, path});
+      files.decisions.splits[plan->kernel].push_back({split.step, split.parts, path});
     for (const auto& warp : plan->warps)
-      files.warps[plan->kernel].push_back({warp.op, warp.warp, path});
+      files.decisions.warps[plan->kernel].push_back({warp.op, warp.warp, path});
     if (const auto skipped = not_applied(*plan); !skipped.empty())
       files.warnings.push_back(path + ": not applied by --plan yet: " + join(skipped));
   }

@@ -13,12 +13,7 @@
 namespace s2p::driver {
 
 struct PlanFiles {
-  pipeline::PlanOverrides overrides;
-  pipeline::WarpOverrides warps;
-  pipeline::FusionOverrides fusions;
-  pipeline::SplitOverrides splits;
-  pipeline::VariantOverrides variants;
-  pipeline::TunableValues tunables; // of every plan: they are per input file, not per kernel
+  pipeline::TuningDecisions decisions;
   std::vector<std::string> warnings;
 };
 

@@ -141,7 +141,7 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
   std::atomic<std::size_t> next{0};
   std::size_t started = 0;
   std::vector<FileRun> runs(sources.size());
-  const auto overlays = tunable_overlays(sources, options.tunables, display_name);
+  const auto overlays = tunable_overlays(sources, options.decisions.tunables, display_name);
   if (!overlays) {
     ToolRunResult refused;
     refused.tool_failed = true;

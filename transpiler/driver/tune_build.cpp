@@ -311,12 +311,7 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
   for (const std::string& warning : std::get<PlanFiles>(plans).warnings)
     notes.push_back(named(warning));
   pipeline::TranspileOptions options = settings_.options;
-  options.tunables = std::get<PlanFiles>(plans).tunables;
-  options.plan_overrides = std::get<PlanFiles>(plans).overrides;
-  options.warp_overrides = std::get<PlanFiles>(plans).warps;
-  options.fusions = std::get<PlanFiles>(plans).fusions;
-  options.splits = std::get<PlanFiles>(plans).splits;
-  options.variants = std::get<PlanFiles>(plans).variants;
+  options.decisions = std::get<PlanFiles>(plans).decisions;
   return options;
 }
 

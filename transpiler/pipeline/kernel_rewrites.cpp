@@ -52,11 +52,11 @@ const typename Map::mapped_type* entries(const Map& map, const std::string& kern
 
 bool rewrites(KernelRewritePass pass, const TranspileOptions& options, const std::string& kernel) {
   switch (pass) {
-  case KernelRewritePass::PlanOverrides: return entries(options.plan_overrides, kernel) != nullptr;
-  case KernelRewritePass::FuseForalls: return entries(options.fusions, kernel) != nullptr;
-  case KernelRewritePass::SplitForalls: return entries(options.splits, kernel) != nullptr;
-  case KernelRewritePass::SubstituteVariants: return entries(options.variants, kernel) != nullptr;
-  case KernelRewritePass::WarpOverrides: return entries(options.warp_overrides, kernel) != nullptr;
+  case KernelRewritePass::PlanOverrides: return entries(options.decisions.map_weights, kernel) != nullptr;
+  case KernelRewritePass::FuseForalls: return entries(options.decisions.fusions, kernel) != nullptr;
+  case KernelRewritePass::SplitForalls: return entries(options.decisions.splits, kernel) != nullptr;
+  case KernelRewritePass::SubstituteVariants: return entries(options.decisions.variants, kernel) != nullptr;
+  case KernelRewritePass::WarpOverrides: return entries(options.decisions.warps, kernel) != nullptr;
   }
   return false;
 }
@@ -67,19 +67,19 @@ std::optional<ir::Kernel> run_rewrite(KernelRewritePass pass, const ir::Kernel& 
   const std::string& name = kernel.name;
   switch (pass) {
   case KernelRewritePass::PlanOverrides:
-    return apply_plan_overrides(kernel, *entries(options.plan_overrides, name), declared_at, diags);
+    return apply_plan_overrides(kernel, *entries(options.decisions.map_weights, name), declared_at, diags);
   case KernelRewritePass::FuseForalls:
-    return apply_fusions(kernel, *entries(options.fusions, name), declared_at, diags);
+    return apply_fusions(kernel, *entries(options.decisions.fusions, name), declared_at, diags);
   case KernelRewritePass::SplitForalls: {
     // A split's step numbers count the kernel as written; the fusions say how they moved.
-    const auto* fused = entries(options.fusions, name);
-    return apply_splits(kernel, *entries(options.splits, name),
+    const auto* fused = entries(options.decisions.fusions, name);
+    return apply_splits(kernel, *entries(options.decisions.splits, name),
                         fused ? *fused : std::vector<StepFusion>{}, declared_at, diags);
   }
   case KernelRewritePass::SubstituteVariants:
-    return substitute_variants(kernel, *entries(options.variants, name), declared_at, diags);
+    return substitute_variants(kernel, *entries(options.decisions.variants, name), declared_at, diags);
   case KernelRewritePass::WarpOverrides:
-    return apply_warp_overrides(kernel, *entries(options.warp_overrides, name), declared_at, diags);
+    return apply_warp_overrides(kernel, *entries(options.decisions.warps, name), declared_at, diags);
   }
   return std::nullopt;
 }

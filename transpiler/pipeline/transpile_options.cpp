@@ -25,7 +25,7 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
   out["fabric"] = std::move(fabric);
   out["given_extents"] = options.given_extents;
   nlohmann::ordered_json plans = nlohmann::ordered_json::object();
-  for (const auto& [kernel, maps] : options.plan_overrides)
+  for (const auto& [kernel, maps] : options.decisions.map_weights)
     for (const auto& map : maps)
       plans[kernel].push_back({{"map", map.map},
                                {"weights", map.weights},
@@ -33,29 +33,29 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
                                {"usable_tiles", map.usable_tiles}});
   out["plan_overrides"] = std::move(plans);
   nlohmann::ordered_json warps = nlohmann::ordered_json::object();
-  for (const auto& [kernel, moves] : options.warp_overrides)
+  for (const auto& [kernel, moves] : options.decisions.warps)
     for (const auto& move : moves)
       warps[kernel].push_back({{"op", move.op}, {"warp", move.warp}, {"plan_file", move.plan_file}});
   out["warp_overrides"] = std::move(warps);
   nlohmann::ordered_json fusions = nlohmann::ordered_json::object();
-  for (const auto& [kernel, list] : options.fusions)
+  for (const auto& [kernel, list] : options.decisions.fusions)
     for (const auto& fusion : list)
       fusions[kernel].push_back(
           {{"first", fusion.first}, {"count", fusion.count}, {"plan_file", fusion.plan_file}});
   out["fusions"] = std::move(fusions);
   nlohmann::ordered_json splits = nlohmann::ordered_json::object();
-  for (const auto& [kernel, list] : options.splits)
+  for (const auto& [kernel, list] : options.decisions.splits)
     for (const auto& split : list)
       splits[kernel].push_back(
           {{"step", split.step}, {"parts", split.parts}, {"plan_file", split.plan_file}});
   out["splits"] = std::move(splits);
   nlohmann::ordered_json variants = nlohmann::ordered_json::object();
-  for (const auto& [kernel, list] : options.variants)
+  for (const auto& [kernel, list] : options.decisions.variants)
     for (const auto& use : list)
       variants[kernel].push_back({{"op", use.op}, {"variant", use.variant}, {"plan_file", use.plan_file}});
   out["variants"] = std::move(variants);
   nlohmann::ordered_json tunables = nlohmann::ordered_json::object();
-  for (const auto& [name, tunable] : options.tunables)
+  for (const auto& [name, tunable] : options.decisions.tunables)
     tunables[name] = {{"value", tunable.value}, {"plan_file", tunable.plan_file}};
   out["tunables"] = std::move(tunables);
   out["dumps"] = std::move(dumps);

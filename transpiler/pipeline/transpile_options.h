@@ -44,7 +44,7 @@ struct MapWeights {
   std::vector<int> usable_tiles = {};
   friend bool operator==(const MapWeights&, const MapWeights&) = default;
 };
-using PlanOverrides = std::map<std::string, std::vector<MapWeights>>;
+using MapWeightOverrides = std::map<std::string, std::vector<MapWeights>>;
 
 // --plan: intrinsic calls moved onto another warp (a tuning plan's warp overrides), by kernel.
 // `op` names the calls: a source line ("77"), a file and line ("tile_gemm.cpp:77"), or an
@@ -101,16 +101,24 @@ struct TunableValue {
 };
 using TunableValues = std::map<std::string, TunableValue>;
 
+// What the tuning plans given with --plan decide (driver/plan_option.h reads them): one
+// structure, so the command line and `seq2par tune` hand every decision to the passes at once
+// and a decision added here cannot be forgotten by one of them.
+struct TuningDecisions {
+  MapWeightOverrides map_weights;
+  WarpOverrides warps;
+  FusionOverrides fusions;
+  SplitOverrides splits;
+  VariantOverrides variants;
+  TunableValues tunables; // of every plan: they are per input file, not per kernel
+  friend bool operator==(const TuningDecisions&, const TuningDecisions&) = default;
+};
+
 struct TranspileOptions {
   passes::PipelineOptions passes;
   FabricTarget fabric;
   GivenExtents given_extents;
-  PlanOverrides plan_overrides;
-  WarpOverrides warp_overrides;
-  FusionOverrides fusions;
-  SplitOverrides splits;
-  VariantOverrides variants;
-  TunableValues tunables;
+  TuningDecisions decisions;
   std::vector<dump::DumpKind> dumps;
   // --dump-after: the passes (pipeline/pass_registry.h) after which the IR is written.
   std::vector<std::string> dump_after;
