@@ -98,7 +98,7 @@ cl::opt<std::string> auto_warps(
              "site, at most the 6 hardware threads of a tile)"),
     cl::value_desc("N"), cl::cat(category));
 cl::opt<bool> no_verify("no-verify",
-                        cl::desc("Skip the self-check of each warp split (races, deadlock)"),
+                        cl::desc("Skip the self-checks of each warp split (the IR after every pass; races, deadlock)"),
                         cl::cat(category));
 cl::opt<bool>
     print_cxxflags("cxxflags",

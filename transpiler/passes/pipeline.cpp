@@ -6,6 +6,7 @@
 #include "passes/plan_symbolic_loop.h"
 #include "passes/remove_redundant_edges.h"
 #include "passes/split_warps.h"
+#include "passes/verify_ir.h"
 #include "passes/verify_sync.h"
 
 #include <set>
@@ -96,42 +97,49 @@ bool verify_all(const KernelPlan& plan, const Kernel& kernel, Diagnostics& diags
 KernelPlan plan_kernel(const Kernel& kernel, const PipelineOptions& options, Diagnostics& diags,
                        const AfterWarpSplitPass& after) {
   KernelPlan plan;
+  // After each pass: the structural verifier (unless --no-verify), then the caller's hook.
   const auto done = [&](WarpSplitPass pass) {
+    if (options.verify)
+      if (const auto problems = verify_ir(plan, pass); !problems.empty()) {
+        diags.error(kernel.loc, "internal error: after " + std::string(name_of(pass)) +
+                                    ", the warp-split IR of '" + kernel.name + "' is malformed (" +
+                                    problems.front() + "); please report this");
+        return false;
+      }
     if (after)
       after(pass, plan);
+    return true;
   };
-  if (!check_tile_memory(kernel, options.tile_sram_bytes, diags))
+  if (!check_tile_memory(kernel, options.tile_sram_bytes, diags) ||
+      !done(WarpSplitPass::CheckTileMemory))
     return plan;
-  done(WarpSplitPass::CheckTileMemory);
   plan.regions = build_regions(kernel, diags, options.cdfg);
-  if (diags.has_errors())
+  if (diags.has_errors() || !done(WarpSplitPass::BuildCdfg))
     return plan;
-  done(WarpSplitPass::BuildCdfg);
   for (auto& region : plan.regions)
     add_resource_edges(region.graph);
-  done(WarpSplitPass::AddResourceEdges);
+  if (!done(WarpSplitPass::AddResourceEdges))
+    return plan;
   if (!options.keep_redundant) {
     for (auto& region : plan.regions)
       plan.redundant_edges += remove_redundant_edges(region.graph);
-    done(WarpSplitPass::RemoveRedundantEdges);
+    if (!done(WarpSplitPass::RemoveRedundantEdges))
+      return plan;
   }
   // The warps the calls run on, before a symbolic loop's planning reshapes its region.
   std::set<int> warps;
   for (const auto& region : plan.regions)
     for (const auto& node : region.graph.nodes)
       warps.insert(node.warp);
-  if (!allocate_all_channels(plan, diags))
+  if (!allocate_all_channels(plan, diags) || !done(WarpSplitPass::AllocateChannels))
     return plan;
-  done(WarpSplitPass::AllocateChannels);
   for (auto& region : plan.regions)
     if (region.kind == Region::Kind::Expanded)
       region.warps = split_warps(region.graph);
-  done(WarpSplitPass::SplitWarps);
-  if (options.verify) {
-    if (!verify_all(plan, kernel, diags))
-      return plan;
-    done(WarpSplitPass::VerifySync);
-  }
+  if (!done(WarpSplitPass::SplitWarps))
+    return plan;
+  if (options.verify && (!verify_all(plan, kernel, diags) || !done(WarpSplitPass::VerifySync)))
+    return plan;
   plan.warps.assign(warps.begin(), warps.end());
   if (plan.regions.size() > 1) {
     plan.fence_channel = ++plan.channel_count;

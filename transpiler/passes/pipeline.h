@@ -20,7 +20,9 @@ namespace s2p::passes {
 
 struct PipelineOptions {
   bool keep_redundant = false; // skip redundant-edge removal (correct, with more synchronization)
-  bool verify = true; // check every expanded region's plan (races, deadlock) before emitting
+  // Check the IR after every pass (passes/verify_ir.h) and every expanded region's plan
+  // (races, deadlock, passes/verify_sync.h) before emitting; --no-verify skips both.
+  bool verify = true;
   std::int64_t tile_sram_bytes = kDefaultTileSramBytes; // the pools must fit one tile
   CdfgOptions cdfg;
   // --auto-warps[=N]: calls without a warp annotation get one (passes/assign_warps.h);
