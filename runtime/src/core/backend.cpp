@@ -3,6 +3,7 @@
 #include "tile/mpi/mpi_backend.h"
 
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 namespace s2p::rt {
@@ -18,26 +19,42 @@ namespace {
 
 } // namespace
 
-std::string backend_name() {
-  const char* chosen = std::getenv("S2P_BACKEND");
-  const std::string name = (chosen && *chosen) ? chosen : std::string(kDefaultBackend);
-  if (name == "threads" || name == "sim")
-    return name;
-  if (name == "mpi") {
-    if (!has_mpi())
-      throw std::runtime_error("S2P_BACKEND='mpi', but this runtime was built without MPI "
-                               "(install libopenmpi-dev and rebuild seq2par)");
-    return name;
+std::string_view name_of(backend_kind kind) {
+  switch (kind) {
+  case backend_kind::sim: return "sim";
+  case backend_kind::threads: return "threads";
+  case backend_kind::mpi: return "mpi";
   }
-  throw std::invalid_argument("S2P_BACKEND='" + name +
-                              "' is not a backend; choose 'sim', 'threads' or 'mpi'");
+  return "?";
 }
+
+std::optional<backend_kind> backend_in_environment() {
+  const char* chosen = std::getenv("S2P_BACKEND");
+  if (!chosen || !*chosen)
+    return kDefaultBackend;
+  for (const backend_kind kind : {backend_kind::sim, backend_kind::threads, backend_kind::mpi})
+    if (name_of(kind) == chosen)
+      return kind;
+  return std::nullopt;
+}
+
+backend_kind chosen_backend() {
+  const std::optional<backend_kind> kind = backend_in_environment();
+  if (!kind)
+    throw std::invalid_argument(std::string("S2P_BACKEND='") + std::getenv("S2P_BACKEND") +
+                                "' is not a backend; choose 'sim', 'threads' or 'mpi'");
+  if (*kind == backend_kind::mpi && !has_mpi())
+    throw std::runtime_error("S2P_BACKEND='mpi', but this runtime was built without MPI "
+                             "(install libopenmpi-dev and rebuild seq2par)");
+  return *kind;
+}
+
+std::string backend_name() { return std::string(name_of(chosen_backend())); }
 
 // Single-tile (warp-split) kernels have no tiles to deal out: under mpi every rank runs the
 // whole kernel on its own threads, so each holds the result without a message.
 void run_kernel(const kernel_info& info, const warp_function* warps) {
-  const std::string backend = backend_name();
-  if (backend == "sim")
+  if (chosen_backend() == backend_kind::sim)
     run_on_sim(info, warps);
   else
     run_on_threads(info, warps);

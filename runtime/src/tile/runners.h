@@ -33,12 +33,11 @@ void dispatch_multi_tile(const tile_kernel_info& info, Threads&& on_threads, Mpi
                          Fabric&& on_fabric) {
   if (info.tiles < 1)
     throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
-  const std::string backend = backend_name();
-  if (backend == "threads")
-    return on_threads();
-  if (backend == "mpi")
-    return on_mpi();
-  on_fabric();
+  switch (chosen_backend()) {
+  case backend_kind::threads: return on_threads();
+  case backend_kind::mpi: return on_mpi();
+  case backend_kind::sim: return on_fabric();
+  }
 }
 
 } // namespace s2p::rt

@@ -3,6 +3,7 @@
 // their standard output dropped from the start; `mpirun -n R ./foo` then prints exactly
 // what `./foo` prints. An uncaught exception on any rank ends the whole job (MPI_Abort)
 // instead of leaving the other ranks blocked in a message that never comes.
+#include "core/backend_registry.h"
 #include "core/refusal.h"
 #include "core/run_report.h"
 #include "tile/mpi/mpi_backend.h"
@@ -22,10 +23,7 @@ namespace s2p::rt::mpi {
 
 namespace {
 
-bool chosen() {
-  const char* backend = std::getenv("S2P_BACKEND");
-  return backend && std::string(backend) == "mpi";
-}
+bool chosen() { return backend_in_environment() == backend_kind::mpi; }
 
 bool env_flag(const char* name) {
   const char* value = std::getenv(name);

@@ -153,10 +153,10 @@ forall_placement forall_placement_of(const tile_kernel_info& info) {
   if (info.tiles < 1)
     throw std::invalid_argument(std::string("seq2par: kernel '") + info.name + "' spans no tiles");
   (void)work_stealing_setting(); // a bad setting is refused on every backend alike
-  const std::string backend = backend_name(); // refuses mpi in a runtime without it
-  if (backend == "threads" && !owner_copy_asked("S2P_THREADS_OWNER_COPY"))
+  const backend_kind backend = chosen_backend(); // refuses mpi in a runtime without it
+  if (backend == backend_kind::threads && !owner_copy_asked("S2P_THREADS_OWNER_COPY"))
     return forall_placement::threads_in_place;
-  if (backend == "mpi" && !owner_copy_asked("S2P_MPI_OWNER_COPY"))
+  if (backend == backend_kind::mpi && !owner_copy_asked("S2P_MPI_OWNER_COPY"))
     return forall_placement::ranks_in_place;
   return forall_placement::tile_program;
 }
