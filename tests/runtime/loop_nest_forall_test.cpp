@@ -182,6 +182,27 @@ TEST(LoopNestPlan, TwoReadsOfOneFieldNeedABlockOnce) {
   EXPECT_EQ(s2p::minimum_block_bytes(map, inputs), plan.bytes);
 }
 
+// A window of the index (X[i - 1 + k], k in [0, 3), guarded off the ends): each tile gets its
+// segment widened by one element either side, the minimum, and the image of a part is the
+// part widened by the window.
+TEST(LoopNestPlan, AWindowMovesTheNeighboursElementsOnly) {
+  const auto map = s2p::resource_map<1>::block({32}, 4);
+  index_map<1> window{{0}, {-1}, {3}};
+  window.guard_lower = {1};
+  window.guard_upper = {31};
+  EXPECT_TRUE(window.has_ranges());
+  const s2p::grid<1> part{{4}, {8}}; // size 4 from index 8
+  const s2p::grid<1> image = window.apply(part, {32});
+  EXPECT_EQ(image.offset[0], 7); // [8, 12) widened to [7, 13)
+  EXPECT_EQ(image.size[0], 6);
+  const std::vector<s2p::input_access<1>> inputs{{"X", &map, window, 8}};
+  const s2p::owner_copy_plan plan = s2p::plan_owner_copy(map, inputs);
+  ASSERT_TRUE(plan.error.empty()) << plan.error;
+  // Tiles 1 and 2 need one element each side, tiles 0 and 3 one element on their inner side.
+  EXPECT_EQ(plan.bytes, 6 * 8);
+  EXPECT_EQ(s2p::minimum_block_bytes(map, inputs), plan.bytes);
+}
+
 TEST(LoopNestPlan, ARangeOutsideTheFieldIsRefused) {
   const auto map = s2p::resource_map<2>::block({kN, kN}, 4);
   const auto a_map = s2p::resource_map<2>::block({kN, kK}, 4);

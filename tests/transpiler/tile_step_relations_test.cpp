@@ -55,6 +55,25 @@ TEST(TileStepRelations, AStepWritesItsOutputAtTheIndexAndReadsAtItsMapsByData) {
   EXPECT_FALSE(carried_dependence(relations.statement).has_value());
 }
 
+TEST(TileStepRelations, AWindowOfTheIndexIsTheIndexPlusABodyLoop) {
+  // Ys[{i[0] - 1 + k}] over k in [0, 3): i - 1 + k.
+  ir::MultiTile multi = multi_tile({forall(7, "Zd", {{"Ys", {{{0}, {-1}, {3}}}}})});
+  multi.parameter_extents["z"] = {64};
+  const StepRelations relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(relations.statement.domain.dimensions, (std::vector<std::string>{"i0", "k0"}));
+  ASSERT_EQ(relations.statement.accesses.size(), 2u);
+  EXPECT_EQ(relations.statement.accesses[1].index,
+            (std::vector<AffineExpr>{AffineExpr::variable(0, -1) + AffineExpr::variable(1)}));
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index, "i-1+k");
+  // Indices [0, 8) read [-1, 9): the block widened by the window on both sides.
+  EXPECT_EQ(footprint(relations.statement, "y", Access::Kind::Read, {{0}, {8}}),
+            (Box{{-1}, {9}}));
+  // The same window on the output is a dependence between iterations.
+  ir::MultiTile in_place = multi_tile({forall(8, "Yd", {{"Yd", {{{0}, {-1}, {3}}}}})});
+  in_place.parameter_extents["y"] = {64};
+  EXPECT_TRUE(carried_dependence(tile_step_relations(in_place, 0).statement).has_value());
+}
+
 TEST(TileStepRelations, UnknownExtentsAreParametersAndALoopAxisIsABodyLoop) {
   TileStep step = forall(9, "Zd", {{"Xd", {{{0, TileStep::kLoopAxis}, {0, 2}, {0, 4}}}}});
   step.rank = 2;

@@ -70,8 +70,11 @@ private:
             AffineExpr::parameter(value_parameter(map.symbol[d]->name), map.symbol[d]->offset));
         continue;
       }
+      const std::int64_t span = d < map.span.size() ? map.span[d] : 0;
       if (map.axis[d] != TileStep::kLoopAxis) {
-        index.push_back(AffineExpr::variable(static_cast<std::size_t>(map.axis[d]), map.offset[d]));
+        const auto at = AffineExpr::variable(static_cast<std::size_t>(map.axis[d]), map.offset[d]);
+        // A window of the index: i[axis] + offset + k, k a new body loop over [0, span).
+        index.push_back(span > 0 ? at + AffineExpr::variable(add_body_loop(0, span)) : at);
         continue;
       }
       Domain& domain = out_.statement.domain;
@@ -87,6 +90,14 @@ private:
       index.push_back(AffineExpr::variable(loop));
     }
     return index;
+  }
+  // A new loop of the body over [first, first + span): its dimension.
+  std::size_t add_body_loop(std::int64_t first, std::int64_t span) {
+    Domain& domain = out_.statement.domain;
+    const std::size_t loop = domain.dimensions.size();
+    domain.add_loop("k" + std::to_string(loop - static_cast<std::size_t>(domain.index_rank)),
+                    AffineExpr::value(first), AffineExpr::value(first + span));
+    return loop;
   }
   // The parameter standing for axis d of `field`'s extent, added once.
   std::size_t extent_parameter(const std::string& field, std::size_t d) {
@@ -214,6 +225,8 @@ std::string index_text(const TileStep::IndexMap& map) {
     const bool whole = axis == TileStep::kLoopAxis && map.span.at(d) == TileStep::kWholeAxis;
     if (map.offset[d] != 0 && !whole)
       out += (map.offset[d] > 0 ? "+" : "") + std::to_string(map.offset[d]);
+    if (axis != TileStep::kLoopAxis && d < map.span.size() && map.span[d] > 0) // a window
+      out += "+k";
   }
   return one ? out : out + ")";
 }

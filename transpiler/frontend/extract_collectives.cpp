@@ -172,7 +172,92 @@ void add_range(ir::TileStep::IndexMap& map, int field_rank, std::int64_t first, 
   map.offset.push_back(first);
 }
 
+// The terms of a sum or difference (a + b - c ...) that index_coordinate reads as a window
+// of the index: coordinates of the index (i[k]) and loop variables of the body, each with its
+// sign, and the constants summed. Leaves are read through helper parameters.
+struct SumTerms {
+  struct Term {
+    const clang::Expr* leaf = nullptr;
+    const HelperArguments* level = nullptr;
+    int sign = 1;
+  };
+  std::vector<Term> terms;
+  std::int64_t constant = 0;
+};
+
+void add_sum_terms(const clang::Expr* e, const HelperArguments* through, int sign,
+                   const clang::ASTContext& ctx, SumTerms& out) {
+  const auto [base, level] = resolve(e, through);
+  clang::Expr::EvalResult value;
+  if (!base->isValueDependent() && base->EvaluateAsInt(value, ctx)) {
+    out.constant += sign * value.Val.getInt().getExtValue();
+    return;
+  }
+  if (const auto* sum = llvm::dyn_cast<clang::BinaryOperator>(base);
+      sum && (sum->getOpcode() == clang::BO_Add || sum->getOpcode() == clang::BO_Sub)) {
+    add_sum_terms(sum->getLHS(), level, sign, ctx, out);
+    add_sum_terms(sum->getRHS(), level, sum->getOpcode() == clang::BO_Add ? sign : -sign, ctx, out);
+    return;
+  }
+  out.terms.push_back({base, level, sign});
+}
+
 } // namespace
+
+// i[k] for the forall's index `i` (read through helpers): k, else nothing.
+std::optional<int> KernelExtractor::Impl::index_axis(const clang::Expr* base,
+                                                     const HelperArguments* level,
+                                                     const clang::ParmVarDecl* i,
+                                                     int forall_rank) const {
+  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
+  clang::Expr::EvalResult axis;
+  if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
+      referenced_decl(resolve(subscript->getArg(0), level).first) != i ||
+      !resolve(subscript->getArg(1), level).first->EvaluateAsInt(axis, ctx_))
+    return std::nullopt;
+  const std::int64_t k = axis.Val.getInt().getExtValue();
+  if (k < 0 || k >= forall_rank)
+    return std::nullopt;
+  return static_cast<int>(k);
+}
+
+// c = i[k] + v + constants or i[k] - v + constants, v a counted loop variable of the body
+// over [a, b): the window i[k] + [offset, offset + b - a) of the index (TileStep::IndexMap's
+// span on an index axis), a convolution's or a stencil's loop over its offsets. A loop whose
+// bounds only the running kernel knows reads the whole axis.
+bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const HelperArguments* through,
+                                              const clang::ParmVarDecl* i, const LoopRanges* loops,
+                                              int forall_rank, int field_rank, std::int64_t offset,
+                                              ir::TileStep::IndexMap& map) const {
+  SumTerms sum;
+  add_sum_terms(c, through, 1, ctx_, sum);
+  std::optional<int> axis;
+  const LoopRange* range = nullptr;
+  int loop_sign = 1;
+  for (const SumTerms::Term& term : sum.terms) {
+    if (const auto k = index_axis(term.leaf, term.level, i, forall_rank); k && !axis && term.sign > 0) {
+      axis = k;
+      continue;
+    }
+    const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(term.leaf));
+    if (range || !loops || !var || !loops->count(var))
+      return false;
+    range = &loops->at(var);
+    loop_sign = term.sign;
+  }
+  if (!axis || !range)
+    return false;
+  if (!*range) {
+    add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+    return true;
+  }
+  const auto [first, last] = **range; // [first, last)
+  map.span.resize(static_cast<std::size_t>(field_rank), 0);
+  map.span[map.axis.size()] = std::max<std::int64_t>(last - first, 0);
+  map.axis.push_back(*axis);
+  map.offset.push_back(offset + sum.constant + (loop_sign > 0 ? first : 1 - last));
+  return true;
+}
 
 // c = i[k] + constant; a loop variable of the body + constant (every element of its range is
 // read: the whole axis when the loop's bounds are not constants); a constant (a fixed
@@ -201,18 +286,13 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
       add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
     return true;
   }
-  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
-  clang::Expr::EvalResult axis;
-  if (subscript && subscript->getOperator() == clang::OO_Subscript &&
-      referenced_decl(resolve(subscript->getArg(0), level).first) == i &&
-      resolve(subscript->getArg(1), level).first->EvaluateAsInt(axis, ctx_)) {
-    const std::int64_t k = axis.Val.getInt().getExtValue();
-    if (k < 0 || k >= forall_rank)
-      return false;
-    map.axis.push_back(static_cast<int>(k));
+  if (const auto k = index_axis(base, level, i, forall_rank)) {
+    map.axis.push_back(*k);
     map.offset.push_back(offset);
     return true;
   }
+  if (window_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map))
+    return true;
   if (level || !kernel_value(*base, *i, loops))
     return false;
   // The whole axis for the stages that plan footprints without the kernel's values; the

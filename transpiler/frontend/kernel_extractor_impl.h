@@ -115,6 +115,12 @@ private:
   bool index_coordinate(const clang::Expr* c, const HelperArguments* through,
                         const clang::ParmVarDecl* i, const LoopRanges* loops, int forall_rank,
                         int field_rank, std::int64_t offset, ir::TileStep::IndexMap& map);
+  std::optional<int> index_axis(const clang::Expr* base, const HelperArguments* level,
+                                const clang::ParmVarDecl* i, int forall_rank) const;
+  // i[k] plus or minus a loop variable of the body, plus constants: a window of the index.
+  bool window_coordinate(const clang::Expr* c, const HelperArguments* through,
+                         const clang::ParmVarDecl* i, const LoopRanges* loops, int forall_rank,
+                         int field_rank, std::int64_t offset, ir::TileStep::IndexMap& map) const;
   // The bounds on the forall's index `i` that the `if`s around `access` (in the forall body
   // `body`) put (extract_guards.cpp).
   std::vector<ir::TileStep::IndexBound> guard_of(const clang::Stmt& access,

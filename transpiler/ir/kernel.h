@@ -176,6 +176,8 @@ struct TileStep {
   // In the local-global view a coordinate may also be a loop variable of the task body
   // (At({b[0], k})): axis[d] == kLoopAxis, and the task reads every block with that
   // coordinate in [offset[d], offset[d] + span[d]). `span` is empty when no axis is a loop's.
+  // In the global view an index axis may carry a span too: a window of the index,
+  // i[axis[d]] + offset[d] + [0, span[d]) (Xd[{i[0] + k}] over a body loop k, a convolution).
   static constexpr int kLoopAxis = -1;
   // span[d] of a loop axis that covers the field's whole axis d (a loop whose bounds are known
   // only when the kernel runs, a coordinate computed from the kernel's values).

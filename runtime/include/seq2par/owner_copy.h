@@ -37,6 +37,10 @@ namespace s2p {
 // local-global view (block coordinates) a task reads every block in the range (a GEMM task's
 // row of A blocks, At({b[0], k})).
 //
+// Where source_axis[d] is an axis and span[d] > 0, the coordinate is a window of the index:
+// in[d] = out[source_axis[d]] + offset[d] + [0, span[d]) (a body loop over the offsets of a
+// convolution or a stencil, Xd[{i[0] + k}]).
+//
 // A guard restricts which output indices read through the map at all: those with
 // guard_lower[a] <= out[a] < guard_upper[a] on every output axis a (the `if` around a
 // stencil's reads that keeps them off the boundary). Unguarded axes are unbounded.
@@ -67,9 +71,13 @@ template <int N> struct index_map {
     m.source_axis = {1, 0};
     return m;
   }
-  // Whether some coordinate is a range (the image of one index is then more than one element).
+  // Whether some coordinate is a range or a window (the image of one index is then more than
+  // one element).
   bool has_ranges() const {
-    return std::find(source_axis.begin(), source_axis.end(), loop_axis) != source_axis.end();
+    for (std::size_t d = 0; d < N; ++d)
+      if (source_axis[d] == loop_axis || span[d] > 0)
+        return true;
+    return false;
   }
   // The image of a rectangle of the output (element indices, global view) or of its blocks
   // (block coordinates, local-global view): a rectangle, since axes are only permuted and
@@ -92,7 +100,7 @@ template <int N> struct index_map {
       const int s = source_axis[k];
       if (s != loop_axis) {
         out.offset[d] = g.offset[s] + offset[k];
-        out.size[d] = g.size[s];
+        out.size[d] = g.size[s] + (span[k] > 0 ? span[k] - 1 : 0); // a window widens the image
       } else if (span[k] == whole_axis) {
         out.offset[d] = 0;
         out.size[d] = whole[d];
