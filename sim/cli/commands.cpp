@@ -482,6 +482,94 @@ unsigned default_threads(const Ranks* ranks) {
   return ranks == nullptr ? cores : std::max(1U, cores / std::max(1U, ranks_on_this_host()));
 }
 
+// `run`'s options into the simulation's (the schedule and fabric are loaded by the caller).
+SimulationOptions run_options(const Args& args, const Schedule& schedule,
+                              const std::optional<std::string>& fabric_path, unsigned threads,
+                              Ranks* ranks) {
+  SimulationOptions options;
+  options.seed = args.number("--seed", 1, 0, UINT64_MAX);
+  options.init_seed = args.number("--init-seed", 0, 0, UINT64_MAX);
+  if (const auto init = args.value("--init")) {
+    options.init = parse_init(*init);
+  }
+  options.move_data = !args.has("--timing-only");
+  options.max_host_bytes = args.number("--max-host-memory", options.max_host_bytes, 0, UINT64_MAX);
+  options.fabric_source = fabric_label(schedule, fabric_path);
+  options.threads = threads;
+  options.ranks = ranks;
+  if (args.has("--trace")) {
+    options.trace_tiles = parse_trace_tiles(args.value("--trace-tiles"), schedule.tiles);
+  }
+  return options;
+}
+
+// The report, HTML page and trace `run` was asked to write.
+void write_run_outputs(const Args& args, const std::string& path, const Simulation& simulation) {
+  if (const auto report = args.value("--report")) {
+    detail::write_file_atomically(*report, simulation.report_json().dump(1) + "\n");
+  }
+  if (const auto html = args.value("--html")) {
+    detail::write_file_atomically(*html, html_report(simulation.report_json(), path));
+  }
+  if (const auto trace = args.value("--trace")) {
+    detail::AtomicFileWriter writer(*trace);
+    simulation.write_trace(writer.stream());
+    writer.commit();
+  }
+}
+
+// `run`'s summary on stdout: the fabric, transfers, cycles, bounds, deadlock, verification and
+// where the outputs went.
+void print_run_summary(const Args& args, const RunReport& r,
+                       const std::optional<VerifyResult>& verified, std::size_t traced) {
+  std::cout << "s2p-sim run: " << r.kernel << ", " << r.tiles << " tiles on " << r.chips
+            << " chip(s), " << r.supersteps.size() << "/" << r.supersteps_planned
+            << " supersteps, fabric: " << r.fabric_source << ", data: " << r.data_mode << "\n";
+  std::uint64_t transfers = 0;
+  std::uint64_t external = 0;
+  std::uint64_t bytes = 0;
+  for (const SuperstepStats& s : r.supersteps) {
+    transfers += s.transfers;
+    external += s.external_transfers;
+    bytes += s.bytes;
+  }
+  std::cout << "transfers: " << transfers << " (" << external << " external), " << bytes
+            << " bytes delivered\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "total: %llu cycles (%.3f ms at %u MHz)\n",
+                static_cast<unsigned long long>(r.total_cycles),
+                static_cast<double>(r.total_cycles) / (r.fabric.chip.clock_mhz * 1e3),
+                r.fabric.chip.clock_mhz);
+  std::cout << line;
+  if (r.ring_bound) {
+    const RingBound& b = *r.ring_bound;
+    std::snprintf(line, sizeof line,
+                  "ring bound: %.0f cycles = %s with N=%llu S=%llu B=%g L=%g; ratio %.4f\n",
+                  b.bound_cycles, b.formula.c_str(), static_cast<unsigned long long>(b.n),
+                  static_cast<unsigned long long>(b.s), b.b, b.l, b.ratio);
+    std::cout << line;
+  }
+  if (r.hierarchical_bound) {
+    print_hierarchical_bound(*r.hierarchical_bound);
+  }
+  if (r.deadlock) {
+    std::cout << "deadlock in superstep " << r.deadlock->superstep << " ('"
+              << r.deadlock->superstep_name << "'): " << r.deadlock->blocked_count
+              << " receive(s) never matched\n";
+  }
+  if (verified) {
+    std::cout << "verify: " << (verified->ok ? "ok" : "FAILED") << " (" << verified->detail
+              << "; " << verified->checked_elements << " elements checked)\n";
+  }
+  if (args.has("--report")) {
+    std::cout << "report: " << *args.value("--report") << "\n";
+  }
+  if (args.has("--trace")) {
+    std::cout << "trace: " << *args.value("--trace") << " (" << traced
+              << " tile track(s); open in https://ui.perfetto.dev or chrome://tracing)\n";
+  }
+}
+
 } // namespace
 
 int run_run(const std::vector<std::string>& argv, Ranks* ranks) {
@@ -513,21 +601,7 @@ int run_run(const std::vector<std::string>& argv, Ranks* ranks) {
   Schedule schedule = load_schedule(path);
   const auto fabric_path = args.value("--fabric");
   Fabric fabric = fabric_for(schedule, fabric_path);
-
-  SimulationOptions options;
-  options.seed = args.number("--seed", 1, 0, UINT64_MAX);
-  options.init_seed = args.number("--init-seed", 0, 0, UINT64_MAX);
-  if (const auto init = args.value("--init")) {
-    options.init = parse_init(*init);
-  }
-  options.move_data = !args.has("--timing-only");
-  options.max_host_bytes = args.number("--max-host-memory", options.max_host_bytes, 0, UINT64_MAX);
-  options.fabric_source = fabric_label(schedule, fabric_path);
-  options.threads = threads;
-  options.ranks = ranks;
-  if (args.has("--trace")) {
-    options.trace_tiles = parse_trace_tiles(args.value("--trace-tiles"), schedule.tiles);
-  }
+  const SimulationOptions options = run_options(args, schedule, fabric_path, threads, ranks);
   const std::size_t traced = options.trace_tiles.size();
   Simulation simulation(std::move(schedule), std::move(fabric), options);
   simulation.run();
@@ -538,79 +612,17 @@ int run_run(const std::vector<std::string>& argv, Ranks* ranks) {
     }
     verified = simulation.verify();
   }
-
   const bool failed = simulation.diagnostics().has_errors() || simulation.report().deadlock ||
                       (verified && !verified->ok) || !simulation.report().completed;
-  if (!speaks) { // every rank holds the same report; rank 0 tells
-    if (args.has("--host-stats")) {
-      print_host_stats(simulation.report(), seconds_since(host_start), threads, ranks);
-    }
-    return failed ? 1 : 0;
-  }
-  if (const auto report = args.value("--report")) {
-    detail::write_file_atomically(*report, simulation.report_json().dump(1) + "\n");
-  }
-  if (const auto html = args.value("--html")) {
-    detail::write_file_atomically(*html, html_report(simulation.report_json(), path));
-  }
-  if (const auto trace = args.value("--trace")) {
-    detail::AtomicFileWriter writer(*trace);
-    simulation.write_trace(writer.stream());
-    writer.commit();
-  }
-
-  print_diagnostics(path, simulation.diagnostics());
-  const RunReport& r = simulation.report();
-  if (!args.has("--quiet")) {
-    std::cout << "s2p-sim run: " << r.kernel << ", " << r.tiles << " tiles on " << r.chips
-              << " chip(s), " << r.supersteps.size() << "/" << r.supersteps_planned
-              << " supersteps, fabric: " << r.fabric_source << ", data: " << r.data_mode << "\n";
-    std::uint64_t transfers = 0;
-    std::uint64_t external = 0;
-    std::uint64_t bytes = 0;
-    for (const SuperstepStats& s : r.supersteps) {
-      transfers += s.transfers;
-      external += s.external_transfers;
-      bytes += s.bytes;
-    }
-    std::cout << "transfers: " << transfers << " (" << external << " external), " << bytes
-              << " bytes delivered\n";
-    char line[256];
-    std::snprintf(line, sizeof line, "total: %llu cycles (%.3f ms at %u MHz)\n",
-                  static_cast<unsigned long long>(r.total_cycles),
-                  static_cast<double>(r.total_cycles) / (r.fabric.chip.clock_mhz * 1e3),
-                  r.fabric.chip.clock_mhz);
-    std::cout << line;
-    if (r.ring_bound) {
-      const RingBound& b = *r.ring_bound;
-      std::snprintf(line, sizeof line,
-                    "ring bound: %.0f cycles = %s with N=%llu S=%llu B=%g L=%g; ratio %.4f\n",
-                    b.bound_cycles, b.formula.c_str(), static_cast<unsigned long long>(b.n),
-                    static_cast<unsigned long long>(b.s), b.b, b.l, b.ratio);
-      std::cout << line;
-    }
-    if (r.hierarchical_bound) {
-      print_hierarchical_bound(*r.hierarchical_bound);
-    }
-    if (r.deadlock) {
-      std::cout << "deadlock in superstep " << r.deadlock->superstep << " ('"
-                << r.deadlock->superstep_name << "'): " << r.deadlock->blocked_count
-                << " receive(s) never matched\n";
-    }
-    if (verified) {
-      std::cout << "verify: " << (verified->ok ? "ok" : "FAILED") << " (" << verified->detail
-                << "; " << verified->checked_elements << " elements checked)\n";
-    }
-    if (args.has("--report")) {
-      std::cout << "report: " << *args.value("--report") << "\n";
-    }
-    if (args.has("--trace")) {
-      std::cout << "trace: " << *args.value("--trace") << " (" << traced
-                << " tile track(s); open in https://ui.perfetto.dev or chrome://tracing)\n";
+  if (speaks) { // every rank holds the same report; rank 0 tells
+    write_run_outputs(args, path, simulation);
+    print_diagnostics(path, simulation.diagnostics());
+    if (!args.has("--quiet")) {
+      print_run_summary(args, simulation.report(), verified, traced);
     }
   }
   if (args.has("--host-stats")) {
-    print_host_stats(r, seconds_since(host_start), threads, ranks);
+    print_host_stats(simulation.report(), seconds_since(host_start), threads, ranks);
   }
   return failed ? 1 : 0;
 }

@@ -78,30 +78,35 @@ TileMemory::TileMemory(const Resolver& resolver, const Fabric& fabric, bool with
   }
 }
 
-void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagnostics,
-                           MemoryOverTime& over_time, TileStats& stats) const {
-  const Schedule& schedule = resolver_.schedule();
-  struct Live {
-    int buffer;
-    std::uint64_t first;
-    std::uint64_t last;
-    std::uint64_t bytes;
-    std::int64_t base;
-  };
-  std::vector<Live> live;
-  for (std::size_t b = 0; b < buffer_count_; ++b) {
-    const TileBuffer& held = resolver_.buffer(tile, static_cast<int>(b));
+namespace {
+
+// A buffer a tile holds, over the supersteps it is live in.
+struct LiveBuffer {
+  int buffer;
+  std::uint64_t first;
+  std::uint64_t last;
+  std::uint64_t bytes;
+  std::int64_t base;
+};
+
+std::vector<LiveBuffer> live_buffers(const Resolver& resolver, TileId tile, std::size_t buffers) {
+  std::vector<LiveBuffer> live;
+  for (std::size_t b = 0; b < buffers; ++b) {
+    const TileBuffer& held = resolver.buffer(tile, static_cast<int>(b));
     if (held.held) {
-      const auto [first, last] = resolver_.live_range(static_cast<int>(b));
+      const auto [first, last] = resolver.live_range(static_cast<int>(b));
       live.push_back({static_cast<int>(b), first, last, held.bytes, held.base});
     }
   }
-  if (live.empty()) {
-    return;
-  }
-  // Sweep over supersteps where the live set changes: +bytes at first, -bytes after last.
+  return live;
+}
+
+// Sweeps the supersteps where the live set changes (+bytes at first, -bytes after last): the
+// memory over time and the peaks, in total and by category.
+void sweep_live_bytes(const Schedule& schedule, const std::vector<LiveBuffer>& live,
+                      MemoryOverTime& over_time, TileStats& stats) {
   std::map<std::uint64_t, std::vector<std::pair<int, std::int64_t>>> changes;
-  for (const Live& l : live) {
+  for (const LiveBuffer& l : live) {
     changes[l.first].emplace_back(l.buffer, static_cast<std::int64_t>(l.bytes));
     changes[l.last + 1].emplace_back(l.buffer, -static_cast<std::int64_t>(l.bytes));
   }
@@ -128,76 +133,104 @@ void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagn
       }
     }
   }
+}
 
-  const std::uint64_t sram = fabric.tile.sram_bytes;
-  if (stats.peak_memory > sram) {
-    // Name the live set at the peak, biggest first, so the report says what to move.
-    std::vector<const Live*> at_peak;
-    for (const Live& l : live) {
-      if (l.first <= stats.peak_superstep && stats.peak_superstep <= l.last) {
-        at_peak.push_back(&l);
-      }
+// The out-of-memory diagnostic: the live set at the peak, biggest first, so the report says
+// what to move.
+Diagnostic out_of_memory(const Resolver& resolver, TileId tile, const std::vector<LiveBuffer>& live,
+                         const TileStats& stats, std::uint64_t sram) {
+  const Schedule& schedule = resolver.schedule();
+  std::vector<const LiveBuffer*> at_peak;
+  for (const LiveBuffer& l : live) {
+    if (l.first <= stats.peak_superstep && stats.peak_superstep <= l.last) {
+      at_peak.push_back(&l);
     }
-    std::sort(at_peak.begin(), at_peak.end(), [](const Live* a, const Live* b) {
-      return a->bytes != b->bytes ? a->bytes > b->bytes : a->buffer < b->buffer;
-    });
-    std::string biggest;
-    for (std::size_t i = 0; i < at_peak.size() && i < 3; ++i) {
-      biggest += (i == 0 ? "" : ", ") + std::string("'") +
-                 schedule.buffers[at_peak[i]->buffer].name + "' " + kib(at_peak[i]->bytes);
-    }
-    diagnostics.add(resolver_.diagnostic(
-        "out-of-memory", stats.peak_superstep, tile, schedule.buffers[at_peak.front()->buffer].name,
-        "out of memory: " + kib(stats.peak_memory) + " live at the peak, the tile has " +
-            kib(sram) + " of SRAM (biggest: " + biggest + ")"));
   }
+  std::sort(at_peak.begin(), at_peak.end(), [](const LiveBuffer* a, const LiveBuffer* b) {
+    return a->bytes != b->bytes ? a->bytes > b->bytes : a->buffer < b->buffer;
+  });
+  std::string biggest;
+  for (std::size_t i = 0; i < at_peak.size() && i < 3; ++i) {
+    biggest += (i == 0 ? "" : ", ") + std::string("'") +
+               schedule.buffers[at_peak[i]->buffer].name + "' " + kib(at_peak[i]->bytes);
+  }
+  return resolver.diagnostic(
+      "out-of-memory", stats.peak_superstep, tile, schedule.buffers[at_peak.front()->buffer].name,
+      "out of memory: " + kib(stats.peak_memory) + " live at the peak, the tile has " + kib(sram) +
+          " of SRAM (biggest: " + biggest + ")");
+}
 
-  // Explicit addresses: inside SRAM, no overlap between buffers live at the same time, and no
-  // shared bank when the fabric separates banks.
-  std::vector<const Live*> placed;
-  for (const Live& l : live) {
+// Two placed buffers live at the same time: overlapping, or sharing a bank where the fabric
+// separates banks.
+void check_placed_pair(const Resolver& resolver, const Fabric& fabric, TileId tile,
+                       const LiveBuffer& a, const LiveBuffer& b, Diagnostics& diagnostics) {
+  if (a.bytes == 0 || b.bytes == 0 || a.last < b.first || b.last < a.first) {
+    return;
+  }
+  const Schedule& schedule = resolver.schedule();
+  const std::uint64_t bank = fabric.tile.bank_bytes;
+  const auto a_lo = static_cast<std::uint64_t>(a.base);
+  const auto b_lo = static_cast<std::uint64_t>(b.base);
+  const std::uint64_t a_hi = a_lo + a.bytes;
+  const std::uint64_t b_hi = b_lo + b.bytes;
+  const std::uint64_t when = std::max(a.first, b.first);
+  const std::string names = "buffers '" + schedule.buffers[a.buffer].name + "' [" +
+                            std::to_string(a_lo) + ", " + std::to_string(a_hi) + ") and '" +
+                            schedule.buffers[b.buffer].name + "' [" + std::to_string(b_lo) + ", " +
+                            std::to_string(b_hi) + ")";
+  if (a_lo < b_hi && b_lo < a_hi) {
+    diagnostics.add(resolver.diagnostic("buffers-overlap", when, tile,
+                                        schedule.buffers[b.buffer].name,
+                                        names + " overlap while both are live"));
+  } else if (fabric.tile.separate_banks && a_lo / bank <= (b_hi - 1) / bank &&
+             b_lo / bank <= (a_hi - 1) / bank) {
+    diagnostics.add(resolver.diagnostic("bank-shared", when, tile, schedule.buffers[b.buffer].name,
+                                        names + " share a " + kib(bank) +
+                                            " bank while both are live"));
+  }
+}
+
+// Explicit addresses: inside SRAM, no overlap between buffers live at the same time, and no
+// shared bank when the fabric separates banks.
+void check_placements(const Resolver& resolver, const Fabric& fabric, TileId tile,
+                      const std::vector<LiveBuffer>& live, Diagnostics& diagnostics) {
+  const Schedule& schedule = resolver.schedule();
+  const std::uint64_t sram = fabric.tile.sram_bytes;
+  std::vector<const LiveBuffer*> placed;
+  for (const LiveBuffer& l : live) {
     if (l.base < 0) {
       continue;
     }
     const auto base = static_cast<std::uint64_t>(l.base);
     if (base > sram || l.bytes > sram - base) {
       diagnostics.add(
-          resolver_.diagnostic("out-of-memory", l.first, tile, schedule.buffers[l.buffer].name,
-                               "buffer '" + schedule.buffers[l.buffer].name + "' at [" +
-                                   std::to_string(base) + ", " + std::to_string(base + l.bytes) +
-                                   ") extends past the tile's " + kib(sram) + " of SRAM"));
+          resolver.diagnostic("out-of-memory", l.first, tile, schedule.buffers[l.buffer].name,
+                              "buffer '" + schedule.buffers[l.buffer].name + "' at [" +
+                                  std::to_string(base) + ", " + std::to_string(base + l.bytes) +
+                                  ") extends past the tile's " + kib(sram) + " of SRAM"));
     }
     placed.push_back(&l);
   }
-  const std::uint64_t bank = fabric.tile.bank_bytes;
   for (std::size_t i = 0; i < placed.size(); ++i) {
     for (std::size_t j = i + 1; j < placed.size(); ++j) {
-      const Live& a = *placed[i];
-      const Live& b = *placed[j];
-      if (a.bytes == 0 || b.bytes == 0 || a.last < b.first || b.last < a.first) {
-        continue;
-      }
-      const auto a_lo = static_cast<std::uint64_t>(a.base);
-      const auto b_lo = static_cast<std::uint64_t>(b.base);
-      const std::uint64_t a_hi = a_lo + a.bytes;
-      const std::uint64_t b_hi = b_lo + b.bytes;
-      const std::uint64_t when = std::max(a.first, b.first);
-      const std::string names = "buffers '" + schedule.buffers[a.buffer].name + "' [" +
-                                std::to_string(a_lo) + ", " + std::to_string(a_hi) + ") and '" +
-                                schedule.buffers[b.buffer].name + "' [" + std::to_string(b_lo) +
-                                ", " + std::to_string(b_hi) + ")";
-      if (a_lo < b_hi && b_lo < a_hi) {
-        diagnostics.add(resolver_.diagnostic("buffers-overlap", when, tile,
-                                             schedule.buffers[b.buffer].name,
-                                             names + " overlap while both are live"));
-      } else if (fabric.tile.separate_banks && a_lo / bank <= (b_hi - 1) / bank &&
-                 b_lo / bank <= (a_hi - 1) / bank) {
-        diagnostics.add(
-            resolver_.diagnostic("bank-shared", when, tile, schedule.buffers[b.buffer].name,
-                                 names + " share a " + kib(bank) + " bank while both are live"));
-      }
+      check_placed_pair(resolver, fabric, tile, *placed[i], *placed[j], diagnostics);
     }
   }
+}
+
+} // namespace
+
+void TileMemory::check_fit(TileId tile, const Fabric& fabric, Diagnostics& diagnostics,
+                           MemoryOverTime& over_time, TileStats& stats) const {
+  const std::vector<LiveBuffer> live = live_buffers(resolver_, tile, buffer_count_);
+  if (live.empty()) {
+    return;
+  }
+  sweep_live_bytes(resolver_.schedule(), live, over_time, stats);
+  if (stats.peak_memory > fabric.tile.sram_bytes) {
+    diagnostics.add(out_of_memory(resolver_, tile, live, stats, fabric.tile.sram_bytes));
+  }
+  check_placements(resolver_, fabric, tile, live, diagnostics);
 }
 
 void TileMemory::Release::operator()(std::byte* bytes) const {

@@ -191,6 +191,134 @@ bool binary_lanes(LaneValue& a, const LaneValue& b, std::int64_t* row, std::size
 
 } // namespace
 
+// The instructions of Expr::eval_lanes over a stack of lane values.
+struct ExprLanes {
+  using Op = Expr::Op;
+  static bool unary(Op op, LaneValue& v, std::int64_t* r, std::size_t lanes);
+  static bool binary(Op op, LaneValue& a, const LaneValue& b, std::int64_t* r, std::size_t lanes);
+  // Expr::eval's binary instruction: a = a op b; throws EvalError on overflow.
+  static void binary_scalar(Op op, std::int64_t& a, std::int64_t b);
+};
+
+// One unary instruction over lanes (v's lanes land in r).
+bool ExprLanes::unary(Op op, LaneValue& v, std::int64_t* r, std::size_t lanes) {
+  const auto each = [&](auto f) {
+    if (v.lane == nullptr) {
+      return f(v.value, v.value);
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < lanes; ++i) {
+      ok &= f(v.lane[i], r[i]);
+    }
+    v.lane = r;
+    return ok;
+  };
+  switch (op) {
+  case Op::kNeg:
+    return each([](std::int64_t a, std::int64_t& z) {
+      return !__builtin_sub_overflow(std::int64_t{0}, a, &z);
+    });
+  case Op::kNot:
+    return each([](std::int64_t a, std::int64_t& z) {
+      z = a == 0 ? 1 : 0;
+      return true;
+    });
+  case Op::kToBool:
+    return each([](std::int64_t a, std::int64_t& z) {
+      z = a != 0 ? 1 : 0;
+      return true;
+    });
+  default:
+    return false;
+  }
+}
+
+// One binary instruction over lanes: a = a op b, a's lanes landing in r.
+bool ExprLanes::binary(Op op, LaneValue& a, const LaneValue& b, std::int64_t* r,
+                       std::size_t lanes) {
+  const auto apply = [&](auto f) {
+    return binary_lanes(a, b, r, lanes, f);
+  };
+  using I = std::int64_t;
+  switch (op) {
+  // Addition and subtraction wrap and test the signs, branch-free, which the compiler can
+  // do for several lanes at once (the builtins' flag tests it cannot).
+  case Op::kAdd:
+    return apply([](I x, I y, I& z) {
+      z = static_cast<I>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y));
+      return ((x ^ z) & (y ^ z)) >= 0;
+    });
+  case Op::kSub:
+    return apply([](I x, I y, I& z) {
+      z = static_cast<I>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y));
+      return ((x ^ y) & (x ^ z)) >= 0;
+    });
+  case Op::kMul:
+    return apply([](I x, I y, I& z) { return !__builtin_mul_overflow(x, y, &z); });
+  case Op::kDiv:
+    if (a.lane != nullptr && b.lane == nullptr && divide_lanes<false>(a.lane, b.value, r, lanes)) {
+      a.lane = r;
+      return true;
+    }
+    return apply([](I x, I y, I& z) { return try_floor_div(x, y, z); });
+  case Op::kMod:
+    if (a.lane != nullptr && b.lane == nullptr && divide_lanes<true>(a.lane, b.value, r, lanes)) {
+      a.lane = r;
+      return true;
+    }
+    return apply([](I x, I y, I& z) { return try_floor_mod(x, y, z); });
+  case Op::kEq:
+    return apply([](I x, I y, I& z) { return (z = x == y), true; });
+  case Op::kNe:
+    return apply([](I x, I y, I& z) { return (z = x != y), true; });
+  case Op::kLt:
+    return apply([](I x, I y, I& z) { return (z = x < y), true; });
+  case Op::kLe:
+    return apply([](I x, I y, I& z) { return (z = x <= y), true; });
+  case Op::kGt:
+    return apply([](I x, I y, I& z) { return (z = x > y), true; });
+  case Op::kGe:
+    return apply([](I x, I y, I& z) { return (z = x >= y), true; });
+  case Op::kMin:
+    return apply([](I x, I y, I& z) { return (z = std::min(x, y)), true; });
+  case Op::kMax:
+    return apply([](I x, I y, I& z) { return (z = std::max(x, y)), true; });
+  default:
+    return false;
+  }
+}
+
+void ExprLanes::binary_scalar(Op op, std::int64_t& a, std::int64_t b) {
+  switch (op) {
+  case Op::kAdd:
+    if (__builtin_add_overflow(a, b, &a)) {
+      overflow("+");
+    }
+    return;
+  case Op::kSub:
+    if (__builtin_sub_overflow(a, b, &a)) {
+      overflow("-");
+    }
+    return;
+  case Op::kMul:
+    if (__builtin_mul_overflow(a, b, &a)) {
+      overflow("*");
+    }
+    return;
+  case Op::kDiv: a = floor_div(a, b); return;
+  case Op::kMod: a = floor_mod(a, b); return;
+  case Op::kEq: a = a == b; return;
+  case Op::kNe: a = a != b; return;
+  case Op::kLt: a = a < b; return;
+  case Op::kLe: a = a <= b; return;
+  case Op::kGt: a = a > b; return;
+  case Op::kGe: a = a >= b; return;
+  case Op::kMin: a = std::min(a, b); return;
+  case Op::kMax: a = std::max(a, b); return;
+  default: throw EvalError("internal error: bad opcode");
+  }
+}
+
 bool Expr::eval_lanes(std::span<const std::int64_t> env,
                       std::span<const std::int64_t* const> columns, std::size_t lanes,
                       std::int64_t* out) const {
@@ -208,19 +336,6 @@ bool Expr::eval_lanes(std::span<const std::int64_t> env,
   };
   std::array<LaneValue, kStackCap> stack;
   std::size_t sp = 0;
-  const auto unary = [&](auto f) {
-    LaneValue& v = stack[sp - 1];
-    if (v.lane == nullptr) {
-      return f(v.value, v.value);
-    }
-    std::int64_t* r = row(sp - 1);
-    bool ok = true;
-    for (std::size_t i = 0; i < lanes; ++i) {
-      ok &= f(v.lane[i], r[i]);
-    }
-    v.lane = r;
-    return ok;
-  };
   /// The branch every lane takes on the popped condition; nullopt when they differ.
   const auto branch = [&]() -> std::optional<bool> {
     const LaneValue c = stack[--sp];
@@ -253,21 +368,9 @@ bool Expr::eval_lanes(std::span<const std::int64_t> env,
       break;
     }
     case Op::kNeg:
-      ok = unary([](std::int64_t a, std::int64_t& r) {
-        return !__builtin_sub_overflow(std::int64_t{0}, a, &r);
-      });
-      break;
     case Op::kNot:
-      ok = unary([](std::int64_t a, std::int64_t& r) {
-        r = a == 0 ? 1 : 0;
-        return true;
-      });
-      break;
     case Op::kToBool:
-      ok = unary([](std::int64_t a, std::int64_t& r) {
-        r = a != 0 ? 1 : 0;
-        return true;
-      });
+      ok = ExprLanes::unary(instr.op, stack[sp - 1], row(sp - 1), lanes);
       break;
     case Op::kJump:
       pc = static_cast<std::size_t>(instr.arg) - 1;
@@ -285,73 +388,7 @@ bool Expr::eval_lanes(std::span<const std::int64_t> env,
     }
     default: {
       const LaneValue b = stack[--sp];
-      LaneValue& a = stack[sp - 1];
-      std::int64_t* r = row(sp - 1);
-      const auto apply = [&](auto f) {
-        return binary_lanes(a, b, r, lanes, f);
-      };
-      using I = std::int64_t;
-      switch (instr.op) {
-      // Addition and subtraction wrap and test the signs, branch-free, which the compiler can
-      // do for several lanes at once (the builtins' flag tests it cannot).
-      case Op::kAdd:
-        ok = apply([](I x, I y, I& z) {
-          z = static_cast<I>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y));
-          return ((x ^ z) & (y ^ z)) >= 0;
-        });
-        break;
-      case Op::kSub:
-        ok = apply([](I x, I y, I& z) {
-          z = static_cast<I>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y));
-          return ((x ^ y) & (x ^ z)) >= 0;
-        });
-        break;
-      case Op::kMul:
-        ok = apply([](I x, I y, I& z) { return !__builtin_mul_overflow(x, y, &z); });
-        break;
-      case Op::kDiv:
-        if (a.lane != nullptr && b.lane == nullptr &&
-            divide_lanes<false>(a.lane, b.value, r, lanes)) {
-          a.lane = r;
-          break;
-        }
-        ok = apply([](I x, I y, I& z) { return try_floor_div(x, y, z); });
-        break;
-      case Op::kMod:
-        if (a.lane != nullptr && b.lane == nullptr &&
-            divide_lanes<true>(a.lane, b.value, r, lanes)) {
-          a.lane = r;
-          break;
-        }
-        ok = apply([](I x, I y, I& z) { return try_floor_mod(x, y, z); });
-        break;
-      case Op::kEq:
-        ok = apply([](I x, I y, I& z) { return (z = x == y), true; });
-        break;
-      case Op::kNe:
-        ok = apply([](I x, I y, I& z) { return (z = x != y), true; });
-        break;
-      case Op::kLt:
-        ok = apply([](I x, I y, I& z) { return (z = x < y), true; });
-        break;
-      case Op::kLe:
-        ok = apply([](I x, I y, I& z) { return (z = x <= y), true; });
-        break;
-      case Op::kGt:
-        ok = apply([](I x, I y, I& z) { return (z = x > y), true; });
-        break;
-      case Op::kGe:
-        ok = apply([](I x, I y, I& z) { return (z = x >= y), true; });
-        break;
-      case Op::kMin:
-        ok = apply([](I x, I y, I& z) { return (z = std::min(x, y)), true; });
-        break;
-      case Op::kMax:
-        ok = apply([](I x, I y, I& z) { return (z = std::max(x, y)), true; });
-        break;
-      default:
-        return false;
-      }
+      ok = ExprLanes::binary(instr.op, stack[sp - 1], b, row(sp - 1), lanes);
     }
     }
     if (!ok) {
@@ -414,56 +451,7 @@ std::int64_t Expr::eval(std::span<const std::int64_t> env) const {
       break;
     default: {
       const std::int64_t b = stack[--sp];
-      std::int64_t& a = stack[sp - 1];
-      switch (instr.op) {
-      case Op::kAdd:
-        if (__builtin_add_overflow(a, b, &a)) {
-          overflow("+");
-        }
-        break;
-      case Op::kSub:
-        if (__builtin_sub_overflow(a, b, &a)) {
-          overflow("-");
-        }
-        break;
-      case Op::kMul:
-        if (__builtin_mul_overflow(a, b, &a)) {
-          overflow("*");
-        }
-        break;
-      case Op::kDiv:
-        a = floor_div(a, b);
-        break;
-      case Op::kMod:
-        a = floor_mod(a, b);
-        break;
-      case Op::kEq:
-        a = a == b;
-        break;
-      case Op::kNe:
-        a = a != b;
-        break;
-      case Op::kLt:
-        a = a < b;
-        break;
-      case Op::kLe:
-        a = a <= b;
-        break;
-      case Op::kGt:
-        a = a > b;
-        break;
-      case Op::kGe:
-        a = a >= b;
-        break;
-      case Op::kMin:
-        a = std::min(a, b);
-        break;
-      case Op::kMax:
-        a = std::max(a, b);
-        break;
-      default:
-        throw EvalError("internal error: bad opcode");
-      }
+      ExprLanes::binary_scalar(instr.op, stack[sp - 1], b);
     }
     }
   }

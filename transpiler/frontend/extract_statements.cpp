@@ -134,16 +134,20 @@ void KernelExtractor::Impl::visit_declaration(const clang::DeclStmt& stmt, ir::S
   }
 }
 
+// The declaration `stmt` becomes a statement of the kernel's preamble (once, however many
+// variables it declares), and `var` a name the generated code keeps.
+void KernelExtractor::Impl::add_to_preamble(const clang::VarDecl& var, const clang::DeclStmt& stmt,
+                                            bool& preamble_added) {
+  if (!preamble_added)
+    kernel_.preamble.push_back(text(stmt.getSourceRange()));
+  preamble_added = true;
+  kernel_names_.insert(var.getNameAsString());
+}
+
 void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clang::DeclStmt& stmt,
                                            bool& preamble_added) {
   const std::string name = var.getNameAsString();
   const std::string kind = s2p_template_name(var.getType());
-  auto add_preamble = [&] {
-    if (!preamble_added)
-      kernel_.preamble.push_back(text(stmt.getSourceRange()));
-    preamble_added = true;
-    kernel_names_.insert(name);
-  };
   if (var.isStaticLocal() || var.hasExternalStorage()) {
     error(var.getLocation(), "static or extern variables are not supported in a kernel");
     return;
@@ -160,82 +164,23 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
                 "section of it) to the intrinsic directly instead");
     section_grid_is_plain(strip(var.getInit()), var); // reported; still names the block
     bind(&var, {Binding::Kind::Tensor, block, {}, "", true});
-    add_preamble();
+    add_to_preamble(var, stmt, preamble_added);
     return;
   }
-  if (kind == "pool") {
-    if (!at_kernel_top()) {
-      error(var.getLocation(),
-            "declare pool '" + name +
-                "' at the top level of the kernel, not in a loop, block or helper");
-      return;
-    }
-    if (var.getType()->isReferenceType()) {
-      error(var.getLocation(), "pool '" + name + "' must be a variable, not a reference");
-      return;
-    }
-    const auto args = integer_template_args(var.getType());
-    ir::Pool pool{name, element_type_of(var.getType(), ctx_), args.empty() ? 0 : args.back(),
-                  loc(var.getLocation()), 0, std::nullopt};
-    if (const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-            var.getType().getNonReferenceType()->getAsCXXRecordDecl()))
-      pool.element_bytes =
-          ctx_.getTypeSizeInChars(spec->getTemplateArgs()[0].getAsType()).getQuantity();
-    kernel_.pools.push_back(pool);
-    bind(&var, {Binding::Kind::Pool, static_cast<int>(kernel_.pools.size()) - 1, {}, "", true});
-    add_preamble();
-    return;
-  }
-  if (kind == "pool_tensor") {
-    visit_pool_tensor(var, stmt, preamble_added);
-    return;
-  }
-  if (kind == "tensor_ref") {
-    if (!at_kernel_top()) {
-      error(var.getLocation(), "declare tensor_ref '" + name + "' at the top level of the kernel");
-      return;
-    }
-    if (var.getInit() && (mentions(var.getInit(), Binding::Kind::Tensor) ||
-                          mentions(var.getInit(), Binding::Kind::Pool))) {
-      error(var.getLocation(),
-            "tensor_ref '" + name +
-                "' is built over memory the kernel already reaches through another tensor or "
-                "pool; seq2par orders accesses per tensor_ref, so two views of one buffer would "
-                "race: use sub-tensors of the one tensor instead");
-      return;
-    }
-    ir::Tensor tensor;
-    tensor.name = name;
-    tensor.kind = ir::TensorKind::Ref;
-    tensor.element_type = element_type_of(var.getType(), ctx_);
-    tensor.loc = loc(var.getLocation());
-    kernel_.tensors.push_back(tensor);
-    bind(&var, {Binding::Kind::Tensor, static_cast<int>(kernel_.tensors.size()) - 1, {}, "", true});
-    add_preamble();
-    return;
-  }
+  if (kind == "pool")
+    return visit_pool(var, stmt, preamble_added);
+  if (kind == "pool_tensor")
+    return visit_pool_tensor(var, stmt, preamble_added);
+  if (kind == "tensor_ref")
+    return visit_tensor_ref(var, stmt, preamble_added);
   if (kind == "view" || kind == "in" || kind == "out" || kind == "inout") {
     error(var.getLocation(),
           "sub-tensor views cannot be stored in kernel variables; pass the sub-tensor (like t[i]) "
           "to the intrinsic directly");
     return;
   }
-  if (var.getType()->isIntegralOrEnumerationType()) {
-    if (!var.getInit()) {
-      error(var.getLocation(), "integer '" + name + "' must be initialized where it is declared");
-      return;
-    }
-    auto value = to_ir(var.getInit(), ("the initializer of '" + name + "'").c_str());
-    if (!value)
-      return;
-    const bool top = at_kernel_top();
-    bind(&var, {Binding::Kind::Int, -1, std::move(*value), "", top});
-    if (top) {
-      add_preamble();
-      kernel_.kept_references.emplace_back(name, "its uses are folded into the calls below");
-    }
-    return;
-  }
+  if (var.getType()->isIntegralOrEnumerationType())
+    return visit_integer(var, stmt, preamble_added);
   if (!at_kernel_top()) {
     error(var.getLocation(),
           "variable '" + name + "' of type '" + var.getType().getAsString() +
@@ -249,7 +194,76 @@ void KernelExtractor::Impl::visit_variable(const clang::VarDecl& var, const clan
     return;
   }
   bind(&var, {Binding::Kind::Opaque, -1, {}, "", true});
-  add_preamble();
+  add_to_preamble(var, stmt, preamble_added);
+}
+
+void KernelExtractor::Impl::visit_pool(const clang::VarDecl& var, const clang::DeclStmt& stmt,
+                                       bool& preamble_added) {
+  const std::string name = var.getNameAsString();
+  if (!at_kernel_top()) {
+    error(var.getLocation(),
+          "declare pool '" + name + "' at the top level of the kernel, not in a loop, block or helper");
+    return;
+  }
+  if (var.getType()->isReferenceType()) {
+    error(var.getLocation(), "pool '" + name + "' must be a variable, not a reference");
+    return;
+  }
+  const auto args = integer_template_args(var.getType());
+  ir::Pool pool{name, element_type_of(var.getType(), ctx_), args.empty() ? 0 : args.back(),
+                loc(var.getLocation()), 0, std::nullopt};
+  if (const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+          var.getType().getNonReferenceType()->getAsCXXRecordDecl()))
+    pool.element_bytes =
+        ctx_.getTypeSizeInChars(spec->getTemplateArgs()[0].getAsType()).getQuantity();
+  kernel_.pools.push_back(pool);
+  bind(&var, {Binding::Kind::Pool, static_cast<int>(kernel_.pools.size()) - 1, {}, "", true});
+  add_to_preamble(var, stmt, preamble_added);
+}
+
+void KernelExtractor::Impl::visit_tensor_ref(const clang::VarDecl& var, const clang::DeclStmt& stmt,
+                                             bool& preamble_added) {
+  const std::string name = var.getNameAsString();
+  if (!at_kernel_top()) {
+    error(var.getLocation(), "declare tensor_ref '" + name + "' at the top level of the kernel");
+    return;
+  }
+  if (var.getInit() && (mentions(var.getInit(), Binding::Kind::Tensor) ||
+                        mentions(var.getInit(), Binding::Kind::Pool))) {
+    error(var.getLocation(),
+          "tensor_ref '" + name +
+              "' is built over memory the kernel already reaches through another tensor or "
+              "pool; seq2par orders accesses per tensor_ref, so two views of one buffer would "
+              "race: use sub-tensors of the one tensor instead");
+    return;
+  }
+  ir::Tensor tensor;
+  tensor.name = name;
+  tensor.kind = ir::TensorKind::Ref;
+  tensor.element_type = element_type_of(var.getType(), ctx_);
+  tensor.loc = loc(var.getLocation());
+  kernel_.tensors.push_back(tensor);
+  bind(&var, {Binding::Kind::Tensor, static_cast<int>(kernel_.tensors.size()) - 1, {}, "", true});
+  add_to_preamble(var, stmt, preamble_added);
+}
+
+// An integer of the kernel: its value folds into the calls that use it.
+void KernelExtractor::Impl::visit_integer(const clang::VarDecl& var, const clang::DeclStmt& stmt,
+                                          bool& preamble_added) {
+  const std::string name = var.getNameAsString();
+  if (!var.getInit()) {
+    error(var.getLocation(), "integer '" + name + "' must be initialized where it is declared");
+    return;
+  }
+  auto value = to_ir(var.getInit(), ("the initializer of '" + name + "'").c_str());
+  if (!value)
+    return;
+  const bool top = at_kernel_top();
+  bind(&var, {Binding::Kind::Int, -1, std::move(*value), "", top});
+  if (top) {
+    add_to_preamble(var, stmt, preamble_added);
+    kernel_.kept_references.emplace_back(name, "its uses are folded into the calls below");
+  }
 }
 
 // The tunable constant (S2P_TUNABLE) a pool tensor's slot count is written as

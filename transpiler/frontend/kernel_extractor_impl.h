@@ -278,6 +278,10 @@ private:
                        bool last_in_function);
   void visit_declaration(const clang::DeclStmt& stmt, ir::ScheduleNode& parent);
   void visit_variable(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
+  void visit_pool(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
+  void visit_tensor_ref(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
+  void visit_integer(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
+  void add_to_preamble(const clang::VarDecl& var, const clang::DeclStmt& stmt, bool& preamble_added);
   std::optional<ir::Tunable> tunable_slot_count(const clang::CXXMemberCallExpr& call);
   void visit_pool_tensor(const clang::VarDecl& var, const clang::DeclStmt& stmt,
                          bool& preamble_added);

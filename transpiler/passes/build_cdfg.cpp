@@ -314,25 +314,9 @@ private:
             if (!names.empty())
               ref_indexing[access.tensor].insert({Periodicity::Kind::Other, -1});
           }
-          const bool pool = tensor.kind == TensorKind::Pool;
-          if (p.kind == Periodicity::Kind::Other && !coord.is_exact_arithmetic()) {
-            fail(access.loc, "coordinate '" + coord.to_cpp() + "' of '" + tensor.name +
-                                 "' uses unsigned arithmetic or a narrowing conversion, which "
-                                 "may wrap around; in loop '" + loop.name +
-                                 "', whose trip count is only known at run time, coordinates "
-                                 "must be ordinary signed arithmetic (use a signed loop variable)");
-            return std::nullopt;
-          }
-          if (p.kind == Periodicity::Kind::Other ||
-              (pool && p.kind != Periodicity::Kind::Periodic)) {
-            fail(access.loc, pool
-                                 ? "pool coordinate '" + coord.to_cpp() + "' of '" + tensor.name +
-                                       "' must repeat with '" + loop.name + "' (like " + loop.name +
-                                       " % 3) because the loop's trip count is only known at "
-                                       "run time"
-                                 : "index '" + coord.to_cpp() + "' of '" + tensor.name +
-                                       "' must be affine in '" + loop.name + "' (like 2 * " +
-                                       loop.name + " + 1) or repeat with it");
+          if (const auto problem = symbolic_coordinate_problem(
+                  coord, tensor.name, tensor.kind == TensorKind::Pool, loop.name, p)) {
+            fail(access.loc, *problem);
             return std::nullopt;
           }
           if (p.kind == Periodicity::Kind::Periodic)

@@ -186,4 +186,22 @@ Expr fold_residues(const Expr& e, const std::string& var, std::int64_t value, st
       .substitute({});
 }
 
+std::optional<std::string> symbolic_coordinate_problem(const Expr& coord,
+                                                       const std::string& tensor, bool pool,
+                                                       const std::string& var,
+                                                       const Periodicity& p) {
+  if (p.kind == Periodicity::Kind::Other && !coord.is_exact_arithmetic())
+    return "coordinate '" + coord.to_cpp() + "' of '" + tensor +
+           "' uses unsigned arithmetic or a narrowing conversion, which may wrap around; in "
+           "loop '" + var + "', whose trip count is only known at run time, coordinates must be "
+           "ordinary signed arithmetic (use a signed loop variable)";
+  if (p.kind == Periodicity::Kind::Other || (pool && p.kind != Periodicity::Kind::Periodic))
+    return pool ? "pool coordinate '" + coord.to_cpp() + "' of '" + tensor + "' must repeat with '" +
+                      var + "' (like " + var +
+                      " % 3) because the loop's trip count is only known at run time"
+                : "index '" + coord.to_cpp() + "' of '" + tensor + "' must be affine in '" + var +
+                      "' (like 2 * " + var + " + 1) or repeat with it";
+  return std::nullopt;
+}
+
 } // namespace s2p::passes

@@ -34,4 +34,13 @@ ir::Expr fold_residues(const ir::Expr& e, const std::string& var, std::int64_t v
 
 std::int64_t lcm(std::int64_t a, std::int64_t b);
 
+// Why coordinate `coord` of tensor `tensor` (a pool's, when `pool`) cannot be kept in loop
+// `var`, whose trip count is only known at run time, given its periodicity `p`; nothing when
+// it can: a pool coordinate must repeat with the loop, a tensor_ref index be affine in it or
+// repeat, and neither may wrap around (unsigned or narrowing arithmetic).
+std::optional<std::string> symbolic_coordinate_problem(const ir::Expr& coord,
+                                                       const std::string& tensor, bool pool,
+                                                       const std::string& var,
+                                                       const Periodicity& p);
+
 } // namespace s2p::passes

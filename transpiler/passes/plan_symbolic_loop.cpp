@@ -31,20 +31,18 @@ std::string describe(const Graph& g, const Edge& e) {
   return g.nodes[e.from].id + " -> " + g.nodes[e.to].id + " (" + to_string(e.kind) + ")";
 }
 
-} // namespace
-
-bool plan_symbolic_loop(Region& region, int first_channel, std::vector<ChannelKind>& channel_kinds,
-                        Diagnostics& diags) {
-  SymbolicLoop& loop = region.loop;
-  const Graph& g = region.graph;
-  const int P = loop.period;
-  const int W = loop.window;
-  const std::int64_t band_begin = loop.steady_start, band_end = band_begin + P;
-
-  // 1. Families from the steady state: destinations in one period mid-window.
+// The families of a symbolic loop's steady state: per family, the residues (iteration
+// modulo the period) its destinations occur in, and one instance's labels.
+struct SteadyFamilies {
   std::map<FamilyKey, std::set<int>> residues;
   std::map<FamilyKey, std::vector<SpaceRanges>> labels;
   std::int64_t max_distance = 0;
+};
+
+// 1. Families from the steady state: destinations in one period mid-window.
+SteadyFamilies steady_families(const SymbolicLoop& loop, const Graph& g) {
+  SteadyFamilies found;
+  const std::int64_t band_begin = loop.steady_start, band_end = band_begin + loop.period;
   for (const Edge& e : g.edges) {
     if (!g.needs_sync(e))
       continue;
@@ -52,28 +50,24 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::vector<ChannelKi
     if (t < band_begin || t >= band_end)
       continue;
     const FamilyKey key = key_of(g, e);
-    residues[key].insert(static_cast<int>(t % P));
-    labels.try_emplace(key, e.labels);
-    max_distance = std::max(max_distance, key.distance);
+    found.residues[key].insert(static_cast<int>(t % loop.period));
+    found.labels.try_emplace(key, e.labels);
+    found.max_distance = std::max(found.max_distance, key.distance);
   }
-  if (max_distance > W / 4) {
-    diags.error(loop.loop->loc,
-                "a dependency in loop '" + loop.var + "' spans " + std::to_string(max_distance) +
-                    " iterations, too far for a loop with a run-time trip count (at most " +
-                    std::to_string(W / 4) + ")");
-    return false;
-  }
+  return found;
+}
 
-  // 2. Check the families against the whole window: every synchronized edge is an instance,
-  //    and in the steady part every instance is an edge.
+// 2. The families checked against the whole window: every synchronized edge is an instance,
+//    and in the steady part every instance is an edge.
+bool families_cover_window(const SymbolicLoop& loop, const Graph& g, const SteadyFamilies& found,
+                           Diagnostics& diags) {
+  const int P = loop.period;
   auto covers = [&](const FamilyKey& key, std::int64_t t) {
-    auto it = residues.find(key);
-    return it != residues.end() && it->second.count(static_cast<int>(t % P));
+    auto it = found.residues.find(key);
+    return it != found.residues.end() && it->second.count(static_cast<int>(t % P));
   };
   for (const Edge& e : g.edges) {
-    if (!g.needs_sync(e))
-      continue;
-    if (!covers(key_of(g, e), g.nodes[e.to].iteration)) {
+    if (g.needs_sync(e) && !covers(key_of(g, e), g.nodes[e.to].iteration)) {
       diags.error(loop.loop->loc, "internal error: the dependencies of loop '" + loop.var +
                                       "' are not periodic (" + describe(g, e) +
                                       "); please report this");
@@ -83,11 +77,10 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::vector<ChannelKi
   std::set<std::tuple<int, int, EdgeKind>> window_edges;
   for (const Edge& e : g.edges)
     window_edges.insert({e.from, e.to, e.kind});
-  for (const auto& [key, rs] : residues) {
-    for (std::int64_t t = max_distance; t < W - max_distance; ++t) {
-      if (!rs.count(static_cast<int>(t % P)))
-        continue;
-      if (!window_edges.count(
+  for (const auto& [key, rs] : found.residues)
+    for (std::int64_t t = found.max_distance; t < loop.window - found.max_distance; ++t)
+      if (rs.count(static_cast<int>(t % P)) &&
+          !window_edges.count(
               {loop.node_of(key.from, t - key.distance), loop.node_of(key.to, t), key.kind})) {
         diags.error(loop.loop->loc, "internal error: loop '" + loop.var +
                                         "': a dependency of the steady state is "
@@ -95,25 +88,28 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::vector<ChannelKi
                                         std::to_string(t) + "; please report this");
         return false;
       }
-    }
-  }
+  return true;
+}
 
-  // 3. Channels: data families first. A family present in every residue is one channel
-  //    signalled every iteration; otherwise one channel per residue.
+// 3. Channels: data families first. A family present in every residue is one channel
+//    signalled every iteration; otherwise one channel per residue.
+void allocate_family_channels(SymbolicLoop& loop, const SteadyFamilies& found, int first_channel,
+                              std::vector<ChannelKind>& channel_kinds) {
   loop.families.clear();
   for (EdgeKind kind : {EdgeKind::Data, EdgeKind::Resource}) {
-    for (const auto& [key, rs] : residues) {
+    for (const auto& [key, rs] : found.residues) {
       if (key.kind != kind)
         continue;
-      EdgeFamily family{key.from, key.to, key.distance, key.kind, -1, 0, 0, labels[key]};
-      if (static_cast<int>(rs.size()) == P) {
+      EdgeFamily family{key.from, key.to, key.distance, key.kind, -1, 0, 0, found.labels.at(key)};
+      if (static_cast<int>(rs.size()) == loop.period) {
         family.channel = first_channel + static_cast<int>(loop.families.size());
         loop.families.push_back(family);
         continue;
       }
       for (int r : rs) {
         family.residue = r;
-        family.source_residue = static_cast<int>(((r - key.distance) % P + P) % P);
+        family.source_residue =
+            static_cast<int>(((r - key.distance) % loop.period + loop.period) % loop.period);
         family.channel = first_channel + static_cast<int>(loop.families.size());
         loop.families.push_back(family);
       }
@@ -122,53 +118,84 @@ bool plan_symbolic_loop(Region& region, int first_channel, std::vector<ChannelKi
   for (const auto& family : loop.families)
     channel_kinds.push_back(family.kind == EdgeKind::Data ? ChannelKind::Data
                                                           : ChannelKind::Resource);
+}
 
-  // 4. Per-warp programs for each residue: waits (sources in program order), the call,
-  //    signals (destinations in program order).
+// The ops of body call `b` in an iteration of residue `s`: waits (sources in program order),
+// the call, signals (destinations in program order).
+std::vector<SymbolicOp> ops_of_call(const SymbolicLoop& loop, int b, int s) {
+  const int P = loop.period;
+  std::vector<int> in, out;
+  for (int f = 0; f < static_cast<int>(loop.families.size()); ++f) {
+    const auto& family = loop.families[f];
+    if (family.to_template == b && (family.residue < 0 || family.residue == s))
+      in.push_back(f);
+    if (family.from_template == b &&
+        (family.residue < 0 || ((s + family.distance) % P + P) % P == family.residue))
+      out.push_back(f);
+  }
+  std::sort(in.begin(), in.end(), [&](int x, int y) {
+    const auto& a = loop.families[x];
+    const auto& c = loop.families[y];
+    return std::make_tuple(-a.distance, a.from_template, a.kind) <
+           std::make_tuple(-c.distance, c.from_template, c.kind);
+  });
+  std::sort(out.begin(), out.end(), [&](int x, int y) {
+    const auto& a = loop.families[x];
+    const auto& c = loop.families[y];
+    return std::make_tuple(a.distance, a.to_template, a.kind) <
+           std::make_tuple(c.distance, c.to_template, c.kind);
+  });
+  std::vector<SymbolicOp> ops;
+  for (int f : in)
+    ops.push_back({SymbolicOp::Kind::Wait, b, f});
+  ops.push_back({SymbolicOp::Kind::Call, b, -1});
+  for (int f : out)
+    ops.push_back({SymbolicOp::Kind::Signal, b, f});
+  return ops;
+}
+
+// 4. Per-warp programs, one per residue of the period.
+void write_warp_programs(SymbolicLoop& loop, const Graph& g) {
   std::map<int, SymbolicLoop::Warp> programs;
   for (int b = 0; b < loop.body_size; ++b) {
     const int warp = g.nodes[b].warp;
     auto& program = programs[warp];
     program.warp = warp;
-    program.residues.resize(P);
-    for (int s = 0; s < P; ++s) {
-      std::vector<int> in, out;
-      for (int f = 0; f < static_cast<int>(loop.families.size()); ++f) {
-        const auto& family = loop.families[f];
-        if (family.to_template == b && (family.residue < 0 || family.residue == s))
-          in.push_back(f);
-        if (family.from_template == b &&
-            (family.residue < 0 || ((s + family.distance) % P + P) % P == family.residue))
-          out.push_back(f);
-      }
-      std::sort(in.begin(), in.end(), [&](int x, int y) {
-        const auto& a = loop.families[x];
-        const auto& c = loop.families[y];
-        return std::make_tuple(-a.distance, a.from_template, a.kind) <
-               std::make_tuple(-c.distance, c.from_template, c.kind);
-      });
-      std::sort(out.begin(), out.end(), [&](int x, int y) {
-        const auto& a = loop.families[x];
-        const auto& c = loop.families[y];
-        return std::make_tuple(a.distance, a.to_template, a.kind) <
-               std::make_tuple(c.distance, c.to_template, c.kind);
-      });
-      auto& ops = program.residues[s];
-      for (int f : in)
-        ops.push_back({SymbolicOp::Kind::Wait, b, f});
-      ops.push_back({SymbolicOp::Kind::Call, b, -1});
-      for (int f : out)
-        ops.push_back({SymbolicOp::Kind::Signal, b, f});
+    program.residues.resize(static_cast<std::size_t>(loop.period));
+    for (int s = 0; s < loop.period; ++s) {
+      const std::vector<SymbolicOp> ops = ops_of_call(loop, b, s);
+      auto& residue = program.residues[static_cast<std::size_t>(s)];
+      residue.insert(residue.end(), ops.begin(), ops.end());
     }
   }
   loop.warps.clear();
   for (auto& [warp, program] : programs)
     loop.warps.push_back(std::move(program));
+}
 
+} // namespace
+
+bool plan_symbolic_loop(Region& region, int first_channel, std::vector<ChannelKind>& channel_kinds,
+                        Diagnostics& diags) {
+  SymbolicLoop& loop = region.loop;
+  const Graph& g = region.graph;
+  const SteadyFamilies found = steady_families(loop, g);
+  if (found.max_distance > loop.window / 4) {
+    diags.error(loop.loop->loc,
+                "a dependency in loop '" + loop.var + "' spans " +
+                    std::to_string(found.max_distance) +
+                    " iterations, too far for a loop with a run-time trip count (at most " +
+                    std::to_string(loop.window / 4) + ")");
+    return false;
+  }
+  if (!families_cover_window(loop, g, found, diags))
+    return false;
+  allocate_family_channels(loop, found, first_channel, channel_kinds);
+  write_warp_programs(loop, g);
   // 5. Verify what will be emitted, for trip counts that exercise prologue, steady state
   //    and epilogue.
-  for (std::int64_t trips : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{P},
-                             std::int64_t{P + 1}, std::int64_t{W}}) {
+  const std::int64_t P = loop.period, W = loop.window;
+  for (std::int64_t trips : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, P, P + 1, W}) {
     const auto instance = instantiate_symbolic_loop(region, trips);
     const auto problems = verify_sync(instance.graph, instance.warps);
     if (!problems.empty()) {

@@ -263,6 +263,58 @@ std::vector<input_access<N>> accesses_of(const std::vector<forall_field_spec<N>>
   return accesses;
 }
 
+// The stolen tasks' results: in before the tasks (the body may read its output's current
+// values) when the costs say so, home after them.
+template <int N>
+void add_steal_returns(tile_program& program, const block_layout<N>& output,
+                       const steal_result& steals, std::int64_t element_bytes,
+                       const steal_costs& stealing) {
+  for (const auto& back : steals.returns) {
+    const index<N> mb = owner_copy_detail::to_index<N>(back.memory_block);
+    for (const auto& run : back.runs) {
+      const std::int64_t thief = (output.offset(back.from_tile, mb) + run.offset) * element_bytes;
+      const std::int64_t owner = (output.offset(back.to_tile, mb) + run.offset) * element_bytes;
+      const std::int64_t bytes = run.elements * element_bytes;
+      if (stealing.fetch_output) {
+        program.moves.push_back({0, back.to_tile, back.from_tile, owner, thief, bytes});
+        program.stealing_bytes += bytes;
+      }
+      program.returns.push_back({0, back.from_tile, back.to_tile, thief, owner, bytes});
+      program.stealing_bytes += bytes;
+    }
+  }
+  program.stolen_tasks = steals.stolen;
+  for (const auto& move : steals.extra_moves)
+    program.stealing_bytes += move.bytes;
+}
+
+// The compute model (run_global / run_local_global): a cycle per element per field in the
+// global view; per element of every block accessed in the local-global view.
+template <int N>
+void add_compute_estimate(tile_program& program, const std::vector<std::vector<forall_task>>& runs,
+                          const forall_field_spec<N>& out,
+                          const std::vector<forall_field_spec<N>>& inputs) {
+  std::int64_t accesses_per_task = 0;
+  bool local_global = out.view == access_view::local_global;
+  for (const auto& input : inputs) {
+    accesses_per_task += static_cast<std::int64_t>(input.maps.size());
+    local_global = local_global || input.view == access_view::local_global;
+  }
+  const std::int64_t per_element =
+      local_global ? 1 + accesses_per_task : static_cast<std::int64_t>(1 + inputs.size());
+  const resource_map<N>& out_map = *out.map;
+  for (const auto& tasks : runs) {
+    program.tasks_per_tile.push_back(static_cast<std::int64_t>(tasks.size()));
+    std::int64_t cycles = 0;
+    for (const forall_task& task : tasks)
+      cycles += resource_map<N>::block_grid(out_map.parent(), out_map.algorithmic_block(),
+                                            owner_copy_detail::to_index<N>(task.block))
+                    .total_extent() *
+                per_element;
+    program.compute_estimate.push_back(cycles);
+  }
+}
+
 template <int N>
 forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
                              const std::vector<forall_field_spec<N>>& inputs,
@@ -325,46 +377,9 @@ forall_layout<N> plan_forall(int tiles, const forall_field_spec<N>& out,
                              result.layouts[f].offset(move.from_tile, b) * size,
                              result.layouts[f].offset(move.to_tile, b) * size, move.bytes});
   }
-  for (const auto& back : steals.returns) {
-    const index<N> mb = block_of(back.memory_block);
-    const std::int64_t size = out.element_bytes;
-    for (const auto& run : back.runs) {
-      const std::int64_t thief = (result.layouts[0].offset(back.from_tile, mb) + run.offset) * size;
-      const std::int64_t owner = (result.layouts[0].offset(back.to_tile, mb) + run.offset) * size;
-      // In before the tasks (the body may read its output's current values), home after them.
-      if (stealing->fetch_output) {
-        program.moves.push_back({0, back.to_tile, back.from_tile, owner, thief, run.elements * size});
-        program.stealing_bytes += run.elements * size;
-      }
-      program.returns.push_back({0, back.from_tile, back.to_tile, thief, owner, run.elements * size});
-      program.stealing_bytes += run.elements * size;
-    }
-  }
-  program.stolen_tasks = steals.stolen;
-  for (const auto& move : steals.extra_moves)
-    program.stealing_bytes += move.bytes;
-  // The compute model (run_global / run_local_global): a cycle per element per field in the
-  // global view; per element of every block accessed in the local-global view.
-  std::int64_t accesses_per_task = 0;
-  bool local_global = out.view == access_view::local_global;
-  for (const auto& input : inputs) {
-    accesses_per_task += static_cast<std::int64_t>(input.maps.size());
-    local_global = local_global || input.view == access_view::local_global;
-  }
-  const std::int64_t per_element =
-      local_global ? 1 + accesses_per_task : static_cast<std::int64_t>(1 + inputs.size());
-  for (const auto& tasks : steals.runs) {
-    program.tasks_per_tile.push_back(static_cast<std::int64_t>(tasks.size()));
-    std::int64_t cycles = 0;
-    for (const forall_task& task : tasks) {
-      const std::int64_t elements =
-          resource_map<N>::block_grid(out_map.parent(), out_map.algorithmic_block(),
-                                      block_of(task.block))
-              .total_extent();
-      cycles += elements * per_element;
-    }
-    program.compute_estimate.push_back(cycles);
-  }
+  if (stealing)
+    add_steal_returns<N>(program, result.layouts[0], steals, out.element_bytes, *stealing);
+  add_compute_estimate<N>(program, steals.runs, out, inputs);
   program.planned_bytes = plan.bytes;
   if (with_minimum && out_map.parent().size() <= (std::int64_t{1} << 22))
     program.minimum_bytes = minimum_block_bytes<N>(out_map, accesses);

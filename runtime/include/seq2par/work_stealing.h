@@ -114,6 +114,179 @@ std::vector<task_return::storage_run> contiguous_runs(const grid<N>& g, const gr
   }
 }
 
+// One forall's stealing: the tiles' queues and loads under the BSP cost of the whole forall
+// (a tile computes once its own sends and receives are over, one port each way; all tiles
+// meet at a barrier; then stolen results go home), and the steals made so far.
+template <int N> class stealer {
+public:
+  stealer(const owner_copy_plan& plan, const resource_map<N>& output,
+          const std::vector<input_access<N>>& inputs, std::int64_t output_element_bytes,
+          const steal_costs& costs)
+      : output_(output), inputs_(inputs), output_element_bytes_(output_element_bytes),
+        costs_(costs), tiles_(plan.queues.size()), load_(tiles_), queue_(tiles_),
+        stolen_by_(tiles_) {
+    for (const auto& m : plan.moves) {
+      held_.insert({m.field, m.block, m.to_tile});
+      load_[static_cast<std::size_t>(m.to_tile)].in += m.bytes;
+      load_[static_cast<std::size_t>(m.to_tile)].senders.insert(static_cast<std::size_t>(m.from_tile));
+      load_[static_cast<std::size_t>(m.from_tile)].out += m.bytes;
+    }
+    for (std::size_t t = 0; t < tiles_; ++t)
+      for (const forall_task& task : plan.queues[t]) {
+        queue_[t].push_back(task);
+        load_[t].work += compute_cost(task);
+      }
+    result_.runs.resize(tiles_);
+  }
+
+  // Steals while the forall gets shorter, then each tile's tasks: its own first.
+  steal_result run() {
+    while (steal_one()) {
+    }
+    for (std::size_t t = 0; t < tiles_; ++t) {
+      result_.runs[t].assign(queue_[t].begin(), queue_[t].end());
+      result_.runs[t].insert(result_.runs[t].end(), stolen_by_[t].begin(), stolen_by_[t].end());
+    }
+    return std::move(result_);
+  }
+
+private:
+  struct tile_load {
+    std::int64_t in = 0, out = 0;                 // exchange bytes before the tasks
+    std::int64_t work = 0;                        // compute cycles of the tasks it runs
+    std::int64_t returns_in = 0, returns_out = 0; // result bytes after the tasks
+    std::set<std::size_t> senders;                // tiles it receives from before the tasks
+  };
+
+  std::int64_t transfer(std::int64_t bytes) const {
+    const std::int64_t rate = std::max<std::int64_t>(1, costs_.bytes_per_cycle);
+    return costs_.free_transfers ? 0 : (bytes + rate - 1) / rate;
+  }
+  grid<N> task_grid(const forall_task& t) const {
+    return resource_map<N>::block_grid(output_.parent(), output_.algorithmic_block(),
+                                       owner_copy_detail::to_index<N>(t.block));
+  }
+  std::int64_t compute_cost(const forall_task& t) const {
+    return task_grid(t).total_extent() * static_cast<std::int64_t>(1 + inputs_.size()) *
+           costs_.cycles_per_field_element;
+  }
+  // A tile's exchange is over when its own ports are done and so are those of the tiles
+  // sending to it (a busy sender delivers late).
+  std::int64_t ports(std::size_t t) const { return transfer(std::max(load_[t].in, load_[t].out)); }
+  std::int64_t finish(std::size_t t) const {
+    std::int64_t start = ports(t);
+    for (const std::size_t s : load_[t].senders)
+      start = std::max(start, ports(s));
+    return start + load_[t].work;
+  }
+  std::int64_t makespan() const {
+    std::int64_t tasks = 0, returns = 0;
+    for (std::size_t t = 0; t < tiles_; ++t) {
+      tasks = std::max(tasks, finish(t));
+      returns = std::max(returns, transfer(std::max(load_[t].returns_in, load_[t].returns_out)));
+    }
+    return tasks + returns +
+           (returns > 0 && !costs_.free_transfers ? costs_.returns_barrier_cycles : 0);
+  }
+  std::int64_t chip(std::size_t t) const {
+    return costs_.tiles_per_chip > 0 && !costs_.free_transfers
+               ? static_cast<std::int64_t>(t) / costs_.tiles_per_chip
+               : 0;
+  }
+  // The input memory blocks `task` needs on `thief` that it does not hold yet.
+  std::vector<block_move> missing_inputs(const forall_task& task, int thief) const {
+    std::vector<block_move> moves;
+    std::set<std::tuple<std::string, std::vector<std::int64_t>>> seen;
+    const grid<N> out_block = task_grid(task);
+    for (const auto& input : inputs_) {
+      grid<N> needed;
+      if (!owner_copy_detail::needed_region(input, owner_copy_detail::to_index<N>(task.block),
+                                            out_block, needed))
+        continue; // the plan already reported it
+      owner_copy_detail::for_each_remote_memory_block(input, needed, thief, [&](block_move m) {
+        if (!held_.count({m.field, m.block, thief}) && seen.insert({m.field, m.block}).second)
+          moves.push_back(std::move(m));
+      });
+    }
+    return moves;
+  }
+  // The tile that would finish last, and the tile of its chip that runs dry first (tiles_
+  // for none).
+  std::pair<std::size_t, std::size_t> victim_and_thief() const {
+    std::size_t thief = tiles_, victim = tiles_;
+    for (std::size_t t = 0; t < tiles_; ++t)
+      if (!queue_[t].empty() && (victim == tiles_ || finish(t) > finish(victim)))
+        victim = t;
+    if (victim == tiles_)
+      return {tiles_, tiles_};
+    for (std::size_t t = 0; t < tiles_; ++t)
+      if (t != victim && chip(t) == chip(victim) && (thief == tiles_ || finish(t) < finish(thief)))
+        thief = t;
+    return {victim, thief};
+  }
+  // The victim loses its bottom task to the thief, if the whole forall gets shorter. False
+  // when no steal helps (the loads a failed trial changed are not used again).
+  bool steal_one() {
+    const auto [victim, thief] = victim_and_thief();
+    if (victim == tiles_ || thief == tiles_)
+      return false;
+    const forall_task task = queue_[victim].back();
+    const grid<N> g = task_grid(task);
+    index<N> mb;
+    for (int d = 0; d < N; ++d)
+      mb[d] = g.offset[d] / output_.memory_block()[d];
+    auto runs =
+        contiguous_runs(g, resource_map<N>::block_grid(output_.parent(), output_.memory_block(), mb));
+    const std::int64_t old_makespan = makespan();
+    const auto fetch = missing_inputs(task, static_cast<int>(thief));
+    if (std::any_of(fetch.begin(), fetch.end(), [&](const block_move& m) {
+          return chip(static_cast<std::size_t>(m.from_tile)) != chip(thief);
+        }))
+      return false;
+    for (const auto& m : fetch) {
+      load_[thief].in += m.bytes;
+      load_[thief].senders.insert(static_cast<std::size_t>(m.from_tile));
+      load_[static_cast<std::size_t>(m.from_tile)].out += m.bytes;
+    }
+    const std::int64_t cost = compute_cost(task);
+    const std::int64_t result_bytes = g.total_extent() * output_element_bytes_;
+    if (costs_.fetch_output) { // the task's output runs come from its owner before the tasks
+      load_[thief].in += result_bytes;
+      load_[thief].senders.insert(victim);
+      load_[victim].out += result_bytes;
+    }
+    load_[victim].work -= cost;
+    load_[thief].work += cost;
+    load_[victim].returns_in += result_bytes;
+    load_[thief].returns_out += result_bytes;
+    if (makespan() >= old_makespan)
+      return false;
+    queue_[victim].pop_back();
+    for (const auto& m : fetch) {
+      held_.insert({m.field, m.block, m.to_tile});
+      result_.extra_moves.push_back(m);
+    }
+    result_.returns.push_back({task.block, owner_copy_detail::coords(mb), std::move(runs),
+                               static_cast<int>(thief), task.tile});
+    stolen_by_[thief].push_back(task);
+    ++result_.stolen;
+    return true;
+  }
+
+  const resource_map<N>& output_;
+  const std::vector<input_access<N>>& inputs_;
+  const std::int64_t output_element_bytes_;
+  const steal_costs& costs_;
+  const std::size_t tiles_;
+  // Which input memory blocks each tile holds: owned ones are found through the map; moved
+  // ones are recorded here.
+  std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> held_;
+  std::vector<tile_load> load_;
+  std::vector<std::deque<forall_task>> queue_;
+  std::vector<std::vector<forall_task>> stolen_by_;
+  steal_result result_;
+};
+
 } // namespace work_stealing_detail
 
 // Steals over the plan's queues. `plan` supplies the queues and the owner-copy moves (which
@@ -123,155 +296,7 @@ template <int N>
 steal_result plan_work_stealing(const owner_copy_plan& plan, const resource_map<N>& output,
                                const std::vector<input_access<N>>& inputs,
                                std::int64_t output_element_bytes, const steal_costs& costs) {
-  using namespace work_stealing_detail;
-  const auto tiles = plan.queues.size();
-  const std::int64_t rate = std::max<std::int64_t>(1, costs.bytes_per_cycle);
-  auto transfer = [&](std::int64_t bytes) {
-    return costs.free_transfers ? 0 : (bytes + rate - 1) / rate;
-  };
-  const extent<N> algorithmic = output.algorithmic_block();
-  auto task_grid = [&](const forall_task& t) {
-    return resource_map<N>::block_grid(output.parent(), algorithmic,
-                                       owner_copy_detail::to_index<N>(t.block));
-  };
-  auto compute_cost = [&](const forall_task& t) {
-    return task_grid(t).total_extent() * static_cast<std::int64_t>(1 + inputs.size()) *
-           costs.cycles_per_field_element;
-  };
-
-  // Which input memory blocks each tile holds: owned ones are found through the map;
-  // moved ones are recorded here.
-  std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> held;
-  // The BSP cost of the whole forall: a tile computes once its own sends and receives are
-  // over (one port each way), all tiles meet at a barrier, then stolen results go home.
-  struct tile_load {
-    std::int64_t in = 0, out = 0;                 // exchange bytes before the tasks
-    std::int64_t work = 0;                        // compute cycles of the tasks it runs
-    std::int64_t returns_in = 0, returns_out = 0; // result bytes after the tasks
-    std::set<std::size_t> senders;                // tiles it receives from before the tasks
-  };
-  std::vector<tile_load> load(tiles);
-  for (const auto& m : plan.moves) {
-    held.insert({m.field, m.block, m.to_tile});
-    load[static_cast<std::size_t>(m.to_tile)].in += m.bytes;
-    load[static_cast<std::size_t>(m.to_tile)].senders.insert(static_cast<std::size_t>(m.from_tile));
-    load[static_cast<std::size_t>(m.from_tile)].out += m.bytes;
-  }
-  std::vector<std::deque<forall_task>> queue(tiles);
-  for (std::size_t t = 0; t < tiles; ++t)
-    for (const forall_task& task : plan.queues[t]) {
-      queue[t].push_back(task);
-      load[t].work += compute_cost(task);
-    }
-  // A tile's exchange is over when its own ports are done and so are those of the tiles
-  // sending to it (a busy sender delivers late).
-  auto ports = [&](std::size_t t) {
-    return transfer(std::max(load[t].in, load[t].out));
-  };
-  auto finish = [&](std::size_t t) {
-    std::int64_t start = ports(t);
-    for (const std::size_t s : load[t].senders)
-      start = std::max(start, ports(s));
-    return start + load[t].work;
-  };
-  auto makespan = [&] {
-    std::int64_t tasks = 0, returns = 0;
-    for (std::size_t t = 0; t < tiles; ++t) {
-      tasks = std::max(tasks, finish(t));
-      returns = std::max(returns, transfer(std::max(load[t].returns_in, load[t].returns_out)));
-    }
-    return tasks + returns +
-           (returns > 0 && !costs.free_transfers ? costs.returns_barrier_cycles : 0);
-  };
-
-  steal_result result;
-  result.runs.resize(tiles);
-  // The input memory blocks `task` needs on `thief` that it does not hold yet.
-  auto missing_inputs = [&](const forall_task& task, int thief) {
-    std::vector<block_move> moves;
-    std::set<std::tuple<std::string, std::vector<std::int64_t>>> seen;
-    const grid<N> out_block = task_grid(task);
-    for (const auto& input : inputs) {
-      grid<N> needed;
-      if (!owner_copy_detail::needed_region(input, owner_copy_detail::to_index<N>(task.block),
-                                            out_block, needed))
-        continue; // the plan already reported it
-      owner_copy_detail::for_each_remote_memory_block(input, needed, thief, [&](block_move m) {
-        if (!held.count({m.field, m.block, thief}) && seen.insert({m.field, m.block}).second)
-          moves.push_back(std::move(m));
-      });
-    }
-    return moves;
-  };
-
-  auto chip = [&](std::size_t t) {
-    return costs.tiles_per_chip > 0 && !costs.free_transfers
-               ? static_cast<std::int64_t>(t) / costs.tiles_per_chip
-               : 0;
-  };
-  std::vector<std::vector<forall_task>> stolen_by(tiles);
-  while (true) {
-    // The tile that would finish last loses its bottom task to the tile of its chip that
-    // runs dry first.
-    std::size_t thief = tiles, victim = tiles;
-    for (std::size_t t = 0; t < tiles; ++t)
-      if (!queue[t].empty() && (victim == tiles || finish(t) > finish(victim)))
-        victim = t;
-    if (victim == tiles)
-      break;
-    for (std::size_t t = 0; t < tiles; ++t)
-      if (t != victim && chip(t) == chip(victim) && (thief == tiles || finish(t) < finish(thief)))
-        thief = t;
-    if (thief == tiles)
-      break;
-    const forall_task task = queue[victim].back();
-    const grid<N> g = task_grid(task);
-    index<N> mb;
-    for (int d = 0; d < N; ++d)
-      mb[d] = g.offset[d] / output.memory_block()[d];
-    auto runs =
-        contiguous_runs(g, resource_map<N>::block_grid(output.parent(), output.memory_block(), mb));
-    // Try it; keep it only if the whole forall gets shorter (else stop: the loads the
-    // trial changed are not used again).
-    const std::int64_t old_makespan = makespan();
-    const auto fetch = missing_inputs(task, static_cast<int>(thief));
-    if (std::any_of(fetch.begin(), fetch.end(), [&](const block_move& m) {
-          return chip(static_cast<std::size_t>(m.from_tile)) != chip(thief);
-        }))
-      break;
-    for (const auto& m : fetch) {
-      load[thief].in += m.bytes;
-      load[thief].senders.insert(static_cast<std::size_t>(m.from_tile));
-      load[static_cast<std::size_t>(m.from_tile)].out += m.bytes;
-    }
-    const std::int64_t cost = compute_cost(task);
-    const std::int64_t result_bytes = g.total_extent() * output_element_bytes;
-    if (costs.fetch_output) { // the task's output runs come from its owner before the tasks
-      load[thief].in += result_bytes;
-      load[thief].senders.insert(victim);
-      load[victim].out += result_bytes;
-    }
-    load[victim].work -= cost;
-    load[thief].work += cost;
-    load[victim].returns_in += result_bytes;
-    load[thief].returns_out += result_bytes;
-    if (makespan() >= old_makespan)
-      break;
-    queue[victim].pop_back();
-    for (const auto& m : fetch) {
-      held.insert({m.field, m.block, m.to_tile});
-      result.extra_moves.push_back(m);
-    }
-    result.returns.push_back({task.block, owner_copy_detail::coords(mb), std::move(runs),
-                              static_cast<int>(thief), task.tile});
-    stolen_by[thief].push_back(task);
-    ++result.stolen;
-  }
-  for (std::size_t t = 0; t < tiles; ++t) {
-    result.runs[t].assign(queue[t].begin(), queue[t].end());
-    result.runs[t].insert(result.runs[t].end(), stolen_by[t].begin(), stolen_by[t].end());
-  }
-  return result;
+  return work_stealing_detail::stealer<N>(plan, output, inputs, output_element_bytes, costs).run();
 }
 
 } // namespace s2p

@@ -118,6 +118,7 @@ private:
     std::int64_t arg; ///< constant, slot, or jump target
   };
   friend class ExprParser;
+  friend struct ExprLanes; // eval_lanes' instructions, one function per kind (expr_eval.cpp)
 
   std::vector<Instr> code_{{Op::kConst, 0}};
   std::vector<int> used_slots_;

@@ -1,0 +1,249 @@
+// The index maps of a forall's reads (TileStep::IndexMap): each coordinate of an index
+// `Xd[{...}]` read as the forall's index plus a constant, a window of it (plus a loop variable
+// of the body), a loop's range, a constant or a value of the kernel, through the parameters
+// of the helpers the body calls.
+#include "frontend/ast_queries.h"
+#include "frontend/kernel_extractor_impl.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace s2p::frontend {
+
+namespace {
+
+// `e` with every helper parameter bound to an argument replaced by that argument, and the
+// bindings the result is to be read in (the caller's, or nullptr for the forall body's).
+std::pair<const clang::Expr*, const HelperArguments*> resolve(const clang::Expr* e,
+                                                              const HelperArguments* through) {
+  e = strip(e);
+  while (through) {
+    const auto* parm = llvm::dyn_cast_or_null<clang::ParmVarDecl>(referenced_decl(e));
+    const auto bound = parm ? through->arguments.find(parm) : through->arguments.end();
+    if (bound == through->arguments.end())
+      break;
+    e = strip(bound->second);
+    through = through->caller;
+  }
+  return {e, through};
+}
+
+// The coordinates of an index written as a braced list or an s2p::index construction.
+std::vector<const clang::Expr*> index_coordinates(const clang::Expr* e) {
+  std::vector<const clang::Expr*> coords;
+  if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e))
+    e = strip(std_list->getSubExpr());
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e))
+    coords.assign(list->inits().begin(), list->inits().end());
+  else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+    for (const clang::Expr* arg : construct->arguments()) {
+      const clang::Expr* inner = strip(arg);
+      if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(inner))
+        coords.assign(list->inits().begin(), list->inits().end());
+      else if (const auto* std_list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(inner)) {
+        if (const auto* l = llvm::dyn_cast<clang::InitListExpr>(strip(std_list->getSubExpr())))
+          coords.assign(l->inits().begin(), l->inits().end());
+      }
+    }
+  }
+  return coords;
+}
+
+} // namespace
+
+// `i`, or an s2p::index built from one coordinate per axis of the field (index_coordinate's
+// forms: {i[1], i[0]}, {i[0] + 1, i[1]}, {i[0], k}, {0, i[1]}); inside a helper, `i` and its
+// coordinates may arrive through the helper's parameters.
+std::optional<ir::TileStep::IndexMap>
+KernelExtractor::Impl::index_map(const clang::Expr* index, const clang::ParmVarDecl* i,
+                                 int forall_rank, int field_rank, const LoopRanges* loops,
+                                 const HelperArguments* through) {
+  ir::TileStep::IndexMap map;
+  const auto [e, level] = resolve(index, through);
+  if (referenced_decl(e) == i) {
+    if (forall_rank != field_rank)
+      return std::nullopt;
+    return ir::TileStep::IndexMap::own(forall_rank);
+  }
+  const std::vector<const clang::Expr*> coords = index_coordinates(e);
+  if (static_cast<int>(coords.size()) != field_rank)
+    return std::nullopt;
+  for (const clang::Expr* c : coords)
+    if (!index_coordinate(c, level, i, loops, forall_rank, field_rank, 0, map))
+      return std::nullopt;
+  return map;
+}
+
+namespace {
+
+// Coordinate map.axis.size() (the next one) as a range: [first, first + span), or the whole
+// axis (span kWholeAxis).
+void add_range(ir::TileStep::IndexMap& map, int field_rank, std::int64_t first, std::int64_t span) {
+  map.span.resize(static_cast<std::size_t>(field_rank), 0);
+  map.span[map.axis.size()] = span;
+  map.axis.push_back(ir::TileStep::kLoopAxis);
+  map.offset.push_back(first);
+}
+
+// The terms of a sum or difference (a + b - c ...) that index_coordinate reads as a window
+// of the index: coordinates of the index (i[k]) and loop variables of the body, each with its
+// sign, and the constants summed. Leaves are read through helper parameters.
+struct SumTerms {
+  struct Term {
+    const clang::Expr* leaf = nullptr;
+    const HelperArguments* level = nullptr;
+    int sign = 1;
+  };
+  std::vector<Term> terms;
+  std::int64_t constant = 0;
+};
+
+void add_sum_terms(const clang::Expr* e, const HelperArguments* through, int sign,
+                   const clang::ASTContext& ctx, SumTerms& out) {
+  const auto [base, level] = resolve(e, through);
+  clang::Expr::EvalResult value;
+  if (!base->isValueDependent() && base->EvaluateAsInt(value, ctx)) {
+    out.constant += sign * value.Val.getInt().getExtValue();
+    return;
+  }
+  if (const auto* sum = llvm::dyn_cast<clang::BinaryOperator>(base);
+      sum && (sum->getOpcode() == clang::BO_Add || sum->getOpcode() == clang::BO_Sub)) {
+    add_sum_terms(sum->getLHS(), level, sign, ctx, out);
+    add_sum_terms(sum->getRHS(), level, sum->getOpcode() == clang::BO_Add ? sign : -sign, ctx, out);
+    return;
+  }
+  out.terms.push_back({base, level, sign});
+}
+
+} // namespace
+
+// i[k] for the forall's index `i` (read through helpers): k, else nothing.
+std::optional<int> KernelExtractor::Impl::index_axis(const clang::Expr* base,
+                                                     const HelperArguments* level,
+                                                     const clang::ParmVarDecl* i,
+                                                     int forall_rank) const {
+  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
+  clang::Expr::EvalResult axis;
+  if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
+      referenced_decl(resolve(subscript->getArg(0), level).first) != i ||
+      !resolve(subscript->getArg(1), level).first->EvaluateAsInt(axis, ctx_))
+    return std::nullopt;
+  const std::int64_t k = axis.Val.getInt().getExtValue();
+  if (k < 0 || k >= forall_rank)
+    return std::nullopt;
+  return static_cast<int>(k);
+}
+
+// c = i[k] + v + constants or i[k] - v + constants, v a counted loop variable of the body
+// over [a, b): the window i[k] + [offset, offset + b - a) of the index (TileStep::IndexMap's
+// span on an index axis), a convolution's or a stencil's loop over its offsets. A loop whose
+// bounds only the running kernel knows reads the whole axis.
+bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const HelperArguments* through,
+                                              const clang::ParmVarDecl* i, const LoopRanges* loops,
+                                              int forall_rank, int field_rank, std::int64_t offset,
+                                              ir::TileStep::IndexMap& map) const {
+  SumTerms sum;
+  add_sum_terms(c, through, 1, ctx_, sum);
+  std::optional<int> axis;
+  const LoopRange* range = nullptr;
+  int loop_sign = 1;
+  for (const SumTerms::Term& term : sum.terms) {
+    if (const auto k = index_axis(term.leaf, term.level, i, forall_rank); k && !axis && term.sign > 0) {
+      axis = k;
+      continue;
+    }
+    const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(term.leaf));
+    if (range || !loops || !var || !loops->count(var))
+      return false;
+    range = &loops->at(var);
+    loop_sign = term.sign;
+  }
+  if (!axis || !range)
+    return false;
+  if (!*range) {
+    add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+    return true;
+  }
+  const auto [first, last] = **range; // [first, last)
+  map.span.resize(static_cast<std::size_t>(field_rank), 0);
+  map.span[map.axis.size()] = std::max<std::int64_t>(last - first, 0);
+  map.axis.push_back(*axis);
+  map.offset.push_back(offset + sum.constant + (loop_sign > 0 ? first : 1 - last));
+  return true;
+}
+
+// c = i[k] + constant; a loop variable of the body + constant (every element of its range is
+// read: the whole axis when the loop's bounds are not constants); a constant (a fixed
+// coordinate); or any other value of the kernel (the whole axis). Each term may be reached
+// through a helper's parameters.
+bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperArguments* through,
+                                             const clang::ParmVarDecl* i, const LoopRanges* loops,
+                                             int forall_rank, int field_rank, std::int64_t offset,
+                                             ir::TileStep::IndexMap& map) {
+  const auto [base, level] = resolve(c, through);
+  clang::Expr::EvalResult value;
+  if (!base->isValueDependent() && base->EvaluateAsInt(value, ctx_)) {
+    add_range(map, field_rank, value.Val.getInt().getExtValue() + offset, 1);
+    return true;
+  }
+  if (const auto term = constant_term(*base, ctx_, [&, level = level](const clang::Expr* x) {
+        return resolve(x, level).first;
+      }))
+    return index_coordinate(term->base, level, i, loops, forall_rank, field_rank,
+                            offset + term->constant, map);
+  if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
+      loops && var && loops->count(var)) {
+    if (const LoopRange& range = loops->at(var))
+      add_range(map, field_rank, range->first + offset, range->second - range->first);
+    else
+      add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+    return true;
+  }
+  if (const auto k = index_axis(base, level, i, forall_rank)) {
+    map.axis.push_back(*k);
+    map.offset.push_back(offset);
+    return true;
+  }
+  if (window_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map))
+    return true;
+  if (level || !kernel_value(*base, *i, loops))
+    return false;
+  // The whole axis for the stages that plan footprints without the kernel's values; the
+  // relations and the launch take the value itself when it is a symbol.
+  const std::size_t d = map.axis.size();
+  add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+  if (auto symbol = kernel_symbol(*base)) {
+    symbol->offset += offset;
+    map.symbol.resize(static_cast<std::size_t>(field_rank));
+    map.symbol[d] = std::move(symbol);
+  }
+  return true;
+}
+
+bool KernelExtractor::Impl::kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,
+                                         const LoopRanges* loops) const {
+  if (!e.getType()->isIntegerType())
+    return false;
+  struct Names : clang::RecursiveASTVisitor<Names> {
+    const clang::DeclContext* body;
+    const clang::ParmVarDecl* index;
+    const LoopRanges* loops;
+    bool ok = true;
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (!var)
+        return true; // functions, enumerators
+      if (var == index || (var->getParentFunctionOrMethod() == body &&
+                           !(loops && loops->count(var))))
+        ok = false;
+      return ok;
+    }
+  } names{{}, i.getDeclContext(), &i, loops};
+  names.TraverseStmt(const_cast<clang::Expr*>(&e));
+  return names.ok;
+}
+
+} // namespace s2p::frontend
