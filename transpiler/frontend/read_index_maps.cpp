@@ -169,7 +169,7 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
   }
   const auto [first, last] = **range; // [first, last)
   map.span.resize(static_cast<std::size_t>(field_rank), 0);
-  map.span[map.axis.size()] = std::max<std::int64_t>(last - first, 0);
+  map.span[map.axis.size()] = last - first; // loop_range keeps only loops that run
   map.axis.push_back(*axis);
   map.offset.push_back(offset + sum.constant + (loop_sign > 0 ? first : 1 - last));
   return true;

@@ -111,7 +111,6 @@ struct TuningDecisions {
   SplitOverrides splits;
   VariantOverrides variants;
   TunableValues tunables; // of every plan: they are per input file, not per kernel
-  friend bool operator==(const TuningDecisions&, const TuningDecisions&) = default;
 };
 
 struct TranspileOptions {

@@ -1,10 +1,13 @@
 // Reads at the forall's index plus a loop variable of the body (a window of the index), the
 // convolutions and correlation stencils kernel engineers write: a 1-d valid convolution
-// (Xd[{i[0] + k}]), a 3 x 3 stencil whose offsets are loops (i[0] + di with di in [-1, 2)),
-// under a boundary `if`, the window written loop first (k + i[0]) and subtracted
-// (i[0] - k), a window plus a constant (i[0] + k + 1), a window through a helper, and a loop
-// whose bound is a kernel value (the whole axis is planned). Each must compute what the
-// sequential build computes on every backend, with owner-copy moving each tile's window.
+// (Xd[{i[0] + k}]), a 3 x 3 stencil whose offsets are loops (i[0] + di with di in [-1, 2))
+// under a boundary `if`, with a vector's window read in that matrix forall, the window written
+// loop first (k + i[0]) and subtracted (i[0] - k), a window plus a constant (i[0] + k + 1), a
+// window through a helper, a loop whose bound is a kernel value (the whole axis is planned),
+// and a window of blocks in a task over tile blocks (At({b[0], b[1] + k})).
+// window_reads.plan.json fuses convolve's two foralls, so the second's output becomes a further
+// output of the fused one. Each must compute what the sequential build computes on every
+// backend, with owner-copy moving each tile's window.
 #include <seq2par/seq2par.h>
 
 #include "../../../samples/common/sample_support.h"
@@ -51,18 +54,22 @@ S2P_KERNEL S2P_TILES(4) void convolve(int taps, s2p::field<1, double>& y, s2p::f
   });
 }
 
-S2P_KERNEL S2P_TILES(4) void smooth(s2p::field<2, double>& out, const s2p::field<2, double>& in) {
+S2P_KERNEL S2P_TILES(4) void smooth(s2p::field<2, double>& out, const s2p::field<2, double>& in,
+                                    const s2p::field<1, double>& v) {
   auto out_map = s2p::resource_map<2>::block(out.extent(), 4);
   auto in_map = s2p::resource_map<2>::block_cyclic(in.extent(), {5, 3}, 4);
+  auto v_map = s2p::resource_map<1>::cyclic(v.extent(), 4);
   auto Od = s2p::agile(out, out_map);
   auto Id = s2p::agile(in, in_map);
+  auto Vd = s2p::agile(v, v_map);
   const int rows = Od.extent()[0], cols = Od.extent()[1];
   s2p::forall(Od.extent(), [&](s2p::index<2> i) {
     double sum = 0.0;
     if (i[0] >= 1 && i[0] < rows - 1 && i[1] >= 1 && i[1] < cols - 1)
       for (int di = -1; di < 2; ++di)
         for (int dj = -1; dj < 2; ++dj)
-          sum += Id[{i[0] + di, i[1] + dj}] * (di == 0 && dj == 0 ? 0.5 : 0.0625);
+          sum += Id[{i[0] + di, i[1] + dj}] * (di == 0 && dj == 0 ? 0.5 : 0.0625) +
+                 Vd[{i[1] + dj + 1}] * 0.125; // a vector's window in a matrix forall
     Od[i] = sum;
   });
 }
@@ -99,7 +106,11 @@ int main() {
   for (std::size_t k = 0; k < in.size(); ++k)
     in[k] = static_cast<double>(static_cast<int>(k * 5 % 23) - 11) * 0.5;
   s2p::field<2, double> Out(out.data(), {kRows, kCols});
-  smooth(Out, s2p::field<2, double>(in.data(), {kRows, kCols}));
+  std::vector<double> v(kCols + 2);
+  for (std::size_t k = 0; k < v.size(); ++k)
+    v[k] = static_cast<double>(k % 7) - 3.0;
+  smooth(Out, s2p::field<2, double>(in.data(), {kRows, kCols}),
+         s2p::field<1, double>(v.data(), {kCols + 2}));
   std::vector<double> r(3 * kBlock * 2 * kBlock, 0.0), a(3 * kBlock * 4 * kBlock);
   for (std::size_t k = 0; k < a.size(); ++k)
     a[k] = static_cast<double>(static_cast<int>(k * 3 % 19) - 9) * 0.5;
