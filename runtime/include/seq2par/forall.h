@@ -12,6 +12,7 @@
 // C++17, like the rest of what generated code includes.
 #pragma once
 
+#include <seq2par/field_loops.h>
 #include <seq2par/memory_overlap.h>
 #include <seq2par/rank_lifting.h>
 #include <seq2par/tile_program.h>
@@ -340,39 +341,6 @@ private:
   extent<N> algorithmic_;
 };
 
-// Calls run(element, count) for each run of grid `g`'s elements of `f` that lie one after
-// another in memory (its rows where the last axis is contiguous), in row-major order.
-template <int N, class T, class Run> void for_each_run(const field<N, T>& f, const grid<N>& g,
-                                                       Run&& run) {
-  if (g.total_extent() == 0)
-    return;
-  const bool rows = f.strides()[N - 1] == 1;
-  grid<N> starts = g;
-  if (rows)
-    starts.size[N - 1] = 1;
-  for_each_index(starts, [&](const index<N>& i) { run(&f[i], rows ? g.size[N - 1] : 1); });
-}
-
-// The bytes of `f`'s elements over grid `g`, row-major, appended to `out` / read from `in`.
-template <int N, class T> void pack_grid(const field<N, T>& f, const grid<N>& g,
-                                         std::vector<std::byte>& out) {
-  std::size_t at = out.size();
-  out.resize(at + static_cast<std::size_t>(g.total_extent()) * sizeof(T));
-  for_each_run(f, g, [&](const T* first, std::int64_t count) {
-    std::memcpy(out.data() + at, first, static_cast<std::size_t>(count) * sizeof(T));
-    at += static_cast<std::size_t>(count) * sizeof(T);
-  });
-}
-template <int N, class T> const std::byte* unpack_grid(const field<N, T>& f, const grid<N>& g,
-                                                       const std::byte* in) {
-  if constexpr (!std::is_const_v<T>)
-    for_each_run(f, g, [&](T* first, std::int64_t count) {
-      std::memcpy(first, in, static_cast<std::size_t>(count) * sizeof(T));
-      in += static_cast<std::size_t>(count) * sizeof(T);
-    });
-  return in;
-}
-
 // Runs `compute` over [0, count) in place: on the threads backend's workers, or on the mpi
 // backend's ranks, each rank then receiving the others' shares of what `write` packs or
 // unpacks: write(first, last, out, in) appends [first, last)'s written elements to `out`, or
@@ -487,14 +455,18 @@ void run_global_in_place(const tile_kernel_info& info, bool on_ranks, int tiles,
         part.offset[d] = lo;
         part.size[d] = std::max<std::int64_t>(0, hi - lo);
       }
-      for_each_index(part, [&](const index<N>& i) {
-        std::apply([&](auto&... c) { body.unguarded(i, output, std::get<I>(views)..., c...); },
-                   structures);
-      });
+      versioned_on_unit_stride([&] {
+        for_each_index(part, [&](const index<N>& i) {
+          std::apply([&](auto&... c) { body.unguarded(i, output, std::get<I>(views)..., c...); },
+                     structures);
+        });
+      }, output, std::get<I>(views)...);
     } else {
-      for_each_index(part_of(first, last), [&](const index<N>& i) {
-        std::apply([&](auto&... c) { body(i, output, std::get<I>(views)..., c...); }, structures);
-      });
+      versioned_on_unit_stride([&] {
+        for_each_index(part_of(first, last), [&](const index<N>& i) {
+          std::apply([&](auto&... c) { body(i, output, std::get<I>(views)..., c...); }, structures);
+        });
+      }, output, std::get<I>(views)...);
     }
   };
   // The output, then the further fields a fused forall writes (at the task's own index).
