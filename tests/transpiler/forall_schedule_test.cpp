@@ -44,7 +44,7 @@ Kernel seed_kernel(const std::vector<std::int64_t>& extent, bool transposed) {
   map.refinements.push_back({Method::AlgorithmicBlocks, {}, ints(g.at("algorithmic_block")), {}});
   multi.maps["map"] = map;
   for (const char* name : {"C", "A", "B"}) {
-    multi.distributed[std::string(name) + "d"] = {name, "map", "f64"};
+    multi.distributed[std::string(name) + "d"] = {name, "map", s2p::sim::ElementType::kF64};
     multi.parameter_extents[name] = extent;
   }
   multi.extents_from = "the call at seed.cpp:1";

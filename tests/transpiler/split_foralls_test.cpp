@@ -50,7 +50,8 @@ ir::Kernel kernel_with(std::vector<TileStep::Statement> statements) {
   kernel.multi_tile->tiles = 4;
   kernel.multi_tile->steps.push_back(step);
   for (const char* field : {"Xd", "Yd", "Zd", "Wd"})
-    kernel.multi_tile->distributed[field] = {std::string(1, static_cast<char>(field[0] + 32)), "map", "f32"};
+    kernel.multi_tile->distributed[field] = {std::string(1, static_cast<char>(field[0] + 32)),
+                                             "map", sim::ElementType::kF32};
   return kernel;
 }
 

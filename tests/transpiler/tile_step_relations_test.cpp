@@ -29,10 +29,10 @@ ir::MultiTile multi_tile(std::vector<TileStep> steps) {
   ir::MultiTile multi;
   multi.tiles = 4;
   multi.steps = std::move(steps);
-  multi.distributed = {{"Xd", {"x", "map", "f32"}},
-                       {"Yd", {"y", "map", "f32"}},
-                       {"Ys", {"y", "shifted", "f32"}},
-                       {"Zd", {"z", "map", "f32"}}};
+  multi.distributed = {{"Xd", {"x", "map", s2p::sim::ElementType::kF32}},
+                       {"Yd", {"y", "map", s2p::sim::ElementType::kF32}},
+                       {"Ys", {"y", "shifted", s2p::sim::ElementType::kF32}},
+                       {"Zd", {"z", "map", s2p::sim::ElementType::kF32}}};
   return multi;
 }
 

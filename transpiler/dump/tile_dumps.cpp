@@ -119,7 +119,7 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
   } else {
     out["rows"] = step.field;
     out["rows_parameter"] = step.rows_parameter;
-    out["element_type"] = step.element_type;
+    out["element_type"] = to_string(step.element_type);
     out["combine"] = step.combine ? json(to_string(*step.combine)) : json(nullptr);
   }
   out["plan"] = index < plan.notes.size() ? plan.notes[index] : "";
@@ -139,7 +139,7 @@ json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedu
   json fields = json::object();
   for (const auto& [name, field] : multi.distributed)
     fields[name] = {{"parameter", field.parameter}, {"map", field.map},
-                    {"element_type", field.element_type}};
+                    {"element_type", to_string(field.element_type)}};
   json templates = json::array();
   for (const auto& [suffix, content] : schedules.files)
     templates.push_back(suffix);

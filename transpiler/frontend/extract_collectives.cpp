@@ -30,20 +30,34 @@ std::optional<clang::QualType> field_element_type(clang::QualType type) {
   return std::nullopt;
 }
 
-// The element type T of an s2p::field<N, T>, as the schedule spells it ("f32", "i64"; "" for a
-// type schedules do not name).
-std::string schedule_element_type(clang::QualType type, const clang::ASTContext& ctx) {
+// The element type T of an s2p::field<N, T> as schedules name it (f32, i64, ...; none for a
+// type they do not name: bool, a struct, long double).
+ir::ScheduleElementType schedule_element_type(clang::QualType type, const clang::ASTContext& ctx) {
+  using sim::ElementType;
   const std::optional<clang::QualType> element = field_element_type(type);
   if (!element)
-    return "";
+    return std::nullopt;
   const clang::QualType t = *element;
+  const auto bits = ctx.getTypeSize(t);
   if (t->isFloatingType())
-    return ctx.getTypeSize(t) == 32 ? "f32" : ctx.getTypeSize(t) == 64 ? "f64" : "";
-  if (t->isIntegerType() && !t->isBooleanType()) {
-    const auto bits = ctx.getTypeSize(t);
-    return (t->isSignedIntegerType() ? 'i' : 'u') + std::to_string(bits); // chars: see above
+    return bits == 32 ? ir::ScheduleElementType(ElementType::kF32)
+           : bits == 64 ? ir::ScheduleElementType(ElementType::kF64)
+                        : std::nullopt;
+  if (!t->isIntegerType() || t->isBooleanType())
+    return std::nullopt;
+  const bool is_signed = t->isSignedIntegerType(); // char: as the target makes it
+  switch (bits) {
+  case 8:
+    return is_signed ? ElementType::kI8 : ElementType::kU8;
+  case 16:
+    return is_signed ? ElementType::kI16 : ElementType::kU16;
+  case 32:
+    return is_signed ? ElementType::kI32 : ElementType::kU32;
+  case 64:
+    return is_signed ? ElementType::kI64 : ElementType::kU64;
+  default:
+    return std::nullopt;
   }
-  return "";
 }
 
 } // namespace
@@ -83,7 +97,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::multi_tile_call(const clang::
         rows && llvm::isa<clang::ParmVarDecl>(rows))
       step.rows_parameter = rows->getNameAsString();
     step.element_type = schedule_element_type(call.getArg(0)->getType(), ctx_);
-    if (step.element_type.empty()) {
+    if (!step.element_type) {
       error(call.getArg(0)->getBeginLoc(),
             "the rows of a collective must be an s2p::field<2, T> of an arithmetic type");
       return std::nullopt;

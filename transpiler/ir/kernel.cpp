@@ -68,6 +68,10 @@ const char* to_string(CombineOp op) {
   return "?";
 }
 
+std::string to_string(const ScheduleElementType& type) {
+  return type ? std::string(sim::to_string(*type)) : std::string();
+}
+
 const char* to_string(AccessMode mode) {
   switch (mode) {
   case AccessMode::Read:

@@ -5,6 +5,8 @@
 #include "ir/expr.h"
 #include "ir/source_location.h"
 
+#include <seq2par/sim/schedule.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -33,6 +35,11 @@ std::optional<MapProtocol> parse_map_protocol(std::string_view name);
 // The combine operations of the library's collectives (s2p::sum{}, ...).
 enum class CombineOp { Sum, Product, Max, Min };
 const char* to_string(CombineOp op); // as the schedule spells it: "sum", "prod", "max", "min"
+
+// An element type as schedules name it (the simulator's vocabulary: f32, f64, i8 ... u64); none
+// for a type schedules do not name (a struct, bool, long double).
+using ScheduleElementType = std::optional<sim::ElementType>;
+std::string to_string(const ScheduleElementType& type); // "f32", ...; "" for none
 
 // A tunable constant (`constexpr int kDepth = S2P_TUNABLE(2, 1, 8);`) a kernel's pool uses.
 struct Tunable {
@@ -165,7 +172,7 @@ struct TileStep {
   std::string op;             // collectives: the combine object, e.g. "s2p::sum{}"
   std::optional<CombineOp> combine; // collectives: the library's combine, if it is one
   std::string rows_parameter; // collectives: the field parameter passed as the rows, if one
-  std::string element_type;   // "f32", "f64", "i32", ...
+  ScheduleElementType element_type; // collectives: the rows' (an arithmetic type)
   std::string text;           // the statement as written
 
   // Forall (owner-copy): the agile field written (identity index), the agile fields read
@@ -338,7 +345,7 @@ struct MapSpec {
 struct DistributedField {
   std::string parameter;
   std::string map;
-  std::string element_type; // "f64", ...
+  ScheduleElementType element_type;
 };
 
 struct MultiTile {
@@ -378,7 +385,7 @@ struct MultiTile {
   struct Shared {
     std::string name;
     SourceLocation loc;
-    std::string element_type; // "f32", ... (empty: a type schedules do not name)
+    ScheduleElementType element_type;
   };
   std::vector<Shared> shared;
 

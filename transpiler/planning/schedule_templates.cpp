@@ -55,10 +55,9 @@ rt::collective_kind collective_kind_of(TileStep::Kind kind) {
 // The launch of collective `step` with `elements` per tile in each row, or why there is none.
 Planned<rt::ring_launch> ring_launch_of(const Kernel& kernel, const TileStep& step,
                                         std::int64_t elements) {
-  const auto type = sim::element_type_from_string(step.element_type);
-  if (!type)
-    return NoTemplate{"the rows' element type '" + step.element_type +
-                      "' is not one schedules name"};
+  const auto type = step.element_type;
+  if (!type) // the front end refuses such rows
+    return NoTemplate{"the rows' element type is not one schedules name"};
   rt::ring_launch launch;
   launch.kernel = kernel.name;
   launch.tiles = static_cast<std::uint32_t>(kernel.multi_tile->tiles);
@@ -212,12 +211,12 @@ public:
         return *none;
       built = maps_.emplace(d.map, std::move(std::get<s2p::resource_map<N>>(map))).first;
     }
-    const auto type = sim::element_type_from_string(d.element_type);
+    const auto type = d.element_type;
     if (!type)
       return NoTemplate{"'" + variable + "' has an element type schedules do not name"};
     rt::forall_field_spec<N> field_spec;
     field_spec.name = variable;
-    field_spec.element_type = d.element_type;
+    field_spec.element_type = to_string(type); // the runtime's planning library names it
     field_spec.element_bytes = static_cast<std::int64_t>(sim::element_size(*type));
     field_spec.map = &built->second;
     field_spec.view = step_.local_global ? access_view::local_global : access_view::global;
@@ -264,14 +263,14 @@ Planned<rt::shared_kernel_plan> shared_plan(const MultiTile& multi) {
     phases += s.kind == TileStep::Kind::Forall ? 1U : 0U;
   std::vector<rt::shared_launch_structure> structures;
   for (const auto& shared : multi.shared) {
-    const auto type = sim::element_type_from_string(shared.element_type);
+    const auto type = shared.element_type;
     const auto extent = multi.parameter_extents.find(shared.name);
     if (!type || extent == multi.parameter_extents.end())
       return NoTemplate{"the size of S2P_SHARED '" + shared.name + "' is not known"};
     std::int64_t bytes = static_cast<std::int64_t>(sim::element_size(*type));
     for (const std::int64_t e : extent->second)
       bytes *= e;
-    rt::shared_launch_structure structure{shared.name, shared.element_type, bytes, {}, false, -1, {}};
+    rt::shared_launch_structure structure{shared.name, to_string(type), bytes, {}, false, -1, {}};
     std::uint32_t phase = 0;
     for (const auto& s : multi.steps) {
       if (s.kind != TileStep::Kind::Forall)
