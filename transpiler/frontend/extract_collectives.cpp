@@ -463,11 +463,6 @@ void KernelExtractor::Impl::add_step_loop(const clang::ForStmt& loop, ir::MultiT
             "blocks()); this call could read what a step writes");
       return;
     }
-  if (!multi.shared.empty()) {
-    error(loop.getBeginLoc(), "a kernel with S2P_SHARED structures cannot have loops around its "
-                              "steps yet: their multicasts are planned once per step");
-    return;
-  }
   ir::MultiTile::StepLoop step_loop;
   step_loop.loc = loc(loop.getBeginLoc());
   step_loop.header = text(clang::SourceRange(loop.getBeginLoc(), loop.getRParenLoc()));
