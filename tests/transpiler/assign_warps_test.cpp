@@ -5,7 +5,7 @@
 
 #include "passes/assign_warps.h"
 #include "passes/build_cdfg.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 
 #include <gtest/gtest.h>
 
@@ -57,7 +57,7 @@ TEST(AssignWarps, OneWarpPerStageByDefault) {
       << calls[0]->warp_choice->rule;
   // The assigned kernel goes through the warp split like an annotated one.
   ir::Diagnostics diags;
-  const auto plan = passes::plan_kernel(kernel, {}, diags);
+  const auto plan = passes::run_warp_split(kernel, {}, diags);
   EXPECT_FALSE(diags.has_errors());
   EXPECT_EQ(plan.warps, (std::vector<int>{0, 1, 2}));
 }

@@ -1,14 +1,14 @@
-// The code estimate of a forall's task body (planning/code_estimate.h): what it counts and the
+// The code estimate of a forall's task body (schedules/code_estimate.h): what it counts and the
 // images it gives a plain body and a body split into warps.
-#include "planning/code_estimate.h"
+#include "schedules/code_estimate.h"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using s2p::planning::code_images;
-using s2p::planning::CodeCostModel;
-using s2p::planning::count_statements;
+using s2p::schedules::code_images;
+using s2p::schedules::CodeCostModel;
+using s2p::schedules::count_statements;
 using s2p::ir::TileStep;
 
 TEST(CodeEstimate, CountsStatementsAndControlStatementsOutsideParentheses) {

@@ -2,7 +2,7 @@
 // tests/golden/fig3-pipeline.json (read from the file, never retyped here).
 #include "dump/dumps.h"
 #include "ir_builder.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 
 #include <gtest/gtest.h>
 
@@ -19,20 +19,20 @@ json load_golden() {
   return json::parse(in);
 }
 
-json dump(dump::DumpKind kind, const ir::Kernel& kernel, const passes::KernelPlan& plan) {
+json dump(dump::DumpKind kind, const ir::Kernel& kernel, const passes::WarpSplit& plan) {
   return json::parse(dump::to_json(kind, kernel, plan).dump());
 }
 
 class Fig3Golden : public ::testing::Test {
 protected:
   void SetUp() override {
-    plan = passes::plan_kernel(kernel, {}, diags);
+    plan = passes::run_warp_split(kernel, {}, diags);
     ASSERT_FALSE(diags.has_errors());
   }
   const json golden = load_golden();
   const ir::Kernel kernel = test::fig3_kernel();
   ir::Diagnostics diags;
-  passes::KernelPlan plan;
+  passes::WarpSplit plan;
 };
 
 TEST_F(Fig3Golden, ScheduleTreeHasTheSeedsThreeBranches) {
@@ -93,7 +93,7 @@ TEST_F(Fig3Golden, BothWarpSequences) {
 
 TEST_F(Fig3Golden, KeepRedundantKeepsEveryEdgeAndStillSynchronizesThem) {
   ir::Diagnostics d;
-  const auto kept = passes::plan_kernel(kernel, {.keep_redundant = true, .cdfg = {}, .auto_warps = {}}, d);
+  const auto kept = passes::run_warp_split(kernel, {.keep_redundant = true, .cdfg = {}, .auto_warps = {}}, d);
   const json cdrfg = dump(dump::DumpKind::Cdrfg, kernel, kept);
   EXPECT_TRUE(cdrfg["removed_as_redundant"].empty());
   int synced = 0;

@@ -1,8 +1,8 @@
-// The forall schedule template seq2par writes at transpile time (planning/schedule_templates.h),
+// The forall schedule template seq2par writes at transpile time (schedules/schedule_templates.h),
 // from hand-built IR: the golden 6144^2 C = A + B^T against tests/golden/resource-maps.json,
 // and the reasons it writes none.
-#include "planning/schedule_templates.h"
-#include "planning/tile_schedules.h"
+#include "schedules/schedule_templates.h"
+#include "schedules/tile_schedules.h"
 #include "emit/multi_tile_code.h"
 
 #include <gtest/gtest.h>
@@ -77,7 +77,7 @@ std::vector<nlohmann::ordered_json> sends(const nlohmann::ordered_json& schedule
 TEST(ForallScheduleTemplate, SeedAddTransposeMovesTheGoldenBlocks) {
   const nlohmann::json g = golden();
   const Kernel kernel = seed_kernel(ints(g.at("matrix")), true);
-  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
+  const auto planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
                                                                  kSeedTileSram);
   ASSERT_TRUE(planned.schedule) << planned.reason;
   const auto& schedule = *planned.schedule;
@@ -134,7 +134,7 @@ TEST(ForallScheduleTemplate, SeedAddTransposeMovesTheGoldenBlocks) {
 TEST(ForallScheduleTemplate, ComputeEstimateFollowsTheGoldenQueues) {
   const nlohmann::json g = golden();
   const Kernel kernel = seed_kernel(ints(g.at("matrix")), true);
-  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
+  const auto planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
                                                                  kSeedTileSram);
   ASSERT_TRUE(planned.schedule) << planned.reason;
   const auto block = ints(g.at("algorithmic_block"));
@@ -155,7 +155,7 @@ TEST(ForallScheduleTemplate, SeedAddMovesNothing) {
   const nlohmann::json g = golden();
   ASSERT_EQ(g.at("C_equals_A_plus_B").at("blocks_moved"), 0);
   const Kernel kernel = seed_kernel(ints(g.at("matrix")), false);
-  const auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
+  const auto planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "",
                                                                  kSeedTileSram);
   ASSERT_TRUE(planned.schedule) << planned.reason;
   EXPECT_TRUE(sends(*planned.schedule).empty());
@@ -168,7 +168,7 @@ TEST(ForallScheduleTemplate, WithoutKnownExtentsTheReasonReachesTheGeneratedCode
   kernel.multi_tile->parameter_extents.clear();
   kernel.multi_tile->no_extents_reason =
       "the extent of 'C' in the call at line 7 is not a constant";
-  const auto schedules = s2p::planning::plan_tile_schedules(kernel);
+  const auto schedules = s2p::schedules::plan_tile_schedules(kernel);
   EXPECT_TRUE(schedules.files.empty());
   ASSERT_EQ(schedules.notes.size(), 1u);
   EXPECT_EQ(schedules.notes[0],
@@ -181,19 +181,19 @@ TEST(ForallScheduleTemplate, WithoutKnownExtentsTheReasonReachesTheGeneratedCode
 TEST(ForallScheduleTemplate, ExtentsTheMapRefusesGiveNoTemplate) {
   Kernel kernel = seed_kernel({96, 96}, true);
   kernel.multi_tile->parameter_extents["B"] = {96, 97}; // s2p::agile(B, map) would throw
-  auto planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  auto planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
   EXPECT_FALSE(planned.schedule);
   EXPECT_EQ(planned.reason, "'B' is 96x97 but resource map 'map' covers 96x96");
 
   kernel = seed_kernel({96, 96}, true);
   kernel.multi_tile->maps.clear(); // a map with a size only known when the kernel runs
-  planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
   EXPECT_FALSE(planned.schedule);
   EXPECT_EQ(planned.reason, "resource map 'map' is not one protocol call (block, cyclic, "
                             "block_block, block_cyclic, split_points) with constant sizes");
 
   kernel = seed_kernel({96, 90}, true); // C 96x90 reads B[{i1, i0}] outside a 96x90 B
-  planned = s2p::planning::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
   EXPECT_FALSE(planned.schedule);
   EXPECT_NE(planned.reason.find("seq2par: "), std::string::npos) << planned.reason;
 }
@@ -201,7 +201,7 @@ TEST(ForallScheduleTemplate, ExtentsTheMapRefusesGiveNoTemplate) {
 TEST(ForallScheduleTemplate, EachStepOfAKernelWithSeveralNamesItsOwnFile) {
   Kernel kernel = seed_kernel({96, 96}, true);
   kernel.multi_tile->steps.push_back(kernel.multi_tile->steps[0]);
-  const auto schedules = s2p::planning::plan_tile_schedules(kernel);
+  const auto schedules = s2p::schedules::plan_tile_schedules(kernel);
   ASSERT_EQ(schedules.files.size(), 2u);
   EXPECT_EQ(schedules.files[0].first, "add_transpose.1.schedule.json");
   EXPECT_EQ(schedules.files[1].first, "add_transpose.2.schedule.json");

@@ -1,7 +1,7 @@
-// Kernel versions (pipeline/kernel_versions): conditions on kernel parameters alone become
+// Kernel versions (pass_manager/kernel_versions): conditions on kernel parameters alone become
 // one version of the kernel per combination of their values, each with them resolved;
 // conditions that a loop variable decides (here one shadowing the parameter) stay.
-#include "pipeline/kernel_versions.h"
+#include "pass_manager/kernel_versions.h"
 
 #include <gtest/gtest.h>
 
@@ -57,7 +57,7 @@ ir::Kernel shadowing_kernel() {
 
 TEST(KernelVersions, ParameterConditionsAreResolvedPerVersion) {
   ir::Diagnostics diags;
-  const auto versions = pipeline::kernel_versions(shadowing_kernel(), diags);
+  const auto versions = pass_manager::kernel_versions(shadowing_kernel(), diags);
   ASSERT_TRUE(versions.has_value());
   ASSERT_EQ(versions->size(), 2u);
   EXPECT_EQ((*versions)[0].guard, "(n > 1)");
@@ -79,10 +79,10 @@ TEST(KernelVersions, NoParameterConditionIsOneVersion) {
   ir::Kernel kernel = shadowing_kernel();
   kernel.root.children.erase(kernel.root.children.begin());
   ir::Diagnostics diags;
-  const auto versions = pipeline::kernel_versions(kernel, diags);
+  const auto versions = pass_manager::kernel_versions(kernel, diags);
   ASSERT_TRUE(versions.has_value());
   EXPECT_EQ(versions->size(), 1u);
-  EXPECT_EQ(pipeline::select_version(*versions, {"{ body }"}), "{ body }");
+  EXPECT_EQ(pass_manager::select_version(*versions, {"{ body }"}), "{ body }");
 }
 
 TEST(KernelVersions, AFourthDistinctConditionIsAnError) {
@@ -93,13 +93,13 @@ TEST(KernelVersions, AFourthDistinctConditionIsAnError) {
   for (const char* p : {"a", "b", "a", "c", "d"})
     kernel.root.children.push_back(if_then(greater(p, 0), call("f")));
   ir::Diagnostics diags;
-  EXPECT_FALSE(pipeline::kernel_versions(kernel, diags).has_value());
+  EXPECT_FALSE(pass_manager::kernel_versions(kernel, diags).has_value());
   ASSERT_EQ(diags.items().size(), 1u);
   EXPECT_NE(diags.items()[0].message.find("'d > 0'"), std::string::npos) << diags.items()[0].message;
   // Three distinct: eight versions, guards in order, the last one the else.
   kernel.root.children.pop_back();
   ir::Diagnostics fine;
-  const auto versions = pipeline::kernel_versions(kernel, fine);
+  const auto versions = pass_manager::kernel_versions(kernel, fine);
   ASSERT_TRUE(versions.has_value());
   ASSERT_EQ(versions->size(), 8u);
   EXPECT_EQ((*versions)[0].guard, "(a > 0) && (b > 0) && (c > 0)");

@@ -2,7 +2,7 @@
 // than two warps, several readers of one producer, nodes that both consume and produce,
 // write-after-write, reads spanning several writers, tensor_refs, and channel reuse.
 #include "ir_builder.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 #include "passes/verify_sync.h"
 
 #include <gtest/gtest.h>
@@ -19,11 +19,11 @@ using test::var;
 
 struct Planned {
   ir::Kernel kernel;
-  passes::KernelPlan plan;
+  passes::WarpSplit plan;
   ir::Diagnostics diags;
 
-  explicit Planned(ir::Kernel k, passes::PipelineOptions options = {}) : kernel(std::move(k)) {
-    plan = passes::plan_kernel(kernel, options, diags);
+  explicit Planned(ir::Kernel k, passes::WarpSplitOptions options = {}) : kernel(std::move(k)) {
+    plan = passes::run_warp_split(kernel, options, diags);
   }
   // The single expanded region these kernels have (empty for a kernel without calls).
   ir::Graph& graph() { return plan.regions.empty() ? empty_graph : plan.regions[0].graph; }
@@ -284,7 +284,7 @@ TEST(Passes, ExpansionLimitIsADiagnosticNotAnOutOfMemory) {
   const int t = b.tensor("t", pool, 0, 1, 10);
   b.add(KernelBuilder::loop("i", lit(0), lit(1000),
                             {b.call("f", 0, {{t, lit(0), ir::AccessMode::Write}})}));
-  passes::PipelineOptions options;
+  passes::WarpSplitOptions options;
   options.cdfg.max_nodes = 100;
   Planned p(b.kernel(), options);
   ASSERT_TRUE(p.diags.has_errors());

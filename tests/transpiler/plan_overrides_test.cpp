@@ -1,7 +1,7 @@
 // --plan's resource-map weights applied to a kernel's IR: the map's spec (what schedule
 // templates are planned from) and a re-weighting call right after its declaration (what the
 // emitted program runs).
-#include "pipeline/plan_overrides.h"
+#include "pass_manager/plan_overrides.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +31,7 @@ const char* kDeclaration = "auto map = s2p::resource_map<1>::block_cyclic(z.exte
 
 TEST(PlanOverrides, WeightsReplaceTheKernelsInSpecAndCode) {
   ir::Diagnostics diags;
-  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration), {{"map", {1, 1, 1.5}, "plans/k.plan.json", {}}}, {}, diags);
+  const auto tuned = pass_manager::apply_plan_overrides(weighted_kernel(kDeclaration), {{"map", {1, 1, 1.5}, "plans/k.plan.json", {}}}, {}, diags);
   ASSERT_TRUE(tuned.has_value()) << diags.items()[0].message;
   ASSERT_EQ(tuned->preamble.size(), 5u);
   EXPECT_EQ(tuned->preamble[0], kDeclaration);
@@ -48,7 +48,7 @@ TEST(PlanOverrides, WeightsReplaceTheKernelsInSpecAndCode) {
 // exclude_tiles), and the plan's weights (one per usable tile) are spread over the map's tiles.
 TEST(PlanOverrides, UsableTilesExcludeTheOthersInSpecAndCode) {
   ir::Diagnostics diags;
-  const auto tuned = pipeline::apply_plan_overrides(weighted_kernel(kDeclaration),
+  const auto tuned = pass_manager::apply_plan_overrides(weighted_kernel(kDeclaration),
                                                     {{"map", {3, 2}, "k.plan.json", {0, 2}}}, {}, diags);
   ASSERT_TRUE(tuned.has_value()) << diags.items()[0].message;
   ASSERT_EQ(tuned->preamble.size(), 6u);
@@ -60,7 +60,7 @@ TEST(PlanOverrides, UsableTilesExcludeTheOthersInSpecAndCode) {
   EXPECT_EQ(refinements[2].tiles, (std::vector<int>{1}));
   const auto refused = [&](std::vector<int> usable, std::vector<double> weights) {
     ir::Diagnostics d;
-    EXPECT_FALSE(pipeline::apply_plan_overrides(weighted_kernel(kDeclaration),
+    EXPECT_FALSE(pass_manager::apply_plan_overrides(weighted_kernel(kDeclaration),
                                                 {{"map", weights, "p.json", usable}}, {}, d));
     return d.items().empty() ? std::string() : d.items()[0].message;
   };
@@ -75,7 +75,7 @@ TEST(PlanOverrides, UsableTilesExcludeTheOthersInSpecAndCode) {
 TEST(PlanOverrides, RefusesWhatItCannotApply) {
   struct Case {
     std::string declaration;
-    pipeline::MapWeights weights;
+    pass_manager::MapWeights weights;
     const char* expected;
   };
   const Case cases[] = {
@@ -87,7 +87,7 @@ TEST(PlanOverrides, RefusesWhatItCannotApply) {
   };
   for (const Case& c : cases) {
     ir::Diagnostics diags;
-    EXPECT_FALSE(pipeline::apply_plan_overrides(weighted_kernel(c.declaration), {c.weights}, {}, diags));
+    EXPECT_FALSE(pass_manager::apply_plan_overrides(weighted_kernel(c.declaration), {c.weights}, {}, diags));
     ASSERT_EQ(diags.items().size(), 1u);
     EXPECT_EQ(diags.items()[0].message, c.expected);
   }

@@ -1,10 +1,10 @@
 // --plan's splits on hand-built IR (no Clang): a forall whose body writes several fields dealt
 // into consecutive foralls, each with its own outputs and reads, and the cuts that are refused.
-#include "pipeline/split_foralls.h"
+#include "pass_manager/split_foralls.h"
 
 #include <gtest/gtest.h>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 namespace {
 
 using ir::TileStep;
@@ -184,4 +184,4 @@ TEST(SplitForalls, StepsAreNumberedAsWrittenAroundTheFusions) {
 }
 
 } // namespace
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -2,11 +2,11 @@
 // in a forall task's warp pipeline, call the chosen variant with its cost; a choice the file's
 // S2P_VARIANTS does not allow is an error naming the plan's field.
 #include "ir/call_text.h"
-#include "pipeline/substitute_variants.h"
+#include "pass_manager/substitute_variants.h"
 
 #include <gtest/gtest.h>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 namespace {
 
 ir::ScheduleNode call_of(const std::string& callee, const std::string& text) {
@@ -82,4 +82,4 @@ TEST(SubstituteVariants, ChoicesTheFileDoesNotDeclareNameTheField) {
 }
 
 } // namespace
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

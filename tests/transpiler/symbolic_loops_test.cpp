@@ -2,7 +2,7 @@
 // analysis window, edge families, prologue/epilogue by phase, and the self-check.
 #include "ir_builder.h"
 #include "passes/loop_period.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 #include "passes/plan_symbolic_loop.h"
 #include "passes/verify_sync.h"
 
@@ -73,7 +73,7 @@ TEST(SymbolicLoop, RingPipelineBecomesTwoQueuesOfDepthEqualToTheRing) {
   for (int depth : {1, 2, 3, 4}) {
     ir::Diagnostics diags;
     const ir::Kernel kernel = ring_kernel(depth);
-    const auto plan = passes::plan_kernel(kernel, {}, diags);
+    const auto plan = passes::run_warp_split(kernel, {}, diags);
     ASSERT_FALSE(diags.has_errors()) << depth;
     ASSERT_EQ(plan.regions.size(), 1u);
     const auto& loop = plan.regions[0].loop;
@@ -93,7 +93,7 @@ TEST(SymbolicLoop, RingPipelineBecomesTwoQueuesOfDepthEqualToTheRing) {
 TEST(SymbolicLoop, InstancesAreRaceAndDeadlockFreeForEveryTripCount) {
   ir::Diagnostics diags;
   const ir::Kernel kernel = ring_kernel(3);
-  const auto plan = passes::plan_kernel(kernel, {}, diags);
+  const auto plan = passes::run_warp_split(kernel, {}, diags);
   ASSERT_FALSE(diags.has_errors());
   for (std::int64_t trips = 0; trips <= plan.regions[0].loop.window; ++trips) {
     const auto instance = passes::instantiate_symbolic_loop(plan.regions[0], trips);
@@ -105,7 +105,7 @@ TEST(SymbolicLoop, InstancesAreRaceAndDeadlockFreeForEveryTripCount) {
 TEST(SymbolicLoop, PrologueWaitsHaveNonPositivePhases) {
   ir::Diagnostics diags;
   const ir::Kernel kernel = ring_kernel(3);
-  const auto plan = passes::plan_kernel(kernel, {}, diags);
+  const auto plan = passes::run_warp_split(kernel, {}, diags);
   const auto instance = passes::instantiate_symbolic_loop(plan.regions[0], 3);
   // The loads of iterations 0..2 wait for the release of a slot used three iterations earlier.
   int skipped = 0;
@@ -127,7 +127,7 @@ TEST(SymbolicLoop, MixedKernelHasFencedRegions) {
   b.add(b.call("final", 1, {{slots, lit(1), ir::AccessMode::Read}}));
   ir::Diagnostics diags;
   const ir::Kernel kernel = b.kernel();
-  const auto plan = passes::plan_kernel(kernel, {}, diags);
+  const auto plan = passes::run_warp_split(kernel, {}, diags);
   ASSERT_FALSE(diags.has_errors());
   ASSERT_EQ(plan.regions.size(), 3u);
   EXPECT_EQ(plan.regions[1].kind, ir::Region::Kind::SymbolicLoop);
@@ -149,7 +149,7 @@ TEST(SymbolicLoop, ConstantIndexAccumulationIsADistanceOneDependency) {
               {{tmp, lit(0), ir::AccessMode::Read}, {acc, lit(0), ir::AccessMode::ReadWrite}})}));
   ir::Diagnostics diags;
   const ir::Kernel kernel = b.kernel();
-  const auto plan = passes::plan_kernel(kernel, {}, diags);
+  const auto plan = passes::run_warp_split(kernel, {}, diags);
   ASSERT_FALSE(diags.has_errors());
   const auto& loop = plan.regions[0].loop;
   EXPECT_EQ(loop.period, 1);
@@ -195,8 +195,8 @@ TEST(SymbolicLoop, PredicatedCallIsPlannedAsIfItAlwaysRan) {
   ir::Diagnostics plain_diags, guarded_diags;
   const ir::Kernel plain_kernel = prefetch_kernel(false);
   const ir::Kernel guarded_kernel = prefetch_kernel(true);
-  const auto plain = passes::plan_kernel(plain_kernel, {}, plain_diags);
-  const auto guarded = passes::plan_kernel(guarded_kernel, {}, guarded_diags);
+  const auto plain = passes::run_warp_split(plain_kernel, {}, plain_diags);
+  const auto guarded = passes::run_warp_split(guarded_kernel, {}, guarded_diags);
   ASSERT_FALSE(guarded_diags.has_errors())
       << (guarded_diags.items().empty() ? "" : guarded_diags.items()[0].message);
   ASSERT_FALSE(plain_diags.has_errors());
@@ -229,7 +229,7 @@ TEST(SymbolicLoop, NonPeriodicPoolCoordinateIsADiagnostic) {
   b.add(KernelBuilder::loop("i", lit(0), var("n"), {call}));
   ir::Diagnostics diags;
   const ir::Kernel kernel = b.kernel();
-  passes::plan_kernel(kernel, {}, diags);
+  passes::run_warp_split(kernel, {}, diags);
   ASSERT_TRUE(diags.has_errors());
   EXPECT_NE(diags.items()[0].message.find("pool coordinate 'i' of 't' must repeat with 'i'"),
             std::string::npos)
@@ -247,7 +247,7 @@ TEST(SymbolicLoop, NestedRunTimeTripCountsAreADiagnostic) {
                            {b.call("fill", 0, {{t, lit(0), ir::AccessMode::Write}})})}));
   ir::Diagnostics diags;
   const ir::Kernel kernel = b.kernel();
-  passes::plan_kernel(kernel, {}, diags);
+  passes::run_warp_split(kernel, {}, diags);
   ASSERT_TRUE(diags.has_errors());
   EXPECT_NE(diags.items()[0].message.find("only the outer of two nested loops"), std::string::npos)
       << diags.items()[0].message;

@@ -1,7 +1,7 @@
 // A multi-tile kernel's steps lowered to access relations (access/tile_step_relations.h) and
-// the fusion check that reads them (pipeline/fuse_foralls.h), on hand-built IR (no Clang).
+// the fusion check that reads them (pass_manager/fuse_foralls.h), on hand-built IR (no Clang).
 #include "access/tile_step_relations.h"
-#include "pipeline/fuse_foralls.h"
+#include "pass_manager/fuse_foralls.h"
 
 #include <gtest/gtest.h>
 
@@ -178,7 +178,7 @@ TEST(TileStepRelations, FusionIsRefusedAtADependenceAcrossIndexPoints) {
   kernel.multi_tile = multi_tile({forall(7, "Yd", {{"Xd", {shifted(0)}}}),
                                   forall(8, "Zd", {{"Ys", {shifted(1)}}, {"Xd", {shifted(0)}}})});
   ir::Diagnostics diags;
-  EXPECT_FALSE(pipeline::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, diags));
+  EXPECT_FALSE(pass_manager::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, diags));
   ASSERT_EQ(diags.items().size(), 1u);
   EXPECT_EQ(diags.items()[0].loc.line, 8u);
   EXPECT_EQ(diags.items()[0].message,
@@ -188,7 +188,7 @@ TEST(TileStepRelations, FusionIsRefusedAtADependenceAcrossIndexPoints) {
 
   kernel.multi_tile->steps[1].reads[0].maps = {shifted(0)};
   ir::Diagnostics fine;
-  const auto fused = pipeline::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, fine);
+  const auto fused = pass_manager::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, fine);
   ASSERT_TRUE(fused) << (fine.items().empty() ? "" : fine.items()[0].message);
   EXPECT_EQ(fused->multi_tile->steps.size(), 1u);
 }
@@ -201,7 +201,7 @@ TEST(TileStepRelations, FusionIsRefusedWhenALaterStepOverwritesWhatAnEarlierOneR
   kernel.multi_tile = multi_tile({forall(7, "Yd", {{"Zd", {shifted(-1)}}}),
                                   forall(8, "Zd", {{"Xd", {shifted(0)}}})});
   ir::Diagnostics diags;
-  EXPECT_FALSE(pipeline::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, diags));
+  EXPECT_FALSE(pass_manager::apply_fusions(kernel, {{0, 2, "p.json"}}, {"k.cpp", 1, 1}, diags));
   ASSERT_EQ(diags.items().size(), 1u);
   EXPECT_NE(diags.items()[0].message.find("step 0 reads element i-1 of 'Zd', which step 1 writes"),
             std::string::npos)

@@ -1,6 +1,6 @@
-// The incremental cache's fingerprint of "how" is pipeline::to_json(TranspileOptions): every
+// The incremental cache's fingerprint of "how" is pass_manager::to_json(TranspileOptions): every
 // option that changes what is generated must change it, or a re-run would keep stale outputs.
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <gtest/gtest.h>
 
@@ -10,10 +10,10 @@
 
 namespace {
 
-using s2p::pipeline::TranspileOptions;
+using s2p::pass_manager::TranspileOptions;
 
 TEST(TranspileOptions, EveryOptionChangesTheFingerprint) {
-  const std::string base = s2p::pipeline::to_json(TranspileOptions{}).dump();
+  const std::string base = s2p::pass_manager::to_json(TranspileOptions{}).dump();
   const std::vector<std::pair<const char*, std::function<void(TranspileOptions&)>>> changes = {
       {"keep_redundant", [](TranspileOptions& o) { o.passes.keep_redundant = true; }},
       {"verify", [](TranspileOptions& o) { o.passes.verify = false; }},
@@ -40,7 +40,7 @@ TEST(TranspileOptions, EveryOptionChangesTheFingerprint) {
   for (const auto& [name, change] : changes) {
     TranspileOptions options;
     change(options);
-    EXPECT_NE(s2p::pipeline::to_json(options).dump(), base) << name;
+    EXPECT_NE(s2p::pass_manager::to_json(options).dump(), base) << name;
   }
 }
 

@@ -1,7 +1,7 @@
 // The structural verifier of the warp-split IR (passes/verify_ir.h): it accepts what every
 // pass leaves on the hand-built kernels, and names each invariant a broken plan breaks.
 #include "ir_builder.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 #include "passes/verify_ir.h"
 
 #include <gtest/gtest.h>
@@ -20,9 +20,9 @@ std::vector<std::pair<WarpSplitPass, std::vector<std::string>>>
 verdicts_after_each_pass(const ir::Kernel& kernel) {
   std::vector<std::pair<WarpSplitPass, std::vector<std::string>>> verdicts;
   ir::Diagnostics diags;
-  passes::PipelineOptions options;
+  passes::WarpSplitOptions options;
   options.verify = false; // the hook checks every pass itself
-  passes::plan_kernel(kernel, options, diags, [&](WarpSplitPass pass, const passes::KernelPlan& plan) {
+  passes::run_warp_split(kernel, options, diags, [&](WarpSplitPass pass, const passes::WarpSplit& plan) {
     verdicts.emplace_back(pass, passes::verify_ir(plan, pass));
   });
   EXPECT_FALSE(diags.has_errors());
@@ -44,7 +44,7 @@ class BrokenPlan : public ::testing::Test {
 protected:
   void SetUp() override {
     ir::Diagnostics diags;
-    plan = passes::plan_kernel(test::fig3_kernel(), {}, diags);
+    plan = passes::run_warp_split(test::fig3_kernel(), {}, diags);
     ASSERT_FALSE(diags.has_errors());
     ASSERT_EQ(passes::verify_ir(plan, WarpSplitPass::VerifySync), std::vector<std::string>{});
   }
@@ -65,7 +65,7 @@ protected:
       all += problem + "\n";
     return all;
   }
-  passes::KernelPlan plan;
+  passes::WarpSplit plan;
 };
 
 TEST_F(BrokenPlan, AnEdgeRunningBackward) {
@@ -154,7 +154,7 @@ TEST_F(BrokenPlan, AWaitForTheWrongPhase) {
 
 TEST(VerifyIrSymbolicLoop, AFamilyOnAChannelThePlanLacks) {
   ir::Diagnostics diags;
-  auto plan = passes::plan_kernel(test::ring_pipeline(3, test::var("n"), "n"), {}, diags);
+  auto plan = passes::run_warp_split(test::ring_pipeline(3, test::var("n"), "n"), {}, diags);
   ASSERT_FALSE(diags.has_errors());
   ASSERT_EQ(plan.regions.front().kind, ir::Region::Kind::SymbolicLoop);
   auto& loop = plan.regions.front().loop;

@@ -1,6 +1,6 @@
 // Each warp-split pass called alone, on the graph the pass before it leaves (the Fig. 3 kernel
 // built by hand, counts from tests/golden/fig3-pipeline.json): what each pass adds, and that it
-// leaves alone what it does not own. plan_kernel chains them (fig3_golden_passes_test.cpp).
+// leaves alone what it does not own. run_warp_split chains them (fig3_golden_passes_test.cpp).
 #include "ir_builder.h"
 #include "passes/allocate_channels.h"
 #include "passes/build_cdfg.h"

@@ -5,7 +5,7 @@
 #include "driver/fabric_option.h"
 #include "driver/plan_option.h"
 #include "dump/dumps.h"
-#include "pipeline/pass_registry.h"
+#include "pass_manager/pass_registry.h"
 
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/CommandLine.h>
@@ -180,11 +180,11 @@ std::optional<std::vector<std::string>> parse_dump_after() {
   bool ok = true;
   for (const auto& name : dump_after) {
     if (name == "all") {
-      for (const auto& pass : pipeline::registered_passes())
+      for (const auto& pass : pass_manager::registered_passes())
         names.emplace_back(pass.name);
       continue;
     }
-    if (!pipeline::find_pass(name)) {
+    if (!pass_manager::find_pass(name)) {
       llvm::errs() << "seq2par: error: unknown pass '" << name
                    << "' in --dump-after; seq2par --print-passes lists them\n";
       ok = false;
@@ -200,11 +200,11 @@ std::optional<std::vector<std::string>> parse_dump_after() {
 
 int print_pass_list() {
   std::size_t width = 0;
-  for (const auto& pass : pipeline::registered_passes())
+  for (const auto& pass : pass_manager::registered_passes())
     width = std::max(width, pass.name.size());
-  for (const auto& pass : pipeline::registered_passes())
+  for (const auto& pass : pass_manager::registered_passes())
     llvm::outs() << pass.name << std::string(width + 2 - pass.name.size(), ' ')
-                 << pipeline::name_of(pass.unit) << ": " << pass.summary << "\n";
+                 << pass_manager::name_of(pass.unit) << ": " << pass.summary << "\n";
   return 0;
 }
 
@@ -337,7 +337,7 @@ bool find_inputs(RunSettings& run, const std::vector<const char*>& args) {
 
 // The fabric multi-tile kernels are compiled for: --fabric, overridden by --fabric-tiles
 // and --tile-sram.
-bool resolve_fabric(pipeline::TranspileOptions& options) {
+bool resolve_fabric(pass_manager::TranspileOptions& options) {
   options.fabric.tiles = fabric_tiles;
   if (fabric_file.empty())
     return true;
@@ -375,9 +375,9 @@ std::optional<int> parse_auto_warps(const std::string& value) {
   return warps;
 }
 
-std::optional<pipeline::TranspileOptions> transpile_options(std::vector<dump::DumpKind> dump_kinds,
+std::optional<pass_manager::TranspileOptions> transpile_options(std::vector<dump::DumpKind> dump_kinds,
                                                             std::vector<std::string> after_passes) {
-  pipeline::TranspileOptions options;
+  pass_manager::TranspileOptions options;
   options.passes.keep_redundant = keep_redundant;
   options.passes.cdfg.max_nodes = max_calls;
   options.passes.tile_sram_bytes = tile_sram;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "driver/tool_paths.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CommonOptionsParser.h>
@@ -23,7 +23,7 @@ inline constexpr int kExitUsageError = 2; // usage or I/O errors
 
 struct RunSettings {
   std::vector<std::string> sources; // each once, as given (or as the database names them)
-  pipeline::TranspileOptions options;
+  pass_manager::TranspileOptions options;
   ToolPaths paths;
   std::string root;     // outputs mirror the inputs below it (absolute)
   std::string out_base; // --out-dir (absolute)

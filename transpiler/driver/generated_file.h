@@ -1,5 +1,5 @@
 // The generated `.par.cpp`: the input's text with each kernel body replaced by the kernel
-// pipeline's, the runtime's header included, and only the new bodies formatted (libFormat),
+// passes', the runtime's header included, and only the new bodies formatted (libFormat),
 // so every other byte stays as the user wrote it.
 #pragma once
 

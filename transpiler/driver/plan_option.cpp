@@ -24,9 +24,9 @@ std::vector<std::string> not_applied(const tuning::KernelPlan& plan) {
 // 0..tiles-1), less the plan's failed tiles: a plan that names a failed tile never runs a map's
 // segments on it, even when its maps were written before the tile failed. Nothing when every
 // tile of the map failed.
-std::optional<pipeline::MapWeights> without_failed_tiles(const tuning::MapPlan& map,
+std::optional<pass_manager::MapWeights> without_failed_tiles(const tuning::MapPlan& map,
                                                          const std::vector<int>& failed) {
-  pipeline::MapWeights out{map.name, {}, "", {}};
+  pass_manager::MapWeights out{map.name, {}, "", {}};
   bool dropped = false;
   for (int t = 0; t < map.tiles; ++t) {
     const int tile = tuning::fabric_tile(map, t);
@@ -79,7 +79,7 @@ std::variant<PlanFiles, std::string> read_plan_files(const std::vector<std::stri
       }
     }
     for (const auto& [name, tunable] : plan->tunables) {
-      const auto [it, added] = files.decisions.tunables.emplace(name, pipeline::TunableValue{tunable.value, path});
+      const auto [it, added] = files.decisions.tunables.emplace(name, pass_manager::TunableValue{tunable.value, path});
       if (!added && it->second.value != tunable.value)
         return path + ": tunable '" + name + "' = " + std::to_string(tunable.value) + ", but " +
                it->second.plan_file + " sets it to " + std::to_string(it->second.value);

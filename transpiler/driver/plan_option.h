@@ -4,7 +4,7 @@
 // the emitter does not act on yet (ring depths that are not tunables) are named in a warning.
 #pragma once
 
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <string>
 #include <variant>
@@ -13,7 +13,7 @@
 namespace s2p::driver {
 
 struct PlanFiles {
-  pipeline::TuningDecisions decisions;
+  pass_manager::TuningDecisions decisions;
   std::vector<std::string> warnings;
 };
 

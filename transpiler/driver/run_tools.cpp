@@ -22,7 +22,7 @@ namespace {
 
 struct FileRun {
   std::vector<TranspiledFile> files;
-  std::vector<pipeline::KernelSummary> kernels; // of the file's kernels, in order
+  std::vector<pass_manager::KernelSummary> kernels; // of the file's kernels, in order
   bool tool_failed = false;
   std::vector<ReportedDiagnostic> diagnostics;
 };
@@ -85,7 +85,7 @@ private:
 // path -> text), or nothing after the error is reported. A tunable no input declares is an error
 // too: a plan whose knob is gone must not build the kernel as if it had been applied.
 std::optional<std::map<std::string, std::string>>
-tunable_overlays(const std::vector<std::string>& sources, const pipeline::TunableValues& tunables,
+tunable_overlays(const std::vector<std::string>& sources, const pass_manager::TunableValues& tunables,
                  const frontend::TranspileActionFactory::DisplayName& display_name) {
   std::map<std::string, std::string> overlays;
   if (tunables.empty())
@@ -132,7 +132,7 @@ tunable_overlays(const std::vector<std::string>& sources, const pipeline::Tunabl
 ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                         const std::vector<std::string>& sources,
                         const std::vector<clang::tooling::ArgumentsAdjuster>& adjusters,
-                        const pipeline::TranspileOptions& options,
+                        const pass_manager::TranspileOptions& options,
                         const frontend::TranspileActionFactory::DisplayName& display_name, int jobs,
                         bool progress, const KernelObserver& observe) {
   const std::size_t workers =
@@ -178,20 +178,20 @@ ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
       announce = [&](const std::string& name) {
         llvm::errs() << "seq2par: [" << ++started << "/" << sources.size() << "] " << name << "\n";
       };
-    auto run_pipeline = [&](const ir::Kernel& kernel, const frontend::KernelOrigin& origin,
+    auto run_passes = [&](const ir::Kernel& kernel, const frontend::KernelOrigin& origin,
                             ir::Diagnostics& diags) -> std::optional<std::string> {
       if (observe) {
         std::lock_guard lock(output);
         observe(kernel);
       }
-      auto out = pipeline::run_kernel_pipeline(kernel, origin.declared_at, options,
+      auto out = pass_manager::run_kernel_passes(kernel, origin.declared_at, options,
                                                origin.display_name, diags);
       if (!out)
         return std::nullopt;
       runs[index].kernels.push_back(std::move(out->summary));
       return std::move(out->body);
     };
-    frontend::TranspileActionFactory factory(run_pipeline, display_name, announce,
+    frontend::TranspileActionFactory factory(run_passes, display_name, announce,
                                              options.passes.auto_warps.has_value());
     runs[index].tool_failed = tool.run(&factory) != 0;
     // One compile command per input (FirstCommandDatabase): one result, all the kernels.

@@ -1,11 +1,11 @@
-// Runs seq2par's front end over the inputs, with the kernel pipeline as its kernel handler,
+// Runs seq2par's front end over the inputs, with the kernel passes as its kernel handler,
 // on `jobs` threads when asked. With
 // several jobs each file's diagnostics are buffered and printed whole, so messages from
 // different files never interleave.
 #pragma once
 
 #include "frontend/transpile_action.h"
-#include "pipeline/kernel_pipeline.h"
+#include "pass_manager/kernel_passes.h"
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -25,13 +25,13 @@ struct ReportedDiagnostic {
   std::string message;
 };
 
-// One input after the front end and the kernel pipeline.
+// One input after the front end and the kernel passes.
 struct TranspiledFile {
   std::string input;        // absolute
   std::string display_name; // relative to the input root
   bool ok = false;          // parsed and transpiled without errors
   std::string output;       // the generated .par.cpp (empty if no kernel body was replaced)
-  std::vector<pipeline::KernelSummary> kernels;
+  std::vector<pass_manager::KernelSummary> kernels;
   std::vector<std::string> dependencies; // every file the compile read
 };
 
@@ -42,14 +42,14 @@ struct ToolRunResult {
   std::map<std::string, std::vector<ReportedDiagnostic>> diagnostics;
 };
 
-// Sees each kernel's IR as the front end hands it over, before the pipeline (`seq2par tune`
+// Sees each kernel's IR as the front end hands it over, before the passes (`seq2par tune`
 // reads the plan the kernel has as written from it).
 using KernelObserver = std::function<void(const ir::Kernel&)>;
 
 ToolRunResult run_tools(const clang::tooling::CompilationDatabase& compilations,
                         const std::vector<std::string>& sources,
                         const std::vector<clang::tooling::ArgumentsAdjuster>& adjusters,
-                        const pipeline::TranspileOptions& options,
+                        const pass_manager::TranspileOptions& options,
                         const frontend::TranspileActionFactory::DisplayName& display_name, int jobs,
                         bool progress, const KernelObserver& observe = {});
 

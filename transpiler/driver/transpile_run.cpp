@@ -60,14 +60,14 @@ std::string output_path(const std::string& base, const std::string& display_name
 // What changes every input's output, apart from its compile command and file contents: the
 // same for the whole run, so it is put together (and the fabric file read) once. The options
 // are serialized whole, so a new option cannot be forgotten here.
-std::string options_text(const pipeline::TranspileOptions& options,
+std::string options_text(const pass_manager::TranspileOptions& options,
                          const ToolPaths& paths, const std::string& root) {
   // The executable's own bytes, not only its version: a rebuilt seq2par (a developer's, or
   // a package rebuilt without a version bump) must not reuse what an older one wrote.
   std::string text = std::string("seq2par ") + SEQ2PAR_VERSION + " " + hash_file("/proc/self/exe") +
                      "\n" + paths.include_dir + "\n" +
                      paths.clang_resource_dir + "\n" + root + "\n" +
-                     pipeline::to_json(options).dump() + "\n";
+                     pass_manager::to_json(options).dump() + "\n";
   // Forall templates are planned on the fabric: its content, not only its name, counts.
   if (!options.fabric.file.empty()) {
     std::ifstream fabric(options.fabric.file, std::ios::binary);

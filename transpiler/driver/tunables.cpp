@@ -197,7 +197,7 @@ std::variant<std::vector<TunableDeclaration>, TunableError> scan_tunables(std::s
 
 std::variant<std::string, TunableError>
 with_tunables(std::string_view text, const std::vector<TunableDeclaration>& declarations,
-              const pipeline::TunableValues& values, std::vector<std::string>& used) {
+              const pass_manager::TunableValues& values, std::vector<std::string>& used) {
   std::string out(text);
   // From the last declaration back, so the earlier offsets stay valid.
   for (auto d = declarations.rbegin(); d != declarations.rend(); ++d) {

@@ -13,7 +13,7 @@
 // the scan must not depend on macros, and refusing is the safe side.
 #pragma once
 
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <cstdint>
 #include <optional>
@@ -45,7 +45,7 @@ std::variant<std::vector<TunableDeclaration>, TunableError> scan_tunables(std::s
 // the value came from.
 std::variant<std::string, TunableError>
 with_tunables(std::string_view text, const std::vector<TunableDeclaration>& declarations,
-              const pipeline::TunableValues& values, std::vector<std::string>& used);
+              const pass_manager::TunableValues& values, std::vector<std::string>& used);
 
 // Prints `file:line:col: error: message` with the source line and a caret, through Clang's
 // diagnostics engine, as the front end's errors are.

@@ -181,7 +181,7 @@ nlohmann::ordered_json TuneBuilder::store_inputs() const {
           {"seq2par", std::string(SEQ2PAR_VERSION) + " " + file_digest(seq2par).value_or("?")}};
 }
 
-std::optional<TranspiledFile> TuneBuilder::transpile(const pipeline::TranspileOptions& options,
+std::optional<TranspiledFile> TuneBuilder::transpile(const pass_manager::TranspileOptions& options,
                                                      const KernelObserver& observe) {
   const clang::tooling::FixedCompilationDatabase database(absolute("."), settings_.flags);
   auto result = run_tools(
@@ -290,7 +290,7 @@ bool TuneBuilder::build_oracle() {
 // The transpile options of a round: the plan written where the round is built and read back
 // as --plan reads it. `notes` gets the plan's decisions --plan does not apply, naming the plan
 // file by its name (not the work path).
-std::optional<pipeline::TranspileOptions>
+std::optional<pass_manager::TranspileOptions>
 TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::string& dir,
                          std::vector<std::string>& notes) {
   const std::string plan_path = join(dir, plan_file_name());
@@ -310,7 +310,7 @@ TuneBuilder::options_for(const tuning::KernelPlan& plan, int round, const std::s
   }
   for (const std::string& warning : std::get<PlanFiles>(plans).warnings)
     notes.push_back(named(warning));
-  pipeline::TranspileOptions options = settings_.options;
+  pass_manager::TranspileOptions options = settings_.options;
   options.decisions = std::get<PlanFiles>(plans).decisions;
   return options;
 }

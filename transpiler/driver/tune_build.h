@@ -18,7 +18,7 @@
 #include "driver/operation_store.h"
 #include "driver/run_tools.h"
 #include "driver/tool_paths.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 #include "tuning/plan.h"
 #include "tuning/tune_loop.h"
 
@@ -40,7 +40,7 @@ struct TuneBuildSettings {
   std::vector<int> failed_tiles;  // fabric tiles the rules are told have failed
   std::map<std::string, double> inputs; // --input NAME=VALUE: input.<name> for the rules
   std::string store_dir;          // --store: the operation store; empty: none
-  pipeline::TranspileOptions options;
+  pass_manager::TranspileOptions options;
   ToolPaths paths;
 };
 
@@ -71,9 +71,9 @@ public:
   std::string plan_file_name() const; // <stem>.<kernel>.plan.json
 
 private:
-  std::optional<TranspiledFile> transpile(const pipeline::TranspileOptions& options,
+  std::optional<TranspiledFile> transpile(const pass_manager::TranspileOptions& options,
                                           const KernelObserver& observe);
-  std::optional<pipeline::TranspileOptions> options_for(const tuning::KernelPlan& plan, int round,
+  std::optional<pass_manager::TranspileOptions> options_for(const tuning::KernelPlan& plan, int round,
                                                         const std::string& dir,
                                                         std::vector<std::string>& notes);
   bool matches_oracle(const std::string& dir, int round, int status);

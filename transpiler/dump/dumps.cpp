@@ -335,7 +335,7 @@ std::string op_text(const Graph& graph, const WarpOp& op) {
   return "?";
 }
 
-json warps_json(const Kernel& kernel, const Region& region, const passes::KernelPlan& plan) {
+json warps_json(const Kernel& kernel, const Region& region, const passes::WarpSplit& plan) {
   json compact = json::object(), detail = json::array();
   const Graph& graph = region.graph;
   for (const auto& program : region.warps) {
@@ -550,7 +550,7 @@ json symbolic_warps_json(const Region& region) {
   return warps;
 }
 
-json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan,
+json region_json(DumpKind kind, const Kernel& kernel, const passes::WarpSplit& plan,
                  const Region& region) {
   const bool symbolic = region.kind == Region::Kind::SymbolicLoop;
   json out;
@@ -582,7 +582,7 @@ json region_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& 
 
 } // namespace
 
-json to_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan) {
+json to_json(DumpKind kind, const Kernel& kernel, const passes::WarpSplit& plan) {
   if (kind == DumpKind::ScheduleTree)
     return schedule_tree_json(kernel);
   if (plan.single_expanded_region())
@@ -598,7 +598,7 @@ json to_json(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan
               {"fence_channel", plan.fence_channel}};
 }
 
-std::string to_dot(DumpKind kind, const Kernel& kernel, const passes::KernelPlan& plan) {
+std::string to_dot(DumpKind kind, const Kernel& kernel, const passes::WarpSplit& plan) {
   if (kind == DumpKind::ScheduleTree) {
     std::ostringstream out;
     out << "digraph \"" << ir::escaped(kernel.name)

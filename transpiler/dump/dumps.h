@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ir/kernel.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +27,7 @@ bool applies_to_tile_kernels(DumpKind kind);
 
 // Warp kernels' dumps (every kind but TileSteps).
 nlohmann::ordered_json to_json(DumpKind kind, const ir::Kernel& kernel,
-                               const passes::KernelPlan& plan);
-std::string to_dot(DumpKind kind, const ir::Kernel& kernel, const passes::KernelPlan& plan);
+                               const passes::WarpSplit& plan);
+std::string to_dot(DumpKind kind, const ir::Kernel& kernel, const passes::WarpSplit& plan);
 
 } // namespace s2p::dump

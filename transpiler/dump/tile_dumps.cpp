@@ -3,7 +3,7 @@
 
 #include "access/tile_step_relations.h"
 
-#include "planning/code_estimate.h"
+#include "schedules/code_estimate.h"
 
 #include <algorithm>
 #include <set>
@@ -77,7 +77,7 @@ json guard_json(const std::vector<TileStep::IndexBound>& guard) {
   return out;
 }
 
-json step_json(const TileStep& step, std::size_t index, const planning::TileSchedules& plan) {
+json step_json(const TileStep& step, std::size_t index, const schedules::TileSchedules& plan) {
   json out{{"step", index + 1},
            {"kind", library_name(step.kind)},
            {"line", step.loc.line},
@@ -113,7 +113,7 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
     out["moved_at_start"] = step.moved_at_start;
     out["shared_reads"] = step.shared_reads;
     json code = json::array(); // the task body's code estimate, image by image
-    for (const planning::CodeImage& image : planning::code_images(step))
+    for (const schedules::CodeImage& image : schedules::code_images(step))
       code.push_back({{"image", image.name}, {"operations", image.operations}, {"bytes", image.bytes}});
     out["code"] = std::move(code);
   } else {
@@ -128,7 +128,7 @@ json step_json(const TileStep& step, std::size_t index, const planning::TileSche
 
 } // namespace
 
-json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedules) {
+json tile_steps_json(const Kernel& kernel, const schedules::TileSchedules& schedules) {
   const MultiTile& multi = *kernel.multi_tile;
   json steps = json::array();
   for (std::size_t k = 0; k < multi.steps.size(); ++k)
@@ -176,7 +176,7 @@ json tile_steps_json(const Kernel& kernel, const planning::TileSchedules& schedu
               {"schedule_templates", std::move(templates)}};
 }
 
-std::string tile_steps_dot(const Kernel& kernel, const planning::TileSchedules& schedules) {
+std::string tile_steps_dot(const Kernel& kernel, const schedules::TileSchedules& schedules) {
   const MultiTile& multi = *kernel.multi_tile;
   using ir::quoted;
   auto field = [&](const std::string& name) { return quoted("f:" + name); };

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ir/kernel.h"
-#include "planning/tile_schedules.h"
+#include "schedules/tile_schedules.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +14,8 @@
 namespace s2p::dump {
 
 nlohmann::ordered_json tile_steps_json(const ir::Kernel& kernel,
-                                       const planning::TileSchedules& schedules);
-std::string tile_steps_dot(const ir::Kernel& kernel, const planning::TileSchedules& schedules);
+                                       const schedules::TileSchedules& schedules);
+std::string tile_steps_dot(const ir::Kernel& kernel, const schedules::TileSchedules& schedules);
 
 // `--dump=access`: each forall step's access relations (access/tile_step_relations.h) in isl's
 // notation, JSON "seq2par.access/1" (per step its domain and one relation per access, with the

@@ -1,8 +1,8 @@
 #include "emit/multi_tile_code.h"
 
 #include "ir/quoted.h"
-#include "planning/code_estimate.h"
-#include "planning/schedule_templates.h"
+#include "schedules/code_estimate.h"
+#include "schedules/schedule_templates.h"
 
 #include <algorithm>
 #include <sstream>
@@ -83,11 +83,11 @@ std::size_t emit_task_pools(std::ostringstream& out, const TileStep& step, std::
   return step.task->pools.size();
 }
 
-// A forall step's code images (planning/code_estimate.h), as the runtime's code_image array
+// A forall step's code images (schedules/code_estimate.h), as the runtime's code_image array
 // `s2p_code_images_<k>` the launch description points at; nothing for other steps. Returns how
 // many it wrote.
 std::size_t emit_code_images(std::ostringstream& out, const TileStep& step, std::size_t k) {
-  const std::vector<planning::CodeImage> images = planning::code_images(step);
+  const std::vector<schedules::CodeImage> images = schedules::code_images(step);
   if (images.empty())
     return 0;
   out << "static const s2p::rt::code_image s2p_code_images_" << k + 1 << "[] = {";
@@ -303,7 +303,7 @@ void emit_forall(std::ostringstream& out, const MultiTile& multi, const TileStep
 
 // Step k's launch: a forall, or a ring collective.
 void emit_step(std::ostringstream& out, const MultiTile& multi,
-               const planning::TileSchedules& schedules, const std::vector<int>& phases,
+               const schedules::TileSchedules& schedules, const std::vector<int>& phases,
                std::size_t k) {
   const TileStep& step = multi.steps[k];
   const std::string note = k < schedules.notes.size() ? schedules.notes[k] : std::string();
@@ -313,7 +313,7 @@ void emit_step(std::ostringstream& out, const MultiTile& multi,
     emit_forall(out, multi, step, k, phases[k]);
     return;
   }
-  const bool overwritten = planning::partials_overwritten(multi, step);
+  const bool overwritten = schedules::partials_overwritten(multi, step);
   out << "s2p::rt::collective(" << launch_info(multi, k)
       << ", s2p::rt::collective_kind::" << library_name(step.kind) << ", " << step.field
       << ", " << step.op << (overwritten ? ", s2p::rt::ring_partials::overwritten" : "")
@@ -327,7 +327,7 @@ void emit_step(std::ostringstream& out, const MultiTile& multi,
 } // namespace
 
 std::string emit_multi_tile_body(const Kernel& kernel, const EmitOptions& options,
-                                 const planning::TileSchedules& schedules) {
+                                 const schedules::TileSchedules& schedules) {
   const MultiTile& multi = *kernel.multi_tile;
   std::ostringstream out;
   out << "{\n";

@@ -7,7 +7,7 @@
 
 #include "emit/warp_code.h"
 #include "ir/kernel.h"
-#include "planning/tile_schedules.h"
+#include "schedules/tile_schedules.h"
 
 #include <string>
 #include <utility>
@@ -16,6 +16,6 @@
 namespace s2p::emit {
 
 std::string emit_multi_tile_body(const ir::Kernel& kernel, const EmitOptions& options,
-                                 const planning::TileSchedules& schedules);
+                                 const schedules::TileSchedules& schedules);
 
 } // namespace s2p::emit

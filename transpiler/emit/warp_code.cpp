@@ -127,7 +127,7 @@ std::string cost_text(const Kernel& kernel, const Node& node, const CallSite& si
 
 class BodyWriter {
 public:
-  BodyWriter(const Kernel& kernel, const passes::KernelPlan& plan, const EmitOptions& options)
+  BodyWriter(const Kernel& kernel, const passes::WarpSplit& plan, const EmitOptions& options)
       : kernel_(kernel), plan_(plan), options_(options) {
     for (std::size_t r = 0; r < plan.regions.size(); ++r) {
       const Region& region = plan.regions[r];
@@ -469,7 +469,7 @@ private:
   }
 
   const Kernel& kernel_;
-  const passes::KernelPlan& plan_;
+  const passes::WarpSplit& plan_;
   const EmitOptions& options_;
   std::vector<std::pair<std::string, unsigned>> sites_;
   std::map<std::pair<std::size_t, int>, int> site_of_;
@@ -478,7 +478,7 @@ private:
 
 } // namespace
 
-std::string emit_kernel_body(const Kernel& kernel, const passes::KernelPlan& plan,
+std::string emit_kernel_body(const Kernel& kernel, const passes::WarpSplit& plan,
                              const EmitOptions& options) {
   return BodyWriter(kernel, plan, options).write();
 }

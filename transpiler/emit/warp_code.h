@@ -6,7 +6,7 @@
 #pragma once
 
 #include "ir/kernel.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 
 #include <string>
 
@@ -17,7 +17,7 @@ struct EmitOptions {
 };
 
 // The replacement for the kernel's compound statement, braces included (unformatted).
-std::string emit_kernel_body(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+std::string emit_kernel_body(const ir::Kernel& kernel, const passes::WarpSplit& plan,
                              const EmitOptions& options);
 
 } // namespace s2p::emit

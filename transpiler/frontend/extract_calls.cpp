@@ -232,7 +232,7 @@ void KernelExtractor::Impl::visit_intrinsic_call(const clang::CallExpr& call,
   if (!ok || (warp >= 0 && !intrinsic_state_is_visible(call, callee, warp)))
     return;
   // Recorded with or without --auto-warps: a plan's warp override must not separate calls
-  // that reach the same state either (pipeline/plan_overrides.h).
+  // that reach the same state either (pass_manager/plan_overrides.h).
   record_shared_state(call, callee, site);
   collect_holes(call.getCallee(), where->first, site);
   for (unsigned i = 0; i < call.getNumArgs(); ++i) {

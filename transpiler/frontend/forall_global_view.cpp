@@ -298,7 +298,7 @@ write_guards(const clang::ValueDecl* output, const std::vector<Access>& accesses
 // the output's own index, or read through index maps). A body that writes several fields (the
 // author fused them; --plan may split it again) has the further ones as reads marked
 // `written`, on the output's map and each accessed only at the task's own index, as a fused
-// forall's (pipeline/fuse_foralls.h).
+// forall's (pass_manager/fuse_foralls.h).
 bool KernelExtractor::Impl::record_global_reads(ir::TileStep& step,
                                                 const std::vector<ElementAccess>& accesses,
                                                 const clang::CallExpr& call) {
@@ -416,7 +416,7 @@ struct StatementLocals : clang::RecursiveASTVisitor<StatementLocals> {
 } // namespace
 
 // Each top-level statement of a body that writes several fields, with what it writes, reads,
-// declares and uses: what a split (pipeline/split_foralls.h) needs to cut the body into
+// declares and uses: what a split (pass_manager/split_foralls.h) needs to cut the body into
 // consecutive foralls without Clang.
 void KernelExtractor::Impl::record_statements(ir::TileStep& step, const clang::LambdaExpr& lambda) {
   const auto* body = llvm::dyn_cast<clang::CompoundStmt>(lambda.getBody());

@@ -1,6 +1,6 @@
 // seq2par's front end for one translation unit, inside a Clang tool: finds the kernels in
 // the main file (AST matchers on S2P_KERNEL), extracts each kernel's IR (the schedule tree)
-// and hands it to the driver's KernelHandler, which runs the kernel pipeline. The front end
+// and hands it to the driver's KernelHandler, which runs the kernel passes. The front end
 // knows nothing of the passes: it reports the handler's diagnostics through Clang at the
 // construct, and returns where each kernel body lies and the text that replaces it. The
 // driver assembles the generated file and writes files only if every input succeeded.

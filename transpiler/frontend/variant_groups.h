@@ -1,5 +1,5 @@
 // S2P_VARIANTS(f, g, ...) in the input file: groups of interchangeable intrinsics a tuning plan
-// may choose among (pipeline/substitute_variants.h). The macro expands to
+// may choose among (pass_manager/substitute_variants.h). The macro expands to
 // `static_assert(s2p::detail::variants(f, g, ...), ...)`, which this finds at namespace scope.
 // Each name must be an intrinsic (S2P_INTRINSIC) with the first one's signature, and in one
 // group only; anything else is an error at the name, through Clang's diagnostics.

@@ -251,7 +251,7 @@ struct TileStep {
   struct Read {
     std::string field;
     std::vector<IndexMap> maps;
-    // A fused forall's further output (pipeline/fuse_foralls.h): on the output's map, read
+    // A fused forall's further output (pass_manager/fuse_foralls.h): on the output's map, read
     // and written only at the task's own index, stored back with the output.
     bool written = false;
   };
@@ -271,12 +271,12 @@ struct TileStep {
   // The split task's operations per warp image (calls, waits and signals of every region
   // and version; the k-th entry is the k-th warp in ascending warp number), set once its
   // warp plan is made: what its code estimate
-  // counts (planning/code_estimate.h). Empty for a body that is not split.
+  // counts (schedules/code_estimate.h). Empty for a body that is not split.
   std::vector<std::int64_t> warp_operations;
 
   // A global-view forall whose body writes several agile fields (on the output's map, each
   // only at the task's own index; the further ones are reads with `written`): its top-level
-  // statements, which --plan's splits (pipeline/split_foralls.h, loop fission) deal into
+  // statements, which --plan's splits (pass_manager/split_foralls.h, loop fission) deal into
   // consecutive foralls. Empty for a body that writes one field.
   struct Statement {
     SourceLocation loc;
@@ -403,7 +403,7 @@ struct MultiTile {
 
 // S2P_VARIANTS(f, g, ...): interchangeable intrinsics of one signature, the first as the
 // kernel calls it; --plan may substitute another in the kernel's calls
-// (pipeline/substitute_variants.h). Each member with what a call of it needs: its cost
+// (pass_manager/substitute_variants.h). Each member with what a call of it needs: its cost
 // expression (S2P_COST, empty: the default) and its parameter declarations (the names the
 // cost expression uses).
 struct VariantGroup {

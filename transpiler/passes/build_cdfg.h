@@ -6,7 +6,7 @@
 
 #include "ir/diagnostic.h"
 #include "ir/graph.h"
-#include "ir/plan.h"
+#include "ir/regions.h"
 
 #include <vector>
 

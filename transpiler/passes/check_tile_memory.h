@@ -14,7 +14,7 @@ namespace s2p::passes {
 inline constexpr std::int64_t kDefaultTileSramBytes =
     static_cast<std::int64_t>(sim::kDefaultTileSramBytes);
 
-// The code of a kernel's warp images, as planning/code_estimate.h estimates it once the warps
+// The code of a kernel's warp images, as schedules/code_estimate.h estimates it once the warps
 // are planned (none before).
 struct TileCode {
   std::int64_t bytes = 0;

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "ir/diagnostic.h"
-#include "ir/plan.h"
+#include "ir/regions.h"
 
 #include <string>
 

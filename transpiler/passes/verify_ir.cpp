@@ -93,7 +93,7 @@ ChannelKind channel_kind_of(EdgeKind kind) {
 }
 
 // A channel number the plan has, of the kind an edge of `kind` needs.
-bool channel_fits(const KernelPlan& plan, int channel, EdgeKind kind) {
+bool channel_fits(const WarpSplit& plan, int channel, EdgeKind kind) {
   return channel >= 1 && channel <= plan.channel_count &&
          static_cast<std::size_t>(channel) <= plan.channel_kinds.size() &&
          plan.channel_kinds[static_cast<std::size_t>(channel - 1)] == channel_kind_of(kind);
@@ -101,7 +101,7 @@ bool channel_fits(const KernelPlan& plan, int channel, EdgeKind kind) {
 
 // allocate-channels' invariants on an expanded region: the synchronized edges, and only
 // they, have channels of their kind, and a channel's waits expect its signals 1..k.
-void check_channels(const KernelPlan& plan, const Graph& graph, WarpSplitPass last,
+void check_channels(const WarpSplit& plan, const Graph& graph, WarpSplitPass last,
                     Problems& problems) {
   const bool allocated = has_run(WarpSplitPass::AllocateChannels, last);
   std::map<int, std::vector<std::int64_t>> phases_on;
@@ -131,7 +131,7 @@ void check_channels(const KernelPlan& plan, const Graph& graph, WarpSplitPass la
 }
 
 // allocate-channels' invariants on a symbolic loop: families and per-residue programs.
-void check_symbolic_loop(const KernelPlan& plan, const SymbolicLoop& loop, Problems& problems) {
+void check_symbolic_loop(const WarpSplit& plan, const SymbolicLoop& loop, Problems& problems) {
   const auto is_body_call = [&](int b) { return b >= 0 && b < loop.body_size; };
   for (std::size_t f = 0; f < loop.families.size(); ++f) {
     const EdgeFamily& family = loop.families[f];
@@ -217,7 +217,7 @@ void check_warp_programs(const Graph& graph, const std::vector<WarpProgram>& war
   }
 }
 
-void check_region(const KernelPlan& plan, const Region& region, WarpSplitPass last,
+void check_region(const WarpSplit& plan, const Region& region, WarpSplitPass last,
                   Problems& problems) {
   if (!check_graph_shape(region.graph, problems))
     return;
@@ -236,7 +236,7 @@ void check_region(const KernelPlan& plan, const Region& region, WarpSplitPass la
 
 } // namespace
 
-std::vector<std::string> verify_ir(const KernelPlan& plan, WarpSplitPass last) {
+std::vector<std::string> verify_ir(const WarpSplit& plan, WarpSplitPass last) {
   Problems problems;
   if (has_run(WarpSplitPass::AllocateChannels, last) &&
       plan.channel_kinds.size() != static_cast<std::size_t>(plan.channel_count))

@@ -1,7 +1,7 @@
 // The structural verifier of the warp-split IR (as MLIR verifies each operation between
-// passes): the invariants a KernelPlan must hold once a given pass has run, checked without
+// passes): the invariants a WarpSplit must hold once a given pass has run, checked without
 // asking whether the split is sound (verify_sync.h proves that). A broken invariant is a bug
-// in the pass that ran last, so plan_kernel runs this after every pass and stops with an
+// in the pass that ran last, so run_warp_split runs this after every pass and stops with an
 // internal error naming that pass, instead of letting a later pass or the emitter work on a
 // malformed graph.
 //
@@ -21,15 +21,15 @@
 //    before its destination, on the edge's channel and phase, in those nodes' warps.
 #pragma once
 
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 
 #include <string>
 #include <vector>
 
 namespace s2p::passes {
 
-// The invariants `plan` breaks after `last` ran (pipeline order: every pass before it ran
+// The invariants `plan` breaks after `last` ran (pass order: every pass before it ran
 // too, verify-sync adding nothing structural); empty when it holds them all.
-std::vector<std::string> verify_ir(const KernelPlan& plan, WarpSplitPass last);
+std::vector<std::string> verify_ir(const WarpSplit& plan, WarpSplitPass last);
 
 } // namespace s2p::passes

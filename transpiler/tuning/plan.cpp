@@ -1,7 +1,7 @@
 #include "tuning/plan.h"
 
-#include "pipeline/fuse_foralls.h"
-#include "pipeline/split_foralls.h"
+#include "pass_manager/fuse_foralls.h"
+#include "pass_manager/split_foralls.h"
 #include "tuning/json_fields.h"
 
 #include <algorithm>
@@ -236,12 +236,12 @@ void add_pools(const std::vector<ir::Pool>& pools, KernelPlan& plan, bool tunabl
   }
 }
 
-// The first step step `k` fuses with (pipeline/fuse_foralls.h): a run that fuses holds only runs
+// The first step step `k` fuses with (pass_manager/fuse_foralls.h): a run that fuses holds only runs
 // that fuse, so the first one that fuses up to k is where every longer one starts.
 int fuses_from(const ir::MultiTile& multi, std::size_t k) {
   const int step = static_cast<int>(k);
   int first = step;
-  while (first > 0 && pipeline::can_fuse(multi, first - 1, step - first + 2))
+  while (first > 0 && pass_manager::can_fuse(multi, first - 1, step - first + 2))
     --first;
   return first;
 }
@@ -282,7 +282,7 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
       map = it == kernel.multi_tile->distributed.end() ? "" : it->second.map;
     }
     plan.steps.push_back({step.kind, map, fuses_from(*kernel.multi_tile, plan.steps.size()),
-                          pipeline::max_split_parts(step)});
+                          pass_manager::max_split_parts(step)});
   }
   return plan;
 }

@@ -5,12 +5,12 @@
 // a new one from feedback.
 //
 // What transpiling with a plan applies today: the maps' weights and usable tiles (a failed tile
-// left out) and the warp overrides (pipeline/plan_overrides.h), the fusions
-// (pipeline/fuse_foralls.h), and the tunable constants (ring depths among them;
+// left out) and the warp overrides (pass_manager/plan_overrides.h), the fusions
+// (pass_manager/fuse_foralls.h), and the tunable constants (ring depths among them;
 // driver/tunables.h). Protocol, block sizes, tile counts, ring depths of pools whose depth is
 // not a tunable are recorded decisions that the emitter does not read yet; a rule that makes
-// them changes the plan file only (--plan warns). Splits (pipeline/split_foralls.h) and
-// variants (pipeline/substitute_variants.h) are applied.
+// them changes the plan file only (--plan warns). Splits (pass_manager/split_foralls.h) and
+// variants (pass_manager/substitute_variants.h) are applied.
 #pragma once
 
 #include "ir/diagnostic.h"
@@ -61,7 +61,7 @@ struct TunablePlan {
   friend bool operator==(const TunablePlan&, const TunablePlan&) = default;
 };
 
-// Moves intrinsic calls onto another warp (applied by --plan: pipeline/plan_overrides.h).
+// Moves intrinsic calls onto another warp (applied by --plan: pass_manager/plan_overrides.h).
 struct WarpOverride {
   std::string op; // a line, "file:line", or an intrinsic (each of its calls)
   int warp = 0;
@@ -73,11 +73,11 @@ struct StepPlan {
   ir::TileStep::Kind kind = ir::TileStep::Kind::Forall;
   std::string map; // a forall's output map; empty for collectives
   // The first step this one can run fused with: steps fuses_from..this one are foralls that
-  // `--plan` fuses into one (pipeline/fuse_foralls.h), and so is any run inside them; this
+  // `--plan` fuses into one (pass_manager/fuse_foralls.h), and so is any run inside them; this
   // step's own index when it fuses with none before it. -1: not known (a plan file that does
   // not say); the patterns then take the kinds and maps alone.
   int fuses_from = -1;
-  // The most parts `--plan` can split the step into (pipeline/split_foralls.h: a forall whose
+  // The most parts `--plan` can split the step into (pass_manager/split_foralls.h: a forall whose
   // body writes several fields, one part per statement that writes); 1: it cannot be split.
   int max_parts = 1;
   friend bool operator==(const StepPlan&, const StepPlan&) = default;
@@ -91,7 +91,7 @@ struct FusionDecision {
 };
 
 // Step `step` (as written) runs as `parts` consecutive foralls (operation splitting, applied
-// by --plan: pipeline/split_foralls.h).
+// by --plan: pass_manager/split_foralls.h).
 struct SplitDecision {
   int step = 0;
   int parts = 2;
@@ -99,7 +99,7 @@ struct SplitDecision {
 };
 
 // The declared intrinsic variant chosen for an operation (operation substitution, applied by
-// --plan: pipeline/substitute_variants.h): `op`'s calls call `variant`.
+// --plan: pass_manager/substitute_variants.h): `op`'s calls call `variant`.
 struct VariantChoice {
   std::string op;
   std::string variant;

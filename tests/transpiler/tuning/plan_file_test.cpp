@@ -136,7 +136,7 @@ TEST(PlanFile, PlanOfAKernelAsWritten) {
   spec.tiles = 3;
   spec.refinements.push_back({ir::MapSpec::Refinement::Method::Weights, {2, 1, 1}, {}, {}});
   tile.maps["map"] = spec;
-  tile.distributed["Zd"] = {"z", "map", "f32"};
+  tile.distributed["Zd"] = {"z", "map", sim::ElementType::kF32};
   ir::TileStep forall;
   forall.kind = ir::TileStep::Kind::Forall;
   forall.output = "Zd";

@@ -9,14 +9,14 @@
 
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <optional>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 std::optional<ir::Kernel> substitute_variants(const ir::Kernel& kernel, const std::vector<VariantUse>& uses,
                                               const ir::SourceLocation& declared_at, ir::Diagnostics& diags);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -12,18 +12,18 @@
 // global): calls reaching the same such state must stay on one warp, else they would race, so
 // a move that separates them is refused, as '#pragma s2p warp' is.
 //
-// Fusions are pipeline/fuse_foralls.h; a plan's other decisions (tile count, ring depths,
+// Fusions are pass_manager/fuse_foralls.h; a plan's other decisions (tile count, ring depths,
 // splits, ...) are refused by the driver or not read.
 #pragma once
 
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <optional>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 // The kernel with `overrides` applied, or nothing after an error at `declared_at` (a map the
 // kernel does not build with constant sizes, a weight count that is not its tile count, a map
@@ -41,4 +41,4 @@ std::optional<ir::Kernel> apply_warp_overrides(const ir::Kernel& kernel,
                                                const ir::SourceLocation& declared_at,
                                                ir::Diagnostics& diags);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

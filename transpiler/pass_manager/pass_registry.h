@@ -1,14 +1,14 @@
 // Every pass seq2par runs on a kernel, by name, in the order it runs them: the kernel rewrites
 // `--plan` asks for, the warp-split passes of a warp kernel (and of a task split into warps),
 // and the planning of a multi-tile kernel. `seq2par --print-passes` prints this list;
-// `--dump-after=NAME` writes the IR as each named pass leaves it (pipeline/pass_dumps.h).
+// `--dump-after=NAME` writes the IR as each named pass leaves it (pass_manager/pass_dumps.h).
 #pragma once
 
 #include <optional>
 #include <string_view>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 // What a pass works on, and so which dump shows the IR after it.
 enum class PassUnit {
@@ -28,4 +28,4 @@ struct PassInfo {
 const std::vector<PassInfo>& registered_passes();
 std::optional<PassInfo> find_pass(std::string_view name);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -1,4 +1,4 @@
-#include "pipeline/plan_overrides.h"
+#include "pass_manager/plan_overrides.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <regex>
 #include <variant>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 namespace {
 
@@ -249,4 +249,4 @@ std::optional<ir::Kernel> apply_plan_overrides(const ir::Kernel& kernel,
   return tuned;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ir/diagnostic.h"
-#include "ir/plan.h"
+#include "ir/regions.h"
 #include "passes/assign_warps.h"
 #include "passes/build_cdfg.h"
 #include "passes/check_tile_memory.h"
@@ -18,7 +18,7 @@
 
 namespace s2p::passes {
 
-struct PipelineOptions {
+struct WarpSplitOptions {
   bool keep_redundant = false; // skip redundant-edge removal (correct, with more synchronization)
   // Check the IR after every pass (passes/verify_ir.h) and every expanded region's plan
   // (races, deadlock, passes/verify_sync.h) before emitting; --no-verify skips both.
@@ -30,7 +30,7 @@ struct PipelineOptions {
   std::optional<AutoWarpOptions> auto_warps;
 };
 
-struct KernelPlan {
+struct WarpSplit {
   std::vector<ir::Region> regions;
   int channel_count = 0;
   std::vector<ir::ChannelKind> channel_kinds; // channel c is channel_kinds[c - 1]
@@ -44,8 +44,8 @@ struct KernelPlan {
   int call_count() const;
 };
 
-// The warp-split passes in the order plan_kernel runs them, each over every region before the
-// next starts (pipeline/pass_registry.h lists them among every other pass, by name).
+// The warp-split passes in the order run_warp_split runs them, each over every region before the
+// next starts (pass_manager/pass_registry.h lists them among every other pass, by name).
 enum class WarpSplitPass {
   CheckTileMemory,      // the pools fit one tile
   BuildCdfg,            // regions, each expanded one with its data-flow graph
@@ -59,9 +59,9 @@ std::string_view name_of(WarpSplitPass pass);
 const std::vector<WarpSplitPass>& all_warp_split_passes();
 
 // Called after each pass that ran, with the plan as that pass left it.
-using AfterWarpSplitPass = std::function<void(WarpSplitPass, const KernelPlan&)>;
+using AfterWarpSplitPass = std::function<void(WarpSplitPass, const WarpSplit&)>;
 
-KernelPlan plan_kernel(const ir::Kernel& kernel, const PipelineOptions& options,
+WarpSplit run_warp_split(const ir::Kernel& kernel, const WarpSplitOptions& options,
                        ir::Diagnostics& diags, const AfterWarpSplitPass& after = {});
 
 } // namespace s2p::passes

@@ -1,4 +1,4 @@
-#include "pipeline/fuse_foralls.h"
+#include "pass_manager/fuse_foralls.h"
 
 #include "access/tile_step_relations.h"
 
@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 namespace {
 
@@ -230,4 +230,4 @@ std::optional<ir::Kernel> apply_fusions(const ir::Kernel& kernel,
   return fused;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

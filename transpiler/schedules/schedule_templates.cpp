@@ -1,6 +1,6 @@
-#include "planning/schedule_templates.h"
+#include "schedules/schedule_templates.h"
 
-#include "planning/code_estimate.h"
+#include "schedules/code_estimate.h"
 
 #include <seq2par/planning/forall_memory.h>
 #include <seq2par/planning/forall_schedule.h>
@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <variant>
 
-namespace s2p::planning {
+namespace s2p::schedules {
 
 using namespace s2p::ir;
 
@@ -441,4 +441,4 @@ ring_placeholder_template(const Kernel& kernel,
   return rt::ring_schedule(std::get<rt::ring_launch>(launch), fabric, "");
 }
 
-} // namespace s2p::planning
+} // namespace s2p::schedules

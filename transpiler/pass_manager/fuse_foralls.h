@@ -18,12 +18,12 @@
 
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <optional>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 // The kernel with each fusion applied (step indices are the kernel's as written; fusions
 // may not overlap), or nothing after an error at the step that cannot be fused (at
@@ -37,4 +37,4 @@ std::optional<ir::Kernel> apply_fusions(const ir::Kernel& kernel,
                                         const ir::SourceLocation& declared_at,
                                         ir::Diagnostics& diags);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -1,10 +1,10 @@
-#include "pipeline/kernel_versions.h"
+#include "pass_manager/kernel_versions.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 using ir::Condition;
 using ir::ScheduleNode;
@@ -149,4 +149,4 @@ std::string select_version(const std::vector<KernelVersion>& versions,
   return out + "}";
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "dump/dumps.h"
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 
 #include <nlohmann/json.hpp>
 #include <seq2par/sim/machine_defaults.h>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 // The fabric a multi-tile kernel is compiled for.
 struct FabricTarget {
@@ -35,7 +35,7 @@ using GivenExtents = std::map<std::string, std::map<std::string, std::vector<std
 
 // --plan: resource-map weights and usable tiles as a tuning plan (tuning/plan.h) sets them, by
 // kernel and map variable; applied to the kernel before planning and emission
-// (pipeline/plan_overrides.h).
+// (pass_manager/plan_overrides.h).
 struct MapWeights {
   std::string map;
   std::vector<double> weights; // one per usable tile (all the map's tiles when none are listed)
@@ -59,7 +59,7 @@ using WarpOverrides = std::map<std::string, std::vector<CallWarp>>;
 
 // --plan: tile steps first..first+count-1 of a multi-tile kernel fused into one forall (a
 // tuning plan's fusions), by kernel; applied to the kernel before planning
-// (pipeline/fuse_foralls.h).
+// (pass_manager/fuse_foralls.h).
 struct StepFusion {
   int first = 0;
   int count = 0;
@@ -71,7 +71,7 @@ using FusionOverrides = std::map<std::string, std::vector<StepFusion>>;
 // --plan: a forall whose body writes several fields dealt into `parts` consecutive foralls (a
 // tuning plan's splits, loop fission), by kernel; `step` is the kernel's step as written (as
 // the plan's `steps` number it); `parts` 0: one per statement that writes a field
-// (pipeline/split_foralls.h).
+// (pass_manager/split_foralls.h).
 struct StepSplit {
   int step = 0;
   int parts = 0;
@@ -81,7 +81,7 @@ struct StepSplit {
 using SplitOverrides = std::map<std::string, std::vector<StepSplit>>;
 
 // --plan: an intrinsic's calls in a kernel run as another of its declared variants
-// (S2P_VARIANTS; a tuning plan's "variants"), by kernel (pipeline/substitute_variants.h).
+// (S2P_VARIANTS; a tuning plan's "variants"), by kernel (pass_manager/substitute_variants.h).
 // `index` is the entry's position in the plan's list, for messages naming the field.
 struct VariantUse {
   std::string op;
@@ -114,12 +114,12 @@ struct TuningDecisions {
 };
 
 struct TranspileOptions {
-  passes::PipelineOptions passes;
+  passes::WarpSplitOptions passes;
   FabricTarget fabric;
   GivenExtents given_extents;
   TuningDecisions decisions;
   std::vector<dump::DumpKind> dumps;
-  // --dump-after: the passes (pipeline/pass_registry.h) after which the IR is written.
+  // --dump-after: the passes (pass_manager/pass_registry.h) after which the IR is written.
   std::vector<std::string> dump_after;
   std::string style = "file"; // libFormat style of generated code ("file": the input's)
 };
@@ -128,4 +128,4 @@ struct TranspileOptions {
 // the fingerprint: templates are planned on what the file says, not on its name).
 nlohmann::ordered_json to_json(const TranspileOptions& options);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

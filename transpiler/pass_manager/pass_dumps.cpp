@@ -1,4 +1,4 @@
-#include "pipeline/pass_dumps.h"
+#include "pass_manager/pass_dumps.h"
 
 #include "dump/dumps.h"
 #include "dump/tile_dumps.h"
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <exception>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 namespace {
 
 std::string text_of(const nlohmann::ordered_json& json) {
@@ -48,14 +48,14 @@ bool PassDumps::kernel(std::string_view pass, const std::string& stem, const ir:
     return tile_kernel(pass, stem, kernel, {}, declared_at, diags);
   if (!wanted(pass))
     return true;
-  const passes::KernelPlan no_plan;
+  const passes::WarpSplit no_plan;
   add(pass, stem, text_of(dump::to_json(dump::DumpKind::ScheduleTree, kernel, no_plan)),
       dump::to_dot(dump::DumpKind::ScheduleTree, kernel, no_plan));
   return true;
 }
 
 void PassDumps::warp_plan(passes::WarpSplitPass pass, const std::string& stem,
-                          const ir::Kernel& kernel, const passes::KernelPlan& plan) {
+                          const ir::Kernel& kernel, const passes::WarpSplit& plan) {
   const std::string_view name = passes::name_of(pass);
   if (!wanted(name))
     return;
@@ -64,7 +64,7 @@ void PassDumps::warp_plan(passes::WarpSplitPass pass, const std::string& stem,
 }
 
 bool PassDumps::tile_kernel(std::string_view pass, const std::string& stem,
-                            const ir::Kernel& kernel, const planning::TileSchedules& schedules,
+                            const ir::Kernel& kernel, const schedules::TileSchedules& schedules,
                             const ir::SourceLocation& declared_at, ir::Diagnostics& diags) {
   if (!wanted(pass))
     return true;
@@ -79,4 +79,4 @@ bool PassDumps::tile_kernel(std::string_view pass, const std::string& stem,
   return true;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

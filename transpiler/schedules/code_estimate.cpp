@@ -1,8 +1,8 @@
-#include "planning/code_estimate.h"
+#include "schedules/code_estimate.h"
 
 #include <cctype>
 
-namespace s2p::planning {
+namespace s2p::schedules {
 namespace {
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -92,4 +92,4 @@ std::vector<CodeImage> code_images(const ir::TileStep& step, const CodeCostModel
   return warp_code_images(step.warp_operations, model);
 }
 
-} // namespace s2p::planning
+} // namespace s2p::schedules

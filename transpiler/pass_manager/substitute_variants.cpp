@@ -1,10 +1,10 @@
-#include "pipeline/substitute_variants.h"
+#include "pass_manager/substitute_variants.h"
 
 #include <algorithm>
 #include <memory>
 #include <string>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 namespace {
 
@@ -92,4 +92,4 @@ std::optional<ir::Kernel> substitute_variants(const ir::Kernel& kernel, const st
   return out;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

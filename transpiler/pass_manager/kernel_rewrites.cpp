@@ -1,11 +1,11 @@
-#include "pipeline/kernel_rewrites.h"
+#include "pass_manager/kernel_rewrites.h"
 
-#include "pipeline/fuse_foralls.h"
-#include "pipeline/plan_overrides.h"
-#include "pipeline/split_foralls.h"
-#include "pipeline/substitute_variants.h"
+#include "pass_manager/fuse_foralls.h"
+#include "pass_manager/plan_overrides.h"
+#include "pass_manager/split_foralls.h"
+#include "pass_manager/substitute_variants.h"
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 std::string_view name_of(KernelRewritePass pass) {
   switch (pass) {
@@ -84,4 +84,4 @@ std::optional<ir::Kernel> run_rewrite(KernelRewritePass pass, const ir::Kernel& 
   return std::nullopt;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace s2p::planning {
+namespace s2p::schedules {
 
 struct ScheduleTemplate {
   std::optional<nlohmann::ordered_json> schedule; // absent: `reason` says why
@@ -52,4 +52,4 @@ std::optional<nlohmann::ordered_json> ring_placeholder_template(const ir::Kernel
                                                                 const ir::TileStep& step,
                                                                 std::uint32_t tiles_per_chip);
 
-} // namespace s2p::planning
+} // namespace s2p::schedules

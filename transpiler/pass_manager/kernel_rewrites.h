@@ -6,17 +6,17 @@
 
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <optional>
 #include <string_view>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 enum class KernelRewritePass {
-  PlanOverrides,      // resource-map weights and usable tiles (pipeline/plan_overrides.h)
-  FuseForalls,        // consecutive foralls fused into one (pipeline/fuse_foralls.h)
+  PlanOverrides,      // resource-map weights and usable tiles (pass_manager/plan_overrides.h)
+  FuseForalls,        // consecutive foralls fused into one (pass_manager/fuse_foralls.h)
   SplitForalls,       // a forall writing several fields dealt into several (split_foralls.h)
   SubstituteVariants, // calls run as another declared variant (substitute_variants.h)
   WarpOverrides,      // calls moved onto other warps (plan_overrides.h)
@@ -34,4 +34,4 @@ std::optional<ir::Kernel> run_rewrite(KernelRewritePass pass, const ir::Kernel& 
                                       const TranspileOptions& options,
                                       const ir::SourceLocation& declared_at, ir::Diagnostics& diags);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

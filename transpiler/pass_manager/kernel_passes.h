@@ -1,6 +1,6 @@
-// The kernel pipeline: one kernel's IR, as the front end extracted it, through every stage
+// The kernel passes: one kernel's IR, as the front end extracted it, through every stage
 // to the text of its new body. A warp kernel goes through the warp-split passes (CDFG ->
-// CDRFG -> redundant edges -> channels -> warps, see passes/pipeline.h), a multi-tile
+// CDRFG -> redundant edges -> channels -> warps, see passes/warp_split.h), a multi-tile
 // kernel through schedule planning; then emit prints the body and the requested dumps are
 // made. Plain C++: problems are reported into ir::Diagnostics at IR locations, which the
 // front end turns into Clang diagnostics at the construct.
@@ -8,7 +8,7 @@
 
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <cstdint>
 #include <optional>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 // What the driver says about a kernel and writes beside the generated file.
 struct KernelSummary {
@@ -39,10 +39,10 @@ struct KernelOutput {
 
 // `declared_at` is where errors about the kernel as a whole are reported (its name).
 // Returns nothing when it reported an error.
-std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
+std::optional<KernelOutput> run_kernel_passes(const ir::Kernel& kernel,
                                                 const ir::SourceLocation& declared_at,
                                                 const TranspileOptions& options,
                                                 const std::string& display_name,
                                                 ir::Diagnostics& diags);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

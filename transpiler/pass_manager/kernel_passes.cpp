@@ -1,25 +1,25 @@
-#include "pipeline/kernel_pipeline.h"
+#include "pass_manager/kernel_passes.h"
 
 #include "dump/dumps.h"
 #include "dump/tile_dumps.h"
 #include "emit/multi_tile_code.h"
 #include "emit/warp_code.h"
 #include "passes/check_tile_memory.h"
-#include "passes/pipeline.h"
-#include "pipeline/kernel_rewrites.h"
-#include "pipeline/kernel_versions.h"
-#include "pipeline/pass_dumps.h"
-#include "planning/code_estimate.h"
-#include "planning/tile_schedules.h"
+#include "passes/warp_split.h"
+#include "pass_manager/kernel_rewrites.h"
+#include "pass_manager/kernel_versions.h"
+#include "pass_manager/pass_dumps.h"
+#include "schedules/code_estimate.h"
+#include "schedules/tile_schedules.h"
 
 #include <algorithm>
 #include <exception>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 namespace {
 
 // The warp-split dumps of one kernel (or one version of it) under `stem`.<dump>.{json,dot}.
-void add_warp_dumps(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+void add_warp_dumps(const ir::Kernel& kernel, const passes::WarpSplit& plan,
                     const TranspileOptions& options, const std::string& stem,
                     std::vector<std::pair<std::string, std::string>>& files) {
   for (const dump::DumpKind kind : options.dumps) {
@@ -36,7 +36,7 @@ void add_warp_dumps(const ir::Kernel& kernel, const passes::KernelPlan& plan,
 
 // Adds the plan's operations per warp (calls, waits, signals; a symbolic loop's steady-state
 // period once, plus its loop control) to `operations`, indexed like `plan.warps`.
-void add_warp_operations(const passes::KernelPlan& plan, std::vector<std::int64_t>& operations) {
+void add_warp_operations(const passes::WarpSplit& plan, std::vector<std::int64_t>& operations) {
   constexpr std::int64_t kLoopControlOperations = 2; // the bound test and the increment
   operations.resize(std::max(operations.size(), plan.warps.size()), 0);
   const auto slot = [&](int warp) {
@@ -90,9 +90,9 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
   bool any_call = false;
   for (std::size_t v = 0; v < versions->size(); ++v) {
     const ir::Kernel& version = (*versions)[v].kernel;
-    const auto plan = passes::plan_kernel(
+    const auto plan = passes::run_warp_split(
         version, options.passes, diags,
-        [&](passes::WarpSplitPass pass, const passes::KernelPlan& so_far) {
+        [&](passes::WarpSplitPass pass, const passes::WarpSplit& so_far) {
           pass_dumps.warp_plan(pass, stem(v), version, so_far);
         });
     if (diags.has_errors())
@@ -121,7 +121,7 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
   }
   // Planned: the warps' code takes room on the tile beside the pools.
   passes::TileCode code;
-  for (const auto& image : planning::warp_code_images(out.summary.warp_operations)) {
+  for (const auto& image : schedules::warp_code_images(out.summary.warp_operations)) {
     code.bytes += image.bytes;
     ++code.images;
   }
@@ -138,7 +138,7 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
 // The multi-tile dumps `--dump` asks for, under <kernel>.<dump>.{json,dot}. Lowering a step to
 // its access relations cannot fail on what the front end accepted; if it does, that is
 // seq2par's bug, reported at the kernel rather than as a crash.
-bool add_tile_dumps(const ir::Kernel& kernel, const planning::TileSchedules& schedules,
+bool add_tile_dumps(const ir::Kernel& kernel, const schedules::TileSchedules& schedules,
                     const TranspileOptions& options, const ir::SourceLocation& declared_at,
                     ir::Diagnostics& diags, std::vector<std::pair<std::string, std::string>>& dumps) {
   for (const dump::DumpKind kind : options.dumps) {
@@ -224,9 +224,9 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
       !pass_dumps.tile_kernel("split-tasks-into-warps", kernel.name, planned_kernel, {},
                               declared_at, diags))
     return std::nullopt;
-  planning::TileSchedules schedules;
+  schedules::TileSchedules schedules;
   try {
-    schedules = planning::plan_tile_schedules(
+    schedules = schedules::plan_tile_schedules(
         planned_kernel, {options.fabric.tiles_per_chip, options.fabric.file,
                          static_cast<std::uint64_t>(options.passes.tile_sram_bytes)});
   } catch (const std::exception& e) { // a generator refusing its input is our bug
@@ -260,7 +260,7 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
 
 } // namespace
 
-std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
+std::optional<KernelOutput> run_kernel_passes(const ir::Kernel& kernel,
                                                 const ir::SourceLocation& declared_at,
                                                 const TranspileOptions& options,
                                                 const std::string& display_name,
@@ -290,4 +290,4 @@ std::optional<KernelOutput> run_kernel_pipeline(const ir::Kernel& kernel,
   return out;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

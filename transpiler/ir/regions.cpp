@@ -1,4 +1,4 @@
-#include "ir/plan.h"
+#include "ir/regions.h"
 
 namespace s2p::ir {
 

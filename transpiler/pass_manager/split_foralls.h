@@ -1,7 +1,7 @@
 // --plan's splits (operation splitting of the tuning loop; loop fission): a forall whose body writes
 // several agile fields, in several top-level statements, becomes `parts` consecutive foralls
 // over the same tiles, before planning, so the dumps, the schedule templates and the emitted
-// code all see the parts. Fusion's counterpart (pipeline/fuse_foralls.h): a fused forall keeps
+// code all see the parts. Fusion's counterpart (pass_manager/fuse_foralls.h): a fused forall keeps
 // every output's blocks live at once; each part holds only its own outputs and inputs, which
 // lowers the peak tile memory of the step (at the price of a superstep per part).
 //
@@ -24,12 +24,12 @@
 
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
 #include <optional>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 // The most parts step `step` can be split into (its statements that write a field), or 1
 // when it cannot be split (a collective, a block-by-block forall, a body that writes one field).
@@ -43,4 +43,4 @@ std::optional<ir::Kernel> apply_splits(const ir::Kernel& kernel, const std::vect
                                        const std::vector<StepFusion>& fusions,
                                        const ir::SourceLocation& declared_at, ir::Diagnostics& diags);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

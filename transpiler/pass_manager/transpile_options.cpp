@@ -1,6 +1,6 @@
-#include "pipeline/transpile_options.h"
+#include "pass_manager/transpile_options.h"
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 nlohmann::ordered_json to_json(const TranspileOptions& options) {
   nlohmann::ordered_json passes;
@@ -64,4 +64,4 @@ nlohmann::ordered_json to_json(const TranspileOptions& options) {
   return out;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace s2p::planning {
+namespace s2p::schedules {
 
 struct CodeCostModel {
   std::int64_t image_base_bytes = 512;    // per image, whatever it does
@@ -39,4 +39,4 @@ std::vector<CodeImage> warp_code_images(const std::vector<std::int64_t>& warp_op
 // A forall step's code images (none for a collective step).
 std::vector<CodeImage> code_images(const ir::TileStep& step, const CodeCostModel& model = {});
 
-} // namespace s2p::planning
+} // namespace s2p::schedules

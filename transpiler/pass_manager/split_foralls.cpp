@@ -1,4 +1,4 @@
-#include "pipeline/split_foralls.h"
+#include "pass_manager/split_foralls.h"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <variant>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 namespace {
 
@@ -240,4 +240,4 @@ std::optional<ir::Kernel> apply_splits(const ir::Kernel& kernel, const std::vect
   return out;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -6,16 +6,16 @@
 
 #include "ir/diagnostic.h"
 #include "ir/kernel.h"
-#include "passes/pipeline.h"
-#include "planning/tile_schedules.h"
-#include "pipeline/transpile_options.h"
+#include "passes/warp_split.h"
+#include "schedules/tile_schedules.h"
+#include "pass_manager/transpile_options.h"
 
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 using DumpFiles = std::vector<std::pair<std::string, std::string>>; // (file suffix, content)
 
@@ -30,9 +30,9 @@ public:
   bool kernel(std::string_view pass, const std::string& stem, const ir::Kernel& kernel,
               const ir::SourceLocation& declared_at, ir::Diagnostics& diags);
   void warp_plan(passes::WarpSplitPass pass, const std::string& stem, const ir::Kernel& kernel,
-                 const passes::KernelPlan& plan);
+                 const passes::WarpSplit& plan);
   bool tile_kernel(std::string_view pass, const std::string& stem, const ir::Kernel& kernel,
-                   const planning::TileSchedules& schedules, const ir::SourceLocation& declared_at,
+                   const schedules::TileSchedules& schedules, const ir::SourceLocation& declared_at,
                    ir::Diagnostics& diags);
 
 private:
@@ -42,4 +42,4 @@ private:
   DumpFiles& files_;
 };
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace s2p::planning {
+namespace s2p::schedules {
 
 struct ScheduleOptions {
   std::uint32_t tiles_per_chip = sim::kDefaultTilesPerChip; // collective rings' chips
@@ -32,4 +32,4 @@ struct TileSchedules {
 // Throws only when a generator refuses its input (a bug of seq2par's, reported as such).
 TileSchedules plan_tile_schedules(const ir::Kernel& kernel, const ScheduleOptions& options = {});
 
-} // namespace s2p::planning
+} // namespace s2p::schedules

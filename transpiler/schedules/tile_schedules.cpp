@@ -1,8 +1,8 @@
-#include "planning/tile_schedules.h"
+#include "schedules/tile_schedules.h"
 
-#include "planning/schedule_templates.h"
+#include "schedules/schedule_templates.h"
 
-namespace s2p::planning {
+namespace s2p::schedules {
 
 using namespace s2p::ir;
 
@@ -78,4 +78,4 @@ TileSchedules plan_tile_schedules(const Kernel& kernel, const ScheduleOptions& o
   return result;
 }
 
-} // namespace s2p::planning
+} // namespace s2p::schedules

@@ -1,11 +1,11 @@
-#include "pipeline/pass_registry.h"
+#include "pass_manager/pass_registry.h"
 
-#include "passes/pipeline.h"
-#include "pipeline/kernel_rewrites.h"
+#include "passes/warp_split.h"
+#include "pass_manager/kernel_rewrites.h"
 
 #include <algorithm>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 std::string_view name_of(PassUnit unit) {
   switch (unit) {
@@ -74,4 +74,4 @@ std::optional<PassInfo> find_pass(std::string_view name) {
   return *it;
 }
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

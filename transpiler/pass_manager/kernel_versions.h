@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace s2p::pipeline {
+namespace s2p::pass_manager {
 
 // At most this many distinct conditions on parameters: each doubles the generated code.
 inline constexpr int kMaxParameterConditions = 3;
@@ -36,4 +36,4 @@ std::string select_version(const std::vector<KernelVersion>& versions,
 // C++ text of a condition (its expressions as the IR holds them: constants folded).
 std::string condition_to_cpp(const ir::Condition& condition);
 
-} // namespace s2p::pipeline
+} // namespace s2p::pass_manager

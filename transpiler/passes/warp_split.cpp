@@ -1,4 +1,4 @@
-#include "passes/pipeline.h"
+#include "passes/warp_split.h"
 
 #include "passes/allocate_channels.h"
 #include "passes/build_cdrfg.h"
@@ -15,7 +15,7 @@ namespace s2p::passes {
 
 using namespace s2p::ir;
 
-int KernelPlan::call_count() const {
+int WarpSplit::call_count() const {
   int calls = 0;
   for (const auto& region : regions)
     calls += region.kind == Region::Kind::Expanded ? static_cast<int>(region.graph.nodes.size())
@@ -57,7 +57,7 @@ void offset_channels(Region& region, int offset) {
 
 // Every region's channels, in region order: an expanded region's from allocate_channels,
 // after those of the regions before it; a symbolic loop's channels and warps planned together.
-bool allocate_all_channels(KernelPlan& plan, Diagnostics& diags) {
+bool allocate_all_channels(WarpSplit& plan, Diagnostics& diags) {
   for (auto& region : plan.regions) {
     if (region.kind != Region::Kind::Expanded) {
       if (!plan_symbolic_loop(region, plan.channel_count + 1, plan.channel_kinds, diags))
@@ -78,7 +78,7 @@ bool allocate_all_channels(KernelPlan& plan, Diagnostics& diags) {
   return true;
 }
 
-bool verify_all(const KernelPlan& plan, const Kernel& kernel, Diagnostics& diags) {
+bool verify_all(const WarpSplit& plan, const Kernel& kernel, Diagnostics& diags) {
   for (const auto& region : plan.regions) {
     if (region.kind != Region::Kind::Expanded)
       continue;
@@ -94,9 +94,9 @@ bool verify_all(const KernelPlan& plan, const Kernel& kernel, Diagnostics& diags
 
 } // namespace
 
-KernelPlan plan_kernel(const Kernel& kernel, const PipelineOptions& options, Diagnostics& diags,
+WarpSplit run_warp_split(const Kernel& kernel, const WarpSplitOptions& options, Diagnostics& diags,
                        const AfterWarpSplitPass& after) {
-  KernelPlan plan;
+  WarpSplit plan;
   // After each pass: the structural verifier (unless --no-verify), then the caller's hook.
   const auto done = [&](WarpSplitPass pass) {
     if (options.verify)
