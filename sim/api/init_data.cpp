@@ -387,7 +387,7 @@ std::uint64_t tile_hash(const TileMemory& memory, const Schedule& schedule, Tile
     mix(lane[1], bytes.size());
     std::size_t i = 0;
     for (; i + 32 <= bytes.size(); i += 32) {
-      std::array<std::uint64_t, 4> words;
+      std::array<std::uint64_t, 4> words{};
       std::memcpy(words.data(), bytes.data() + i, 32);
       for (std::size_t k = 0; k < 4; ++k) {
         mix(lane[k], words[k]);

@@ -27,7 +27,7 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& 
     if (spec == nullptr) {
       throw UsageError("unknown option '" + name + "'");
     }
-    if (values_.count(name) != 0) {
+    if (values_.contains(name)) {
       throw UsageError("option '" + name + "' given twice");
     }
     if (!spec->takes_value) {

@@ -28,7 +28,7 @@ public:
   Args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs);
 
   [[nodiscard]] const std::vector<std::string>& positional() const { return positional_; }
-  [[nodiscard]] bool has(const std::string& name) const { return values_.count(name) != 0; }
+  [[nodiscard]] bool has(const std::string& name) const { return values_.contains(name); }
   [[nodiscard]] std::optional<std::string> value(const std::string& name) const;
   [[nodiscard]] std::string required(const std::string& name) const;
   [[nodiscard]] std::uint64_t number(const std::string& name, std::uint64_t fallback,

@@ -431,6 +431,8 @@ int run_resolve(const std::vector<std::string>& argv) {
   return diagnostics.has_errors() ? 1 : 0;
 }
 
+namespace {
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -452,8 +454,6 @@ void print_event_rate(const RunReport& r, double seconds, unsigned threads) {
                static_cast<unsigned long long>(r.superstep_tile_steps), rate / 1e6,
                rate / 1e6 / cores, threads, cores);
 }
-
-namespace {
 
 /// Host time and peak memory (of this rank, in a distributed run: each prints its own).
 void print_host_stats(const RunReport& r, double seconds, unsigned threads, const Ranks* ranks) {

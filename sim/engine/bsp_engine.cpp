@@ -84,7 +84,7 @@ BspEngine::BspEngine(const Schedule& schedule, const Fabric& fabric, const Engin
 }
 
 Cycles BspEngine::barrier_cost(int group) const {
-  return barrier_[static_cast<std::size_t>(group + 1)];
+  return barrier_[static_cast<std::size_t>(group) + 1];
 }
 
 bool BspEngine::step(const ComputeHook& hook) {
@@ -94,7 +94,7 @@ bool BspEngine::step(const ComputeHook& hook) {
   }
   const std::size_t k = next_++;
   const int group = resolver_.schedule().supersteps[resolver_.program()[k].superstep].group;
-  const int alone = alone_rank_.empty() ? -1 : alone_rank_[static_cast<std::size_t>(group + 1)];
+  const int alone = alone_rank_.empty() ? -1 : alone_rank_[static_cast<std::size_t>(group) + 1];
   if (alone >= 0 && alone == static_cast<int>(options_.ranks->rank()) && !restart_) {
     run_alone(k, hook);
   } else if (alone >= 0) {

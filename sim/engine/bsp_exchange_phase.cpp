@@ -129,7 +129,7 @@ bool BspEngine::run_transfers(std::size_t k) {
     }
   }
   if (any_external) {
-    const auto& lowest = xreq_tile_[static_cast<std::size_t>(tpl.group + 1)];
+    const auto& lowest = xreq_tile_[static_cast<std::size_t>(tpl.group) + 1];
     for (std::uint32_t c = 0; c < fabric_.chips; ++c) {
       xreq_time_[c] = lowest[c] >= 0 ? exchange_start_[static_cast<TileId>(lowest[c])] : 0;
     }

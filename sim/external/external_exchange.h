@@ -77,7 +77,9 @@ private:
       return time != other.time ? time > other.time : seq > other.seq;
     }
   };
-  struct Packet {
+  // The fields with no default are those every initializer must give (an aggregate; the
+  // compiler's -Wmissing-field-initializers checks them).
+  struct Packet { // NOLINT(cppcoreguidelines-pro-type-member-init)
     std::uint32_t transfer;
     std::uint64_t offset;
     std::uint32_t payload;
@@ -116,13 +118,13 @@ private:
   /// The link of `link`'s group that is free first (the lowest id on a tie).
   [[nodiscard]] std::uint32_t free_link(std::uint32_t link) const;
   void emit(TileId tile, Cycles now);
-  void xb_arrive(std::uint32_t packet, Cycles now);
+  void xb_arrive(std::uint32_t id, Cycles now);
   void try_transmit(std::uint32_t chip, Cycles now);
   void transmit(std::uint32_t chip, Cycles now);
-  void hop(std::uint32_t packet, std::uint32_t hop, Cycles now);
-  void deliver(std::uint32_t packet, Cycles now);
-  void ack(std::uint32_t packet, Cycles now);
-  void timeout(std::uint32_t packet, std::uint32_t attempt, Cycles now);
+  void hop(std::uint32_t id, std::uint32_t index, Cycles now);
+  void deliver(std::uint32_t id, Cycles now);
+  void ack(std::uint32_t id, Cycles now);
+  void timeout(std::uint32_t id, std::uint32_t attempt, Cycles now);
   [[nodiscard]] Cycles packet_cycles(std::uint32_t payload, std::uint32_t bytes_per_cycle) const;
 
   const Fabric& fabric_;

@@ -14,8 +14,8 @@ RoutingTable::RoutingTable(const Fabric& fabric) : chips_(fabric.chips) {
   const std::uint32_t per_chip = fabric.external.links_per_chip;
   // `lanes` parallel links from `from` to `to` (named name, or name.0, name.1, ... when the
   // fabric sets links_per_chip); the first of them if the chips are joined already.
-  const auto link_id = [this, per_chip](std::uint32_t from, std::uint32_t to, std::string name,
-                                        std::uint32_t lanes) {
+  const auto link_id = [this, per_chip](std::uint32_t from, std::uint32_t to,
+                                        const std::string& name, std::uint32_t lanes) {
     for (std::uint32_t i = 0; i < links_.size(); ++i) {
       if (links_[i].from_chip == from && links_[i].to_chip == to) {
         return i;

@@ -46,7 +46,7 @@ void TraceRecorder::superstep_span(int group, const std::string& name, Cycles st
   if (!room()) {
     return;
   }
-  group_used_[static_cast<std::size_t>(group + 1)] = 1;
+  group_used_[static_cast<std::size_t>(group) + 1] = 1;
   events_.push_back({'X', schedule_.chips, static_cast<std::uint64_t>(group + 1), start,
                      end - start, name, superstep, 0});
 }

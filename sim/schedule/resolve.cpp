@@ -168,11 +168,11 @@ Resolver::Resolver(const Schedule& schedule, Diagnostics& diagnostics, const Sch
 }
 
 const std::vector<TileId>& Resolver::group_tiles(int group) const {
-  return group_tiles_[static_cast<std::size_t>(group + 1)];
+  return group_tiles_[static_cast<std::size_t>(group) + 1];
 }
 
 bool Resolver::in_group(int group, TileId tile) const {
-  return tile < schedule_.tiles && group_member_[static_cast<std::size_t>(group + 1)][tile] != 0;
+  return tile < schedule_.tiles && group_member_[static_cast<std::size_t>(group) + 1][tile] != 0;
 }
 
 bool Resolver::is_live(int buffer, std::size_t superstep) const {

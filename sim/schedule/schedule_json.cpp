@@ -22,7 +22,7 @@ namespace detail {
 namespace {
 
 bool is_identifier(std::string_view name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
+  if (name.empty() || (!std::isalpha(static_cast<unsigned char>(name[0])) && name[0] != '_')) {
     return false;
   }
   return std::all_of(name.begin(), name.end(), [](char c) {
@@ -73,7 +73,7 @@ Expr ScheduleReader::expr(const Json& value, const std::string& field, Scope sco
   }
   if (scope == Scope::kUniform) {
     for (const int slot : result.used_slots()) {
-      if (per_tile_slots_.count(slot) != 0 || slot == BuiltinSlots::kTile ||
+      if (per_tile_slots_.contains(slot) || slot == BuiltinSlots::kTile ||
           slot == BuiltinSlots::kChip || slot == BuiltinSlots::kChipTile) {
         fail_field(source_, field,
                    "'" + schedule_.symbols.name_of(slot) +
@@ -369,12 +369,12 @@ std::optional<FragmentPlacement> ScheduleReader::fragment_placement(ObjectReader
                "expected \"ring\" or \"hierarchical\", got " + describe(*json));
   }
   if (*parsed != own &&
-      !(info.kind != "allreduce" && !info.bidirectional && *parsed == FragmentPlacement::kRing)) {
+      (info.kind == "allreduce" || info.bidirectional || *parsed != FragmentPlacement::kRing)) {
     fail_field(source_, r.field("placement"),
                "only a one-way hierarchical all-gather or reduce-scatter can take another "
                "placement than its algorithm's (the flat ring's, \"ring\")");
   }
-  return *parsed;
+  return parsed;
 }
 
 /// `levels` of a hierarchical collective: exactly a ring within each chip over its tiles, then

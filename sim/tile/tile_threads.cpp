@@ -29,7 +29,7 @@ const char* to_string(ChannelKind kind) {
   return "?";
 }
 
-TileThreads::TileThreads(TileParams params, std::vector<int> warp_ids,
+TileThreads::TileThreads(TileParams params, const std::vector<int>& warp_ids,
                          std::vector<ChannelKind> channel_kinds, bool keep_trace)
     : params_(params), kinds_(std::move(channel_kinds)), channels_(kinds_.size()),
       keep_trace_(keep_trace) {

@@ -70,8 +70,8 @@ struct TraceEvent {
 
 class TileThreads {
 public:
-  TileThreads(TileParams params, std::vector<int> warp_ids, std::vector<ChannelKind> channel_kinds,
-              bool keep_trace);
+  TileThreads(TileParams params, const std::vector<int>& warp_ids,
+              std::vector<ChannelKind> channel_kinds, bool keep_trace);
 
   // If the `phase`-th signal on `channel` has happened, completes the wait (advancing the
   // warp's clock) and returns true; otherwise returns false and changes nothing.

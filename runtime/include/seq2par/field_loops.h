@@ -21,6 +21,7 @@ namespace s2p::rt {
 // sequential build's loop (`scripts/bench host`, docs/runtime.md).
 template <class Loop, int N, class... T>
 void versioned_on_unit_stride(Loop&& loop, const field<N, T>&... fields) {
+  // NOLINTNEXTLINE(bugprone-branch-clone): alike on purpose, see above
   if (((fields.strides()[N - 1] == 1) && ...))
     loop(); // the copy in which every last stride is known to be 1
   else

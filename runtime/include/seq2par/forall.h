@@ -102,7 +102,9 @@ template <int N, class G, class U> struct is_box_guarded<box_guarded_body<N, G, 
 // `of_output`: the forall's own output, read at other indices that no iteration writes (the
 // front end proved it with the access relations): planned as an input, read through the
 // output's view.
-template <int N, class T> struct forall_input {
+// The fields with no default are those every initializer must give (an aggregate; the
+// compiler's -Wmissing-field-initializers checks them).
+template <int N, class T> struct forall_input { // NOLINT(cppcoreguidelines-pro-type-member-init)
   const agile_field<N, T>* field;
   const char* name;
   std::vector<index_map<N>> maps;

@@ -96,7 +96,7 @@ private:
 // as sharing.
 template <int N, class A, class B> bool share_memory(const field<N, A>& a, const field<N, B>& b) {
   const byte_span x = field_span(a), y = field_span(b);
-  if (!(x.lo < y.hi && y.lo < x.hi))
+  if (x.lo >= y.hi || y.lo >= x.hi)
     return false;
   byte_runs<N> p(a), q(b);
   if (!p.nested() || !q.nested())

@@ -49,7 +49,9 @@ struct site_access {
   bool write; // out/inout/view parameters write; in parameters only read
 };
 
-struct kernel_info {
+// The fields with no default are those every initializer must give (an aggregate; the
+// compiler's -Wmissing-field-initializers checks them).
+struct kernel_info { // NOLINT(cppcoreguidelines-pro-type-member-init)
   const char* name;    // kernel function name
   const char* source;  // input file the kernel came from
   int warp_count;      // number of warp functions passed to launch()
@@ -234,7 +236,9 @@ struct code_image {
   long long bytes;  // seq2par's estimate (a base per image plus a cost per operation)
 };
 
-struct tile_kernel_info {
+// The fields with no default are those every initializer must give (an aggregate; the
+// compiler's -Wmissing-field-initializers checks them).
+struct tile_kernel_info { // NOLINT(cppcoreguidelines-pro-type-member-init)
   const char* name;   // kernel function name
   const char* source; // input file
   int tiles;          // S2P_TILES(n)

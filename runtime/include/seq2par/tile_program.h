@@ -41,7 +41,9 @@ struct tile_kernel_info;
 // variable of their own where a backend keeps them apart (the simulator's `<field>__received`
 // buffer, with its own address and live range): `received` then points at them. Null: they
 // follow the owned blocks in one buffer (threads, mpi).
-struct tile_bytes {
+// The fields with no default are those every initializer must give (an aggregate; the
+// compiler's -Wmissing-field-initializers checks them).
+struct tile_bytes { // NOLINT(cppcoreguidelines-pro-type-member-init)
   std::byte* data;
   std::size_t size;
   std::byte* received = nullptr;
@@ -177,7 +179,7 @@ public:
   void add(int tile, const index<N>& b) {
     const std::int64_t id = linearize(b, counts_);
     auto& table = offsets_[static_cast<std::size_t>(tile)];
-    if (table.count(id))
+    if (table.count(id)) // NOLINT(readability-container-contains): C++17 header (generated code)
       return;
     table[id] = elements_[static_cast<std::size_t>(tile)];
     elements_[static_cast<std::size_t>(tile)] += block_grid(b).total_extent();
@@ -537,7 +539,10 @@ private:
 
 // --- shared read-only structures (S2P_SHARED) ------------------------------------------------
 
-template <class T> constexpr const char* element_type_name();
+// Defined in <seq2par/runtime.h>, which includes this header at its end; declared here for the
+// files that include this one alone.
+template <class T>
+constexpr const char* element_type_name(); // NOLINT(readability-redundant-declaration)
 
 // One S2P_SHARED kernel parameter: its bytes, the kernel's compute phases (its foralls, in
 // program order) that read it, and how to copy its elements (row-major) into a tile's buffer.

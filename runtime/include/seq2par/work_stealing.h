@@ -204,6 +204,7 @@ private:
                                             out_block, needed))
         continue; // the plan already reported it
       owner_copy_detail::for_each_remote_memory_block(input, needed, thief, [&](block_move m) {
+        // NOLINTNEXTLINE(readability-container-contains): C++17 header (generated code)
         if (!held_.count({m.field, m.block, thief}) && seen.insert({m.field, m.block}).second)
           moves.push_back(std::move(m));
       });

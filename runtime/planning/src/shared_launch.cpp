@@ -11,7 +11,7 @@ namespace {
 
 // The kernel-level decision needs no layout (each launch's schedule places its buffers): tile
 // memory large enough never to refuse, banks as the built-in chip's.
-constexpr memory_params kDecisionMemory{std::uint64_t{1} << 40, 16 * 1024, false};
+constexpr memory_params kDecisionMemory{std::uint64_t{1} << 40, std::uint64_t{16} * 1024, false};
 
 } // namespace
 

@@ -175,7 +175,7 @@ private:
   bool place_together(std::span<const variable_id> members);
   void place_equal_address_sets(const std::vector<equal_address_set>& sets);
   void place_set(const equal_address_set& set);
-  std::vector<std::size_t> tile_order(const tile_state& tile, placement_order order) const;
+  std::vector<std::size_t> tile_order(const tile_state& tile, placement_order heuristic) const;
   std::uint64_t place_in_order(tile_state& tile, std::span<const std::size_t> order);
   void place_tile(tile_state& tile);
   void finish_tile(std::uint32_t tile);
@@ -242,7 +242,7 @@ bool allocator::place_together(std::span<const variable_id> members) {
     return false;
   for (std::size_t i = 0; i < members.size(); ++i) {
     occupy(claims[i], *address);
-    layout_.address[members[i]] = *address;
+    layout_.address[members[i]] = address;
   }
   return true;
 }
@@ -378,7 +378,7 @@ std::uint64_t allocator::place_in_order(tile_state& tile, std::span<const std::s
       continue;
     }
     occupy(c, *address);
-    layout_.address[v] = *address;
+    layout_.address[v] = address;
     end = std::max(end, *address + c.bytes);
   }
   return end;

@@ -164,7 +164,7 @@ choice decide(const shared_structure_problem& problem, const peak_model& model,
               const std::vector<std::vector<shared_period>>& periods,
               std::vector<std::string>& reasons) {
   const std::size_t n = problem.structures.size();
-  const choice replicated_all{std::vector<bool>(n, false), std::vector<std::uint32_t>(n, 0)};
+  choice replicated_all{std::vector<bool>(n, false), std::vector<std::uint32_t>(n, 0)};
   choice c = replicated_all;
   if (problem.force_replicate) {
     std::fill(reasons.begin(), reasons.end(), std::string("replication forced"));

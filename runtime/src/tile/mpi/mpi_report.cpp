@@ -83,7 +83,7 @@ private:
 } // namespace
 
 void record_launch(const tile_kernel_info& info, const rank_share& share, const session& s,
-                   const launch_traffic& mine, nlohmann::ordered_json details) {
+                   const launch_traffic& mine, const nlohmann::ordered_json& details) {
   if (!s.report_wanted) // the same on every rank: all skip the gather alike
     return;
   const rank_numbers numbers(mine, s);

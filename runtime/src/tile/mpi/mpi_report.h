@@ -38,7 +38,7 @@ inline rank_share tiles_of(const tile_dealing& deal) {
 
 // Collective: every rank calls it after the launch.
 void record_launch(const tile_kernel_info& info, const rank_share& share, const session& s,
-                   const launch_traffic& mine, nlohmann::ordered_json details);
+                   const launch_traffic& mine, const nlohmann::ordered_json& details);
 
 // Collective: at the end of a multi-tile kernel whose results were kept on the ranks, the
 // gather that gave every rank the whole of them (an entry of the report, not a launch).

@@ -74,8 +74,8 @@ private:
   };
   struct conflict {
     mark earlier;
-    bool earlier_writes;
-    std::int64_t lo, hi; // the elements both touch, over adjacent cells
+    bool earlier_writes = false;
+    std::int64_t lo = 0, hi = 0; // the elements both touch, over adjacent cells
   };
 
   void validate() const;

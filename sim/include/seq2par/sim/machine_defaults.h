@@ -10,8 +10,8 @@
 namespace s2p::sim {
 
 inline constexpr std::uint32_t kDefaultTilesPerChip = 1472;
-inline constexpr std::uint64_t kDefaultTileSramBytes = 624 * 1024;
-inline constexpr std::uint64_t kDefaultTileBankBytes = 16 * 1024;
+inline constexpr std::uint64_t kDefaultTileSramBytes = std::uint64_t{624} * 1024;
+inline constexpr std::uint64_t kDefaultTileBankBytes = std::uint64_t{16} * 1024;
 inline constexpr std::uint32_t kDefaultHardwareThreads = 6;
 
 } // namespace s2p::sim

@@ -42,7 +42,7 @@ std::vector<int> tiles_running_tasks(const tile_program& program);
 // every tile, a third sends stolen tasks' results home.
 // The fabric's tile memory is taken as it is (a fabric parameter): fields that do not fit get
 // no addresses, and check_forall_memory (<seq2par/planning/forall_memory.h>) says why.
-nlohmann::ordered_json forall_schedule(const std::string& kernel, int tiles,
+nlohmann::ordered_json forall_schedule(const std::string& kernel, int tile_count,
                                        const tile_program& program, const sim::Fabric& fabric);
 
 } // namespace s2p::rt
