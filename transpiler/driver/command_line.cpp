@@ -218,9 +218,12 @@ std::string common_directory(const std::vector<std::string>& files) {
       common = dir;
       continue;
     }
-    while (!common.empty() && !(llvm::StringRef(dir).starts_with(common) &&
-                                (dir.size() == common.size() ||
-                                 llvm::sys::path::is_separator(dir[common.size()]))))
+    // Whether `above` is `dir` or a directory above it.
+    const auto holds_dir = [&dir](const std::string& above) {
+      return llvm::StringRef(dir).starts_with(above) &&
+             (dir.size() == above.size() || llvm::sys::path::is_separator(dir[above.size()]));
+    };
+    while (!common.empty() && !holds_dir(common))
       common = llvm::sys::path::parent_path(common).str();
   }
   return common;
@@ -351,7 +354,7 @@ bool resolve_fabric(pass_manager::TranspileOptions& options) {
     options.passes.tile_sram_bytes = fabric.sram_bytes;
   options.fabric.tiles_per_chip = static_cast<std::uint32_t>(fabric.tiles_per_chip);
   options.fabric.hardware_threads = static_cast<int>(fabric.hardware_threads);
-  options.fabric.file = fabric_file;
+  options.fabric.file = fabric_file.getValue();
   if (fabric_tiles.getNumOccurrences() == 0) {
     options.fabric.tiles = static_cast<int>(fabric.tiles);
     options.fabric.description = fabric.description;
@@ -406,7 +409,7 @@ std::optional<pass_manager::TranspileOptions> transpile_options(std::vector<dump
   options.decisions = std::get<PlanFiles>(plans).decisions;
   options.dumps = std::move(dump_kinds);
   options.dump_after = std::move(after_passes);
-  options.style = style;
+  options.style = style.getValue();
   return options;
 }
 
@@ -423,7 +426,7 @@ std::vector<clang::tooling::ArgumentsAdjuster> argument_adjusters(const ToolPath
 
 std::string absolute(const std::string& path) {
   llvm::SmallString<256> abs(path);
-  llvm::sys::fs::make_absolute(abs);
+  (void)llvm::sys::fs::make_absolute(abs); // on failure (no working directory): as given
   llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
   return std::string(abs);
 }
@@ -465,7 +468,7 @@ std::variant<std::unique_ptr<RunSettings>, int> parse_command_line(int argc, con
   run->options = std::move(*options);
   // Absolute before any tool runs: Clang's tools work in each compile command's directory.
   run->out_base = absolute(out_dir);
-  run->out_dir_as_given = out_dir;
+  run->out_dir_as_given = out_dir.getValue();
   run->quiet = quiet;
   run->force = force;
   run->no_cache = no_cache;

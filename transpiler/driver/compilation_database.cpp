@@ -36,7 +36,7 @@ std::vector<std::string> unique_inputs(const std::vector<std::string>& files) {
   std::set<std::string> seen;
   for (const auto& file : files) {
     llvm::SmallString<256> path(file);
-    llvm::sys::fs::make_absolute(path);
+    (void)llvm::sys::fs::make_absolute(path); // on failure (no working directory): as given
     llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
     if (seen.insert(std::string(path)).second)
       unique.push_back(file);

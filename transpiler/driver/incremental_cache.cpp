@@ -116,8 +116,9 @@ std::string IncrementalCache::in_cache_directory(const std::string& relative) co
 // Outputs are recorded relative to the cache, so an output tree can move and stay valid.
 std::string IncrementalCache::relative_to_cache_directory(const std::string& file) const {
   llvm::SmallString<256> dir(llvm::sys::path::parent_path(path_)), abs(file);
-  llvm::sys::fs::make_absolute(dir);
-  llvm::sys::fs::make_absolute(abs);
+  // On failure (no working directory) a path stays as given.
+  (void)llvm::sys::fs::make_absolute(dir);
+  (void)llvm::sys::fs::make_absolute(abs);
   llvm::sys::path::remove_dots(dir, true);
   llvm::sys::path::remove_dots(abs, true);
   llvm::StringRef rest(abs);

@@ -73,8 +73,8 @@ std::optional<std::vector<Include>> includes_of(llvm::StringRef text) {
         !line.consume_front("import"))
       continue;
     line = line.ltrim();
-    const char open = line.empty() ? 0 : line.front();
-    const char close = open == '"' ? '"' : open == '<' ? '>' : 0;
+    const char open = line.empty() ? '\0' : line.front();
+    const char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
     const std::size_t end = close ? line.find(close, 1) : llvm::StringRef::npos;
     if (end == llvm::StringRef::npos)
       return std::nullopt; // a macro or a malformed line: cannot tell

@@ -131,7 +131,7 @@ std::optional<StoredVariant> OperationStore::find(const std::string& key,
 std::string OperationStore::put(const std::string& key, const nlohmann::ordered_json& inputs,
                                 const StoredVariant& variant) const {
   const std::string dir = record_dir(key);
-  llvm::sys::fs::remove_directories(dir); // a record that failed its checks
+  (void)llvm::sys::fs::remove_directories(dir); // a record that failed its checks
   if (const std::error_code ec = llvm::sys::fs::create_directories(dir))
     return "cannot create " + dir + ": " + ec.message();
   nlohmann::ordered_json record{{"format", kRecordFormat}, {"key", key}, {"inputs", inputs}};
@@ -149,8 +149,9 @@ std::string OperationStore::put(const std::string& key, const nlohmann::ordered_
   const std::string binary = join(dir, kBinaryName);
   if (const std::error_code ec = llvm::sys::fs::copy_file(variant.binary, binary))
     return "cannot copy the program into " + dir + ": " + ec.message();
-  llvm::sys::fs::setPermissions(binary, llvm::sys::fs::all_read | llvm::sys::fs::owner_write |
-                                            llvm::sys::fs::all_exe);
+  // Not checked (as before): a program that cannot be made executable fails when it is run.
+  (void)llvm::sys::fs::setPermissions(binary, llvm::sys::fs::all_read | llvm::sys::fs::owner_write |
+                                                  llvm::sys::fs::all_exe);
   const auto binary_digest = file_digest(binary);
   if (!binary_digest)
     return "cannot read " + binary;

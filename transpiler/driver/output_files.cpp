@@ -13,7 +13,7 @@ std::string write_all_or_nothing(const std::vector<OutputFile>& files) {
   std::vector<std::string> temporaries;
   auto discard = [&] {
     for (const auto& tmp : temporaries)
-      llvm::sys::fs::remove(tmp);
+      (void)llvm::sys::fs::remove(tmp); // best effort, after the error that is reported
   };
   for (const auto& file : files) {
     const auto dir = llvm::sys::path::parent_path(file.path);

@@ -45,7 +45,7 @@ std::vector<std::string> remove_stale_outputs(const std::vector<std::string>& be
   std::vector<std::string> removed;
   for (const auto& path : before) {
     std::error_code ec;
-    if (!kept.count(path) && below_root(path) && std::filesystem::is_regular_file(path, ec) &&
+    if (!kept.contains(path) && below_root(path) && std::filesystem::is_regular_file(path, ec) &&
         std::filesystem::remove(path, ec))
       removed.push_back(path);
   }

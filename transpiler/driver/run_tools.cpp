@@ -109,7 +109,7 @@ tunable_overlays(const std::vector<std::string>& sources, const pass_manager::Tu
       return std::nullopt;
     }
     llvm::SmallString<256> path(source);
-    llvm::sys::fs::make_absolute(path);
+    (void)llvm::sys::fs::make_absolute(path); // on failure (no working directory): as given
     overlays[std::string(path)] = std::get<std::string>(std::move(applied));
   }
   for (const auto& [name, tunable] : tunables)

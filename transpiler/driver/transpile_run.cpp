@@ -237,7 +237,7 @@ private:
       if (!settings_.quiet)
         llvm::errs() << "seq2par: skipped " << result.display_name
                      << ": no S2P_KERNEL to transpile\n";
-      if (fingerprints_.count(key))
+      if (fingerprints_.contains(key))
         cache_.record(key, fingerprints_[key], result.dependencies, {});
       return;
     }
@@ -259,7 +259,7 @@ private:
       written.push_back({absolute(outputs_[k].path), outputs_[k].content});
       entry.outputs.push_back(absolute(outputs_[k].path));
     }
-    if (fingerprints_.count(key))
+    if (fingerprints_.contains(key))
       cache_.record(key, fingerprints_[key], result.dependencies, written);
     else
       cache_.forget(key);

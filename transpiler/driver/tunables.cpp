@@ -43,7 +43,7 @@ std::vector<RawToken> raw_tokens(const std::string& text) {
   const clang::SourceLocation start = clang::SourceLocation::getFromRawEncoding(1);
   clang::Lexer lexer(start, lang, text.data(), text.data(), text.data() + text.size());
   std::vector<RawToken> tokens;
-  clang::Token token;
+  clang::Token token{};
   for (lexer.LexFromRawLexer(token); token.isNot(clang::tok::eof); lexer.LexFromRawLexer(token)) {
     RawToken raw{token.getKind(),
                  static_cast<std::size_t>(token.getLocation().getRawEncoding() - start.getRawEncoding()),
@@ -84,9 +84,10 @@ std::vector<RawToken> live_tokens(std::vector<RawToken> tokens) {
     for (i += 3; i < tokens.size(); ++i) {
       if (directive_is(tokens, i, {"if", "ifdef", "ifndef"}))
         ++depth;
-      else if (directive_is(tokens, i, {"endif"}) && depth-- == 0)
-        break;
-      else if (depth == 0 && directive_is(tokens, i, {"else", "elif", "elifdef", "elifndef"}))
+      else if (directive_is(tokens, i, {"endif"})) {
+        if (depth-- == 0)
+          break;
+      } else if (depth == 0 && directive_is(tokens, i, {"else", "elif", "elifdef", "elifndef"}))
         break;
     }
     if (i < tokens.size() && !directive_is(tokens, i, {"endif"}))
@@ -137,7 +138,7 @@ Found range_checked(TunableDeclaration d, const std::vector<std::int64_t>& args)
 
 // The declaration whose macro is tokens[use], or why it is not one.
 Found declaration_at(const std::vector<RawToken>& tokens, std::size_t use) {
-  const TunableError malformed{tokens[use].offset, std::string(kForm)};
+  TunableError malformed{tokens[use].offset, std::string(kForm)};
   if (use < 2 || tokens[use - 1].kind != clang::tok::equal ||
       tokens[use - 2].kind != clang::tok::raw_identifier)
     return malformed;

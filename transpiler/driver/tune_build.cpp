@@ -121,7 +121,7 @@ std::string runtime_digest(const ToolPaths& paths) {
 std::string default_tune_compiler() {
   if (const char* env = std::getenv("S2P_CXX"); env && *env)
     return env;
-  const std::string configured = SEQ2PAR_TUNE_CXX;
+  std::string configured = SEQ2PAR_TUNE_CXX;
   if (!configured.empty() && llvm::sys::fs::can_execute(configured))
     return configured;
   return "c++";
@@ -134,7 +134,7 @@ TuneBuilder::TuneBuilder(TuneBuildSettings settings) : settings_(std::move(setti
 
 TuneBuilder::~TuneBuilder() {
   if (!work_.empty())
-    llvm::sys::fs::remove_directories(work_);
+    (void)llvm::sys::fs::remove_directories(work_); // best effort: a destructor reports nothing
 }
 
 bool TuneBuilder::fail(int exit_code, const std::string& message) {
@@ -278,7 +278,7 @@ bool TuneBuilder::run(const std::string& binary, const std::string& dir, int& ex
 
 bool TuneBuilder::build_oracle() {
   const std::string dir = join(work_, "sequential");
-  llvm::sys::fs::create_directories(dir);
+  (void)llvm::sys::fs::create_directories(dir); // unchecked: writing into it fails then
   const std::string binary = join(dir, "program");
   if (!compile(settings_.source, binary, join(dir, "build.log")) ||
       !run(binary, dir, oracle_status_))
@@ -359,7 +359,7 @@ std::optional<std::string> TuneBuilder::variant(const tuning::KernelPlan& plan, 
   for (const auto& kernel : file->kernels)
     files.kernel_files.insert(files.kernel_files.end(), kernel.files.begin(), kernel.files.end());
   const std::string generated = join(dir, stem_of(settings_.display_name) + ".par.cpp");
-  const std::string binary = join(dir, "program");
+  std::string binary = join(dir, "program");
   if (!write_text(generated, file->output) || !compile(generated, binary, join(dir, "build.log")))
     return std::nullopt;
   if (store_)
@@ -379,7 +379,7 @@ void TuneBuilder::add_inputs(tuning::Feedback& feedback) const {
 std::optional<tuning::Measurement> TuneBuilder::measure(const tuning::KernelPlan& plan, int round) {
   const auto started = std::chrono::steady_clock::now();
   const std::string dir = join(work_, "round" + std::to_string(round));
-  llvm::sys::fs::create_directories(dir);
+  (void)llvm::sys::fs::create_directories(dir); // unchecked: writing into it fails then
   std::vector<std::string> notes;
   bool from_store = false;
   const auto binary = variant(plan, round, dir, notes, from_store);

@@ -403,8 +403,11 @@ int run_tune_command(int argc, const char** argv) {
   if (!rules)
     return kExitUsageError;
   std::optional<tuning::KernelPlan> start;
-  if (!options.start_plan.empty() && !(start = read_start_plan(options)))
-    return kExitUsageError;
+  if (!options.start_plan.empty()) {
+    start = read_start_plan(options);
+    if (!start)
+      return kExitUsageError;
+  }
   auto settings = build_settings(options, argv[0]);
   if (!settings)
     return kExitUsageError;

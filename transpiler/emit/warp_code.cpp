@@ -265,7 +265,7 @@ private:
                                                 : nullptr;
         for (std::size_t i = 0; i < at.accesses.size(); ++i) {
           const ResolvedAccess& a = at.accesses[i];
-          if (loop.whole_refs.count(a.tensor)) {
+          if (loop.whole_refs.contains(a.tensor)) {
             entries.push_back(access_entry(site, a, {0, INT64_MAX}, 0, P, s));
             continue;
           }
@@ -304,7 +304,7 @@ private:
       const Tensor& tensor = kernel_.tensors[t];
       if (tensor.kind == TensorKind::Ref && !tensor.tile_block) // tile blocks never overlap
         spans.push_back("s2p::rt::span_of(" + quoted(tensor.name) + ", " + tensor.name + ", " +
-                        (written.count(static_cast<int>(t)) ? "true" : "false") + ")");
+                        (written.contains(static_cast<int>(t)) ? "true" : "false") + ")");
     }
     if (spans.size() < 2 || written.empty())
       return;

@@ -121,9 +121,9 @@ std::optional<std::string> stateful_library_function(const clang::FunctionDecl& 
       "putc",   "fwrite",   "perror", "scanf",  "fscanf",  "getchar",  "fgets",  "fgetc",
       "getc",   "fread"};
   const std::string name = function.getName().str();
-  if (kRandom.count(name))
+  if (kRandom.contains(name))
     return "calls '" + name + "', which keeps state between calls";
-  if (kStreams.count(name))
+  if (kStreams.contains(name))
     return "calls '" + name + "', which reads or writes a stream in call order";
   return std::nullopt;
 }
@@ -303,7 +303,7 @@ private:
     static const std::set<std::string> kStreams = {"cout",  "cerr",  "clog",  "cin",
                                                    "wcout", "wcerr", "wclog", "wcin"};
     if (unseen_ != UnseenCalls::Refused || !var.hasGlobalStorage() || !var.getIdentifier() ||
-        !var.isInStdNamespace() || !kStreams.count(var.getName().str()) ||
+        !var.isInStdNamespace() || !kStreams.contains(var.getName().str()) ||
         !seen_.insert(&var).second)
       return;
     found.push_back({nullptr, where,

@@ -136,8 +136,8 @@ constant_splits(const clang::Expr* e, const clang::ASTContext& ctx) {
 
 bool may_write(const clang::Stmt& body, const clang::VarDecl& var, const clang::Stmt* skip) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::VarDecl* var;
-    const clang::Stmt* skip;
+    const clang::VarDecl* var = nullptr;
+    const clang::Stmt* skip = nullptr;
     bool found = false;
     bool TraverseStmt(clang::Stmt* s, DataRecursionQueue* queue = nullptr) {
       return s == skip || RecursiveASTVisitor::TraverseStmt(s, queue);

@@ -380,7 +380,7 @@ void KernelExtractor::Impl::note_shared_parameters(const clang::FunctionDecl& ke
 void KernelExtractor::Impl::check_shared_uses(const clang::FunctionDecl& kernel,
                                               const ir::MultiTile& multi) {
   for (const clang::ParmVarDecl* param : kernel.parameters()) {
-    if (!shared_params_.count(param))
+    if (!shared_params_.contains(param))
       continue;
     const std::string name = param->getNameAsString();
     const bool read = std::any_of(multi.steps.begin(), multi.steps.end(), [&](const auto& step) {

@@ -42,7 +42,7 @@ std::optional<ir::Condition::Op> comparison(clang::BinaryOperatorKind op) {
 // parameter, else the first call whose value is not a constant: what would make the
 // condition depend on data. Unevaluated operands (sizeof) read nothing.
 struct KernelExtractor::Impl::DataReadFinder : clang::RecursiveASTVisitor<DataReadFinder> {
-  const Impl* self;
+  const Impl* self = nullptr;
   const clang::Expr* read = nullptr;
   std::string read_what;
   const clang::Expr* call = nullptr;
@@ -57,11 +57,10 @@ struct KernelExtractor::Impl::DataReadFinder : clang::RecursiveASTVisitor<DataRe
     if (const Binding* b = self->lookup(decl)) {
       if (b->kind == Binding::Kind::Int)
         return true;
-    } else if (llvm::isa<clang::EnumConstantDecl, clang::FunctionDecl>(decl)) {
-      return true; // calls are reported by VisitCallExpr
     } else if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-               var && var->isUsableInConstantExpressions(self->ctx_)) {
-      return true;
+               llvm::isa<clang::EnumConstantDecl, clang::FunctionDecl>(decl) ||
+               (var && var->isUsableInConstantExpressions(self->ctx_))) {
+      return true; // a constant, or a function (calls are reported by VisitCallExpr)
     }
     read = ref;
     read_what = "reads '" + decl->getNameAsString() +

@@ -245,7 +245,7 @@ void KernelExtractor::Impl::collect_holes(const clang::Expr* e, unsigned call_be
       return;
     }
     call.holes.push_back(
-        {where->first - call_begin, where->second - where->first, std::move(*value), ""});
+        {where->first - call_begin, where->second - where->first, std::move(value), ""});
     return;
   }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {

@@ -24,7 +24,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::forall_step(const clang::Call
   if (const auto* blocks = llvm::dyn_cast<clang::CXXMemberCallExpr>(strip(call.getArg(0)))) {
     const clang::ValueDecl* domain = referenced_decl(blocks->getImplicitObjectArgument());
     if (blocks->getMethodDecl() && blocks->getMethodDecl()->getName() == "blocks" && domain &&
-        tile_blocks_.count(domain)) {
+        tile_blocks_.contains(domain)) {
       if (!check_forall_body(*lambda, true))
         return std::nullopt;
       return tile_forall_step(call, *lambda, *domain);
@@ -177,7 +177,7 @@ loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
 KernelExtractor::Impl::LoopRanges
 KernelExtractor::Impl::loop_ranges(const clang::Stmt& body) const {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::ASTContext* ctx;
+    const clang::ASTContext* ctx = nullptr;
     LoopRanges ranges;
     bool VisitForStmt(clang::ForStmt* loop) {
       if (auto range = loop_range(*loop, *ctx))

@@ -8,6 +8,7 @@
 #include "frontend/s2p_types.h"
 
 #include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace s2p::frontend {
 

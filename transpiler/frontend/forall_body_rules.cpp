@@ -249,8 +249,10 @@ bool KernelExtractor::Impl::check_forall_body(const clang::LambdaExpr& lambda, b
   };
   ForallBodyRules rules(
       lambda,
-      [this](const clang::ValueDecl* d) { return agile_fields_.count(d) || tile_blocks_.count(d); },
-      [this](const clang::ValueDecl* d) { return shared_params_.count(d) > 0; }, local_global,
+      [this](const clang::ValueDecl* d) {
+        return agile_fields_.contains(d) || tile_blocks_.contains(d);
+      },
+      [this](const clang::ValueDecl* d) { return shared_params_.contains(d); }, local_global,
       fail);
   rules.TraverseStmt(lambda.getBody());
   body_shared_reads_ = rules.shared_reads();

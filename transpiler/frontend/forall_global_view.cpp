@@ -71,7 +71,7 @@ struct KernelExtractor::Impl::ElementAccessFinder
       const auto bound = through->fields.find(decl);
       return bound == through->fields.end() ? nullptr : bound->second;
     }
-    return self->agile_fields_.count(decl) ? decl : nullptr;
+    return self->agile_fields_.contains(decl) ? decl : nullptr;
   }
   // "agile field 'Yd'", or "'f' (agile field 'Yd' in helper 'at_clamped')" inside a helper.
   std::string field_words(const clang::ValueDecl& name, const clang::ValueDecl& field) const {
@@ -128,7 +128,7 @@ struct KernelExtractor::Impl::ElementAccessFinder
       return true;
     }
     accesses->push_back(
-        {field, *map, writes, call->getBeginLoc(), compound.count(call) > 0, guard_at(*call)});
+        {field, *map, writes, call->getBeginLoc(), compound.contains(call), guard_at(*call)});
     return true;
   }
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
@@ -152,7 +152,7 @@ struct KernelExtractor::Impl::ElementAccessFinder
   bool VisitCallExpr(clang::CallExpr* call);
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
     const clang::ValueDecl* field = agile_of(ref->getDecl());
-    if (!field || allowed.count(ref))
+    if (!field || allowed.contains(ref))
       return true;
     fail(ref->getBeginLoc(),
          "the forall body uses " + field_words(*ref->getDecl(), *field) +
@@ -225,7 +225,7 @@ bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallEx
       }
       level.fields[param] = field;
     }
-    if (!written_here.count(param))
+    if (!written_here.contains(param))
       level.arguments[param] = call.getArg(a);
   }
   ElementAccessFinder inner{{}, self, i, rank, accesses, written};

@@ -49,13 +49,13 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
     const clang::Expr* root = access_root(e);
     if (const TileAccess* a = tile_access(root))
       return a->blocks != output;
-    return input_views.count(referenced_decl(root)) > 0;
+    return input_views.contains(referenced_decl(root));
   }
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
     if (op->getOperator() != clang::OO_Call)
       return true;
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(op->getArg(0)));
-    if (!ref || !self->tile_blocks_.count(ref->getDecl()))
+    if (!ref || !self->tile_blocks_.contains(ref->getDecl()))
       return true;
     allowed.insert(ref);
     auto map =
@@ -75,14 +75,14 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* member) {
     if (const auto* ref =
             llvm::dyn_cast<clang::DeclRefExpr>(strip(member->getImplicitObjectArgument()));
-        ref && self->tile_blocks_.count(ref->getDecl()) && member->getMethodDecl() &&
+        ref && self->tile_blocks_.contains(ref->getDecl()) && member->getMethodDecl() &&
         member->getMethodDecl()->getName() == "blocks")
       allowed.insert(ref);
     return true;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
     const clang::ValueDecl* decl = ref->getDecl();
-    if (self->agile_fields_.count(decl))
+    if (self->agile_fields_.contains(decl))
       fail(ref->getBeginLoc(),
            '\'' + decl->getNameAsString() +
                "' is an agile field: inside a forall over tile blocks, read data through "
@@ -93,7 +93,7 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
       fail(ref->getBeginLoc(), '\'' + decl->getNameAsString() +
                                    "' is the whole field, which no tile holds: read it through "
                                    "an s2p::tiles(...) view of an agile field");
-    else if (self->tile_blocks_.count(decl) && !allowed.count(ref))
+    else if (self->tile_blocks_.contains(decl) && !allowed.contains(ref))
       fail(ref->getBeginLoc(), "a tile view may only be called with a block index ('" +
                                    decl->getNameAsString() + "(b)') or asked for '" +
                                    decl->getNameAsString() + ".blocks()'");

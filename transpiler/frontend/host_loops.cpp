@@ -156,7 +156,7 @@ private:
     if (llvm::isa<clang::CXXOperatorCallExpr>(call) || llvm::isa<clang::CXXMemberCallExpr>(call))
       return false;
     const clang::FunctionDecl* callee = call.getDirectCallee();
-    if (!callee || !kernels_.count(callee->getCanonicalDecl()) ||
+    if (!callee || !kernels_.contains(callee->getCanonicalDecl()) ||
         call.getNumArgs() != callee->getNumParams())
       return false;
     for (unsigned k = 0; k < call.getNumArgs(); ++k)

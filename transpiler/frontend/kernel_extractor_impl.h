@@ -259,14 +259,14 @@ private:
   bool at_kernel_top() const { return helpers_.empty() && loop_depth_ == 0 && block_depth_ == 0; }
   std::string unique_name(const std::string& wanted) {
     std::string name = wanted;
-    for (int n = 2; kernel_names_.count(name); ++n)
+    for (int n = 2; kernel_names_.contains(name); ++n)
       name = wanted + "_" + std::to_string(n);
     kernel_names_.insert(name);
     return name;
   }
   std::string loop_variable_name(const std::string& wanted) {
     std::string name = wanted;
-    for (int n = 2; live_loop_names_.count(name) || kernel_names_.count(name); ++n)
+    for (int n = 2; live_loop_names_.contains(name) || kernel_names_.contains(name); ++n)
       name = wanted + "_" + std::to_string(n);
     return name;
   }

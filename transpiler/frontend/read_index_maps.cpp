@@ -228,9 +228,9 @@ bool KernelExtractor::Impl::kernel_value(const clang::Expr& e, const clang::Parm
   if (!e.getType()->isIntegerType())
     return false;
   struct Names : clang::RecursiveASTVisitor<Names> {
-    const clang::DeclContext* body;
-    const clang::ParmVarDecl* index;
-    const LoopRanges* loops;
+    const clang::DeclContext* body = nullptr;
+    const clang::ParmVarDecl* index = nullptr;
+    const LoopRanges* loops = nullptr;
     bool ok = true;
     bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());

@@ -139,7 +139,7 @@ public:
     // Relative to the compile command's directory, which is the tool's file system's (not
     // the process's) working directory.
     llvm::SmallString<256> absolute(file);
-    ci.getVirtualFileSystem().makeAbsolute(absolute);
+    (void)ci.getVirtualFileSystem().makeAbsolute(absolute); // on failure: as given
     llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
     result.input = absolute.str().str();
     result.display_name = display_name_(result.input);

@@ -42,7 +42,7 @@ void skip_to_end_of_directive(clang::Preprocessor& pp, clang::Token& token) {
 void S2pPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer introducer,
                                     clang::Token&) {
   const clang::SourceLocation where = pp.getSourceManager().getFileLoc(introducer.Loc);
-  clang::Token token;
+  clang::Token token{};
   pp.Lex(token);
   if (token.isNot(clang::tok::identifier) || token.getIdentifierInfo()->getName() != "warp") {
     report(pp, token.getLocation(),

@@ -439,7 +439,7 @@ std::optional<bool> Condition::evaluate(const Bindings& env, std::string* error)
     if (!left)
       return std::nullopt;
     if (*left == (op == Op::Or))
-      return *left;
+      return left;
     return operands[1].evaluate(env, error);
   }
   default: {

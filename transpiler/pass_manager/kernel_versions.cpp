@@ -21,7 +21,7 @@ public:
   void collect(const ScheduleNode& node) {
     if (node.kind == ScheduleNode::Kind::Loop)
       loop_vars_.push_back(node.name);
-    if (const auto text = eligible(node); text && !index_.count(*text)) {
+    if (const auto text = eligible(node); text && !index_.contains(*text)) {
       index_[*text] = static_cast<int>(found_.size());
       found_.push_back(&node);
     }
@@ -63,7 +63,7 @@ private:
     const auto names = node.condition.variables();
     const bool on_parameters =
         !names.empty() && std::all_of(names.begin(), names.end(), [&](const std::string& v) {
-          return symbols_.count(v) &&
+          return symbols_.contains(v) &&
                  std::find(loop_vars_.begin(), loop_vars_.end(), v) == loop_vars_.end();
         });
     return on_parameters ? std::optional<std::string>(condition_to_cpp(node.condition))

@@ -102,7 +102,7 @@ private:
   // decide: both branches are expanded and their calls predicated (see Node::guard).
   void walk_if(const ScheduleNode& branch, Bindings& env) {
     const Condition& condition = branch.condition;
-    const bool on_window_variable = in_window_ && condition.variables().count(window_var_);
+    const bool on_window_variable = in_window_ && condition.variables().contains(window_var_);
     std::string error;
     const auto taken = on_window_variable ? std::nullopt : condition.evaluate(env, &error);
     if (taken) {
@@ -270,14 +270,14 @@ private:
       collect_body(child, calls, loops);
     for (const ScheduleNode* inner : loops) {
       for (const Expr* e : {&inner->init, &inner->bound}) {
-        if (e->substitute(env).variables().count(loop.name)) {
+        if (e->substitute(env).variables().contains(loop.name)) {
           fail(inner->loc, "the bounds of loop '" + inner->name + "' depend on '" + loop.name +
                                "', whose loop has a run-time trip count; the body of such a loop "
                                "must do the same "
                                "calls in every iteration");
           return std::nullopt;
         }
-        if (!e->evaluate(env) && !e->substitute(env).variables().count(loop.name)) {
+        if (!e->evaluate(env) && !e->substitute(env).variables().contains(loop.name)) {
           bool only_inner = true;
           for (const auto& v : e->substitute(env).variables())
             only_inner &= std::any_of(loops.begin(), loops.end(),
@@ -453,7 +453,7 @@ private:
     }
     if (tensor.kind == TensorKind::Ref) {
       out.space = ref_space_.at(access.tensor);
-      if (in_window_ && collapsed_refs_.count(access.tensor)) {
+      if (in_window_ && collapsed_refs_.contains(access.tensor)) {
         out.range = {0, 1};
       } else if (access.whole) {
         out.range = {0, std::numeric_limits<std::int64_t>::max()};

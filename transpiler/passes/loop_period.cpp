@@ -109,7 +109,7 @@ struct AffineSplit {
 };
 
 std::optional<AffineSplit> split_affine(const Expr& e, const std::string& var) {
-  if (!e.variables().count(var))
+  if (!e.variables().contains(var))
     return AffineSplit{0, e};
   if (!e.is_exact_arithmetic())
     return std::nullopt;

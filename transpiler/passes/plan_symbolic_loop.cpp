@@ -64,7 +64,7 @@ bool families_cover_window(const SymbolicLoop& loop, const Graph& g, const Stead
   const int P = loop.period;
   auto covers = [&](const FamilyKey& key, std::int64_t t) {
     auto it = found.residues.find(key);
-    return it != found.residues.end() && it->second.count(static_cast<int>(t % P));
+    return it != found.residues.end() && it->second.contains(static_cast<int>(t % P));
   };
   for (const Edge& e : g.edges) {
     if (g.needs_sync(e) && !covers(key_of(g, e), g.nodes[e.to].iteration)) {
@@ -79,8 +79,8 @@ bool families_cover_window(const SymbolicLoop& loop, const Graph& g, const Stead
     window_edges.insert({e.from, e.to, e.kind});
   for (const auto& [key, rs] : found.residues)
     for (std::int64_t t = found.max_distance; t < loop.window - found.max_distance; ++t)
-      if (rs.count(static_cast<int>(t % P)) &&
-          !window_edges.count(
+      if (rs.contains(static_cast<int>(t % P)) &&
+          !window_edges.contains(
               {loop.node_of(key.from, t - key.distance), loop.node_of(key.to, t), key.kind})) {
         diags.error(loop.loop->loc, "internal error: loop '" + loop.var +
                                         "': a dependency of the steady state is "

@@ -18,7 +18,7 @@ int remove_redundant_edges(Graph& graph) {
   for (auto& e : graph.edges) {
     if (e.kind == EdgeKind::Control || !graph.crosses_warps(e))
       continue;
-    if (e.kind == EdgeKind::Resource && data_pairs.count({e.from, e.to})) {
+    if (e.kind == EdgeKind::Resource && data_pairs.contains({e.from, e.to})) {
       e.redundant = true;
       ++removed;
       continue;

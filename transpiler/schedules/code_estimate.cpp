@@ -58,10 +58,8 @@ std::int64_t count_statements(std::string_view body) {
       ++parentheses;
     else if (c == ')' && parentheses > 0)
       --parentheses;
-    else if (c == ';' && parentheses == 0)
-      ++statements;
-    else if (control_keyword_at(body, at))
-      ++statements;
+    else if ((c == ';' && parentheses == 0) || control_keyword_at(body, at))
+      ++statements; // a statement's end, or a control statement (its body counts on its own)
     ++at;
   }
   return statements;

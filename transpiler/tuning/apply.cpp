@@ -253,8 +253,11 @@ void substitute(State& state, const Rule& rule, const Target&, Firing& firing) {
       throw EvalError("no S2P_VARIANTS group has a variant after its current choice");
   }
   std::string variant = rule.action.variant;
-  if (variant == "next" && (variant = next_variant(state.plan, op)).empty())
-    throw EvalError("'" + op + "' has no variant after '" + chosen_variant(state.plan, op) + "'");
+  if (variant == "next") {
+    variant = next_variant(state.plan, op);
+    if (variant.empty())
+      throw EvalError("'" + op + "' has no variant after '" + chosen_variant(state.plan, op) + "'");
+  }
   const std::vector<std::string>* group = variant_group(state.plan, op);
   if (group && std::find(group->begin(), group->end(), variant) == group->end())
     throw EvalError("'" + variant + "' is not a variant of '" + op + "'");
@@ -394,7 +397,9 @@ bool run_pass(State& state, int pass, Trace& trace, std::set<std::pair<std::stri
                                    [&](const Rule& r) { return r.name == rule.name; });
     if (live == state.rules.rules.end())
       continue;
-    const Rule current = *live; // as changed by change_rule earlier in this pass
+    // As changed by change_rule earlier in this pass. A copy: evaluating it may add, revoke or
+    // change rules, which moves state.rules' elements.
+    const Rule current = *live; // NOLINT(performance-unnecessary-copy-initialization)
     for (const Target& target : targets_of(current.scope, state.plan))
       fired = evaluate_rule(state, current, target, pass, trace, done) || fired;
   }

@@ -24,7 +24,8 @@ std::vector<int> tiles_on_chip(const MapPlan& map, int chip, int tiles_per_chip)
 std::vector<double> slice(const std::vector<double>& values, int chip, int tiles_per_chip) {
   std::vector<double> out;
   for (int t = 0; t < tiles_per_chip; ++t) {
-    const auto at = static_cast<std::size_t>(chip * tiles_per_chip + t);
+    const auto at = static_cast<std::size_t>(chip) * static_cast<std::size_t>(tiles_per_chip) +
+                    static_cast<std::size_t>(t);
     out.push_back(at < values.size() ? values[at] : 0.0);
   }
   return out;

@@ -266,7 +266,7 @@ int ExprParser::parse_call(const Token& name, int depth) {
       fail("expected ')' or ','");
   }
   const bool two_ok = *function == Expr::Function::Min || *function == Expr::Function::Max;
-  if (args.size() != 1 && !(two_ok && args.size() == 2))
+  if (args.size() != 1 && (!two_ok || args.size() != 2))
     throw ParseError("at column " + std::to_string(name.column) + ": " + name.text + "() takes " +
                      (two_ok ? "one array or two numbers" : "one argument"));
   Expr::Node node{Op::Call, 0, {}, *function, std::move(args)};

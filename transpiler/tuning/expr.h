@@ -73,7 +73,7 @@ public:
 
 private:
   friend class ExprParser;
-  Value eval(int node, const Lookup& lookup) const;
+  Value eval(int index, const Lookup& lookup) const;
   std::string text_;
   std::vector<Node> nodes_; // a tree in a vector: copyable, children before parents
   int root_ = -1;

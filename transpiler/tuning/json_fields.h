@@ -88,6 +88,8 @@ std::string read_string(const Json& value, const std::string& field);
 std::int64_t read_int(const Json& value, const std::string& field, std::int64_t min,
                       std::int64_t max);
 double read_number(const Json& value, const std::string& field);
+// Returns `value`, an element of a parsed document; a temporary would dangle, so is refused.
 const Json& read_array(const Json& value, const std::string& field);
+const Json& read_array(Json&&, const std::string&) = delete;
 
 } // namespace s2p::tuning

@@ -287,12 +287,16 @@ KernelPlan plan_from_kernel(const ir::Kernel& kernel) {
   return plan;
 }
 
+namespace {
+
 template <typename Plan>
 auto* find_map_in(Plan& plan, std::string_view name) {
   const auto it = std::find_if(plan.maps.begin(), plan.maps.end(),
                                [&](const MapPlan& m) { return m.name == name; });
   return it == plan.maps.end() ? nullptr : &*it;
 }
+
+} // namespace
 
 std::string chosen_variant(const KernelPlan& plan, const std::string& op) {
   for (const auto& choice : plan.variants)
