@@ -2,9 +2,9 @@
 // two foralls each map the other's output through their own 16 KiB lookup table at
 // data-dependent indices (one at an index built from the loop's variable), the second inside a
 // constant inner loop and also reading a small gain table, and a forall after the loops that
-// reads a third. The big tables are
-// shared (S2P_SUMMARY=1 on sim: each on a master tile, multicast before the forall that reads
-// it), the small one replicated; every launch gets its tables whichever iteration it is.
+// reads a third. The big tables are shared (S2P_SUMMARY=1 on sim: each on a master tile,
+// multicast before the forall that reads it), the small one replicated; every launch gets its
+// tables whichever iteration it is. shared_fused_in_step_loop.cpp adds a --plan fusion.
 #include <seq2par/seq2par.h>
 
 #include "../../../samples/common/sample_support.h"
@@ -46,7 +46,8 @@ int main() {
   std::vector<int> codes(kSamples);
   for (int k = 0; k < kSamples; ++k)
     codes[static_cast<std::size_t>(k)] = static_cast<int>((k * 2654435761U) % kEntries);
-  std::vector<float> curve(kEntries), ramp(kEntries), bias(kEntries), gain(4), x(kSamples), y(kSamples), z(kSamples);
+  std::vector<float> curve(kEntries), ramp(kEntries), bias(kEntries), gain(4);
+  std::vector<float> x(kSamples), y(kSamples), z(kSamples);
   for (int c = 0; c < kEntries; ++c) {
     curve[static_cast<std::size_t>(c)] = static_cast<float>((c * 37) % 101) / 64.0f - 0.75f;
     ramp[static_cast<std::size_t>(c)] = static_cast<float>(c % 29) / 16.0f;
