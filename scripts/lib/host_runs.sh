@@ -4,7 +4,7 @@
 # shellcheck shell=bash
 
 # host_run <bin-dir> <kernel> <config> <threads> <ranks> [args...]: runs one configuration
-# (plain, openmp, sequential, threads, mpi) and prints its stdout; the loop nest's wall time
+# (plain, plain_guarded, openmp, sequential, threads, mpi) and prints its stdout; the loop nest's wall time
 # (the slowest rank's) goes to the file named by $HOST_RUN_SECONDS.
 host_run() {
   local dir="$1" kernel="$2" config="$3" threads="$4" ranks="$5"
@@ -12,7 +12,7 @@ host_run() {
   local err status=0 out
   err="$(mktemp)"
   case "$config" in
-    plain) out="$(S2P_BENCH_TIMING=1 "$dir/bench_host_baselines" "$kernel" plain "$@" 2>"$err")" || status=$? ;;
+    plain | plain_guarded) out="$(S2P_BENCH_TIMING=1 "$dir/bench_host_baselines" "$kernel" "$config" "$@" 2>"$err")" || status=$? ;;
     openmp) out="$(OMP_NUM_THREADS=$threads S2P_BENCH_TIMING=1 "$dir/bench_host_baselines" "$kernel" openmp "$@" 2>"$err")" || status=$? ;;
     sequential) out="$(S2P_BENCH_TIMING=1 "$dir/bench_host_${kernel}_seq" "$@" 2>"$err")" || status=$? ;;
     threads) out="$(S2P_BACKEND=threads S2P_THREADS=$threads S2P_BENCH_TIMING=1 "$dir/bench_host_${kernel}_par" "$@" 2>"$err")" || status=$? ;;

@@ -146,6 +146,58 @@ TEST(TileStepRelations, KernelValuesAreSymbolsOfGuardsAndCoordinates) {
             "n1 = 2)");
 }
 
+// Reads at (k, i1) for a body loop k over [lower, upper), bounds that are kernel values (trmm's
+// `for (k = row + 1; k < m; ++k) ... Bd[{k, i[1]}]`).
+TileStep::IndexMap rows_in(TileStep::RangeBound lower, TileStep::RangeBound upper) {
+  TileStep::IndexMap rows{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}};
+  rows.range = {TileStep::KernelRange{std::move(lower), std::move(upper)}, std::nullopt};
+  return rows;
+}
+
+// A forall that writes the rows above `row` (if (i[0] < row)) and reads rows [row, m) of its
+// output in a body loop: independent exactly because the loop's range is read. A range that
+// starts one row higher reads a row another iteration writes; the whole axis (the form without
+// the range) does too.
+TEST(TileStepRelations, ABodyLoopOverKernelValuesReadsItsRange) {
+  const TileStep::KernelSymbol row{"row", "row", 0}, m{"m", "m", 0};
+  const auto from = [&](std::int64_t by) {
+    return rows_in({TileStep::KernelSymbol{"row", "row", by}}, {m});
+  };
+  TileStep step = forall(14, "Yd", {{"Yd", {from(0)}}});
+  step.rank = 2;
+  step.output_write_guards = {{TileStep::IndexBound{0, true, "(row)", std::nullopt, row}}};
+  ir::MultiTile multi = multi_tile({step});
+  StepRelations relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index, "(k in [row, m), i1)");
+  EXPECT_FALSE(carried_dependence(relations.statement).has_value());
+
+  multi.steps[0].reads = {{"Yd", {from(-1)}}};
+  EXPECT_TRUE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
+  multi.steps[0].reads = {{"Yd", {{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}}}}};
+  EXPECT_TRUE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
+}
+
+// The range restricts its own access, not the statement: where it is empty (row + 1 == m, the
+// last row) the body still writes its output and reads elsewhere. Its footprint is the range's
+// rows of the columns read, within the field.
+TEST(TileStepRelations, AnEmptyBodyLoopRangeLeavesTheOtherAccesses) {
+  TileStep step = forall(15, "Yd", {{"Xd", {rows_in({TileStep::KernelSymbol{"row", "row", 1}},
+                                                    {TileStep::KernelSymbol{"m", "m", 0}})}}});
+  step.rank = 2;
+  ir::MultiTile multi = multi_tile({step});
+  multi.parameter_extents["y"] = {8, 6};
+  const StepRelations relations = tile_step_relations(multi, 0);
+  const ParameterValues last_row{{"row", 7}, {"m", 8}, {"e_x_0", 8}};
+  EXPECT_EQ(footprint(relations.statement, "y", Access::Kind::Write, {{0, 0}, {8, 6}}, last_row),
+            (Box{{0, 0}, {8, 6}}));
+  EXPECT_EQ(footprint_size(relations.statement, "x", Access::Kind::Read, {{0, 0}, {8, 6}},
+                           last_row),
+            0);
+  const ParameterValues third_row{{"row", 2}, {"m", 8}, {"e_x_0", 8}};
+  EXPECT_EQ(footprint(relations.statement, "x", Access::Kind::Read, {{0, 1}, {8, 3}}, third_row),
+            (Box{{3, 1}, {8, 3}}));
+}
+
 // floyd-warshall's step, if (i[0] != k && i[1] != k) P[i] = min(P[i], P(i0, k) + P(k, i1)): each
 // `!=` splits the write on either side of k, and the row and column it reads are left out.
 TEST(TileStepRelations, NotEqualGuardsSplitTheAccess) {

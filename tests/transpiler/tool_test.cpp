@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -648,6 +649,43 @@ int main() {
   EXPECT_EQ(step.at("accesses").at(1).at("index"), "i+1");
   EXPECT_EQ(step.at("accesses").at(1).at("relation"), "{ S0[i0] -> y[1 + i0] : 0 <= i0 <= 63 }");
   EXPECT_NE(read(dir / "out" / "k.k.access.dot").find("digraph"), std::string::npos);
+}
+
+// A body loop whose bounds are kernel values (trmm's `for (k = row + 1; k < m; ++k)`): the
+// tile-steps dump gives the map its range, the access relations bound the loop by the kernel's
+// values for that read alone, and the launch plans the range (within the field) each time.
+TEST_F(Tool, BodyLoopBoundedByKernelValuesIsDumpedAndLaunchedAsItsRange) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(s2p::field<2, double>& B) {
+  auto Bd = s2p::agile(B, s2p::resource_map<2>::block(B.extent(), 4));
+  const int m = B.extent()[0];
+  for (int row = 0; row < m; ++row)
+    s2p::forall(Bd.extent(), [&](s2p::index<2> i) {
+      if (i[0] == row)
+        for (int k = row + 1; k <= m - 1; ++k)
+          Bd[i] += Bd[{k, i[1]}];
+    });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps,access", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& map = steps.at("steps").at(0).at("reads").at(0).at("index_maps").at(0);
+  EXPECT_EQ(map.at("ranges"), json::parse(R"([["row+1", "m"], null])")) << map.dump();
+  const json access = json::parse(read(dir / "out" / "k.k.access.json"));
+  const json& read_access = access.at("steps").at(0).at("accesses").at(1);
+  EXPECT_EQ(read_access.at("index"), "(k in [row+1, m), i1)");
+  EXPECT_NE(read_access.at("relation").get<std::string>().find("row < k0 < e_Bd_0 and k0 < m"),
+            std::string::npos)
+      << read_access.dump();
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find("{s2p::within_extent(static_cast<std::int64_t>(row)+1,Bd.extent()[0]),0}"),
+            std::string::npos)
+      << code;
+  EXPECT_NE(code.find("std::min<std::int64_t>(static_cast<std::int64_t>(m)+0,Bd.extent()[0])"),
+            std::string::npos)
+      << code;
 }
 
 // --plan's splits (loop fission): a forall whose body writes two fields is one forall as written

@@ -62,7 +62,12 @@ private:
   // One coordinate per index map entry: i[axis] + offset, or a new body loop's variable over
   // [offset, offset + span) for a loop axis; over the field's whole axis d, [0, e_<field>_d),
   // for a loop whose bounds only the running kernel knows (its extent a parameter).
-  std::vector<AffineExpr> coordinates(const TileStep::IndexMap& map, const std::string& field) {
+  // A loop whose bounds are kernel values runs over the whole axis in the domain, and
+  // `range_constraints` receive lower <= k < upper for this access alone: the domain is the
+  // statement's, and an empty range (k from row + 1 to m in the last row) must not take away
+  // the body's other accesses.
+  std::vector<AffineExpr> coordinates(const TileStep::IndexMap& map, const std::string& field,
+                                      std::vector<Constraint>& range_constraints) {
     std::vector<AffineExpr> index;
     for (std::size_t d = 0; d < map.axis.size(); ++d) {
       if (d < map.symbol.size() && map.symbol[d]) { // a kernel value: a symbol, not a range
@@ -81,6 +86,12 @@ private:
       const std::size_t loop = domain.dimensions.size();
       const std::string name =
           "k" + std::to_string(loop - static_cast<std::size_t>(domain.index_rank));
+      if (d < map.range.size() && map.range[d]) { // bounds the launch knows: lower <= k < upper
+        const std::vector<Constraint> in_range =
+            Constraint::in_range(AffineExpr::variable(loop), range_bound(map.range[d]->lower),
+                                 range_bound(map.range[d]->upper));
+        range_constraints.insert(range_constraints.end(), in_range.begin(), in_range.end());
+      }
       if (map.span.at(d) == TileStep::kWholeAxis)
         domain.add_loop(name, AffineExpr::value(0),
                         AffineExpr::parameter(extent_parameter(field, d)));
@@ -118,6 +129,12 @@ private:
     domain.parameters.push_back(name);
     domain.value_parameters.push_back(name);
     return domain.parameters.size() - 1;
+  }
+  // A bound of a body loop's range as the relations read it: a constant or a kernel value.
+  AffineExpr range_bound(const TileStep::RangeBound& bound) {
+    if (!bound.symbol)
+      return AffineExpr::value(bound.constant);
+    return AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);
   }
   // The value a bound compares the index with, as the relations read it: a constant, a
   // kernel value (a symbol) or another coordinate; nothing for a value only the running kernel
@@ -171,11 +188,14 @@ private:
     const std::string where = std::to_string(out_.origins.size());
     out_.origins.push_back({step, view, index_text(map)});
     const std::string field = data_of(multi_, view);
-    const std::vector<AffineExpr> index = coordinates(map, field);
-    for (const std::vector<Constraint>& guard : guard_alternatives(map.guard))
+    std::vector<Constraint> range_constraints;
+    const std::vector<AffineExpr> index = coordinates(map, field, range_constraints);
+    for (std::vector<Constraint> guard : guard_alternatives(map.guard)) {
+      guard.insert(guard.end(), range_constraints.begin(), range_constraints.end());
       out_.statement.accesses.push_back(kind == Access::Kind::Read
                                             ? Access::read(field, index, guard, where)
                                             : Access::write(field, index, guard, where));
+    }
   }
 
   const ir::MultiTile& multi_;
@@ -211,8 +231,7 @@ std::string index_text(const TileStep::IndexMap& map) {
     const int axis = map.axis[d];
     out += d ? ", " : "";
     if (d < map.symbol.size() && map.symbol[d]) { // a kernel value
-      const std::int64_t off = map.symbol[d]->offset;
-      out += map.symbol[d]->variable + (off > 0 ? "+" : "") + (off ? std::to_string(off) : "");
+      out += ir::to_string(*map.symbol[d]);
       continue;
     }
     if (axis == TileStep::kLoopAxis && map.span.at(d) == 1) { // a fixed coordinate
@@ -222,6 +241,11 @@ std::string index_text(const TileStep::IndexMap& map) {
     out += axis == TileStep::kLoopAxis ? "k"
            : (one && axis == 0)       ? "i"
                                         : "i" + std::to_string(axis);
+    if (d < map.range.size() && map.range[d]) { // k over [lower, upper), kernel values
+      out += " in [" + ir::to_string(map.range[d]->lower) + ", " +
+             ir::to_string(map.range[d]->upper) + ")";
+      continue;
+    }
     const bool whole = axis == TileStep::kLoopAxis && map.span.at(d) == TileStep::kWholeAxis;
     if (map.offset[d] != 0 && !whole)
       out += (map.offset[d] > 0 ? "+" : "") + std::to_string(map.offset[d]);

@@ -56,15 +56,20 @@ json map_json(const MapSpec& spec) {
   return out;
 }
 
-std::string symbol_text(const TileStep::KernelSymbol& symbol) {
-  const std::int64_t by = symbol.offset;
-  return symbol.variable + (by > 0 ? "+" : "") + (by != 0 ? std::to_string(by) : "");
+// Per coordinate, the body loop's range its bounds give when the launch knows them:
+// ["row+1", "m"], or null.
+json ranges_json(const std::vector<std::optional<TileStep::KernelRange>>& ranges) {
+  json out = json::array();
+  for (const auto& range : ranges)
+    out.push_back(range ? json::array({ir::to_string(range->lower), ir::to_string(range->upper)})
+                        : json(nullptr));
+  return out;
 }
 
 json symbols_json(const std::vector<std::optional<TileStep::KernelSymbol>>& symbols) {
   json out = json::array();
   for (const auto& symbol : symbols)
-    out.push_back(symbol ? json(symbol_text(*symbol)) : json(nullptr));
+    out.push_back(symbol ? json(ir::to_string(*symbol)) : json(nullptr));
   return out;
 }
 
@@ -95,6 +100,8 @@ json step_json(const TileStep& step, std::size_t index, const schedules::TileSch
           maps.back()["span"] = map.span;
         if (!map.symbol.empty()) // a coordinate that is the kernel's value: "k+1", or null
           maps.back()["symbols"] = symbols_json(map.symbol);
+        if (!map.range.empty()) // a loop coordinate over [lower, upper), kernel values
+          maps.back()["ranges"] = ranges_json(map.range);
         if (!map.guard.empty())
           maps.back()["guard"] = guard_json(map.guard);
       }

@@ -170,6 +170,26 @@ std::vector<std::string> guard_values(const std::vector<TileStep::IndexBound>& g
   return values;
 }
 
+// A kernel value as the launch computes it: "static_cast<std::int64_t>(row) + 1".
+std::string launch_value(const TileStep::KernelSymbol& symbol) {
+  return "static_cast<std::int64_t>(" + symbol.variable + ") + " + std::to_string(symbol.offset);
+}
+
+std::string launch_value(const TileStep::RangeBound& bound) {
+  return bound.symbol ? launch_value(*bound.symbol) : std::to_string(bound.constant) + "LL";
+}
+
+// A body loop's range [lower, upper) as the launch plans it: its first element kept inside the
+// field's axis (within_extent, as for a kernel value) and at least one element, so that a loop
+// that runs nowhere inside the field plans an element it never reads rather than none.
+std::pair<std::string, std::string> launch_range(const TileStep::KernelRange& range,
+                                                 const std::string& extent) {
+  std::string first = "s2p::within_extent(" + launch_value(range.lower) + ", " + extent + ")";
+  std::string count = "std::max<std::int64_t>(std::min<std::int64_t>(" + launch_value(range.upper) +
+                      ", " + extent + ") - " + first + ", 1)";
+  return {std::move(first), std::move(count)};
+}
+
 // An index map of a rank-M read in a rank-N forall, as the rank-R launch reads it: R - M
 // leading fixed coordinates 0, index axes shifted by R - N (the lifted index is (0, ..., i)).
 void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int forall_rank,
@@ -178,20 +198,24 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int 
   const bool ranges = !map.span.empty() || pad > 0;
   std::vector<int> axis(static_cast<std::size_t>(pad), TileStep::kLoopAxis);
   std::vector<std::string> offset(static_cast<std::size_t>(pad), "0");
-  std::vector<std::int64_t> span(static_cast<std::size_t>(pad), 1);
+  std::vector<std::string> span(static_cast<std::size_t>(pad), "1");
   for (std::size_t d = 0; d < map.axis.size(); ++d) {
     const bool loop = map.axis[d] == TileStep::kLoopAxis;
     axis.push_back(loop ? TileStep::kLoopAxis : map.axis[d] + lifted - forall_rank);
+    const std::string extent = field + ".extent()[" + std::to_string(d) + "]";
     if (d < map.symbol.size() && map.symbol[d]) { // the kernel's value: that one element
-      const TileStep::KernelSymbol& symbol = *map.symbol[d];
-      offset.push_back("s2p::within_extent(static_cast<std::int64_t>(" + symbol.variable +
-                       ") + " + std::to_string(symbol.offset) + ", " + field + ".extent()[" +
-                       std::to_string(d) + "])");
-      span.push_back(1);
+      offset.push_back("s2p::within_extent(" + launch_value(*map.symbol[d]) + ", " + extent + ")");
+      span.push_back("1");
+      continue;
+    }
+    if (d < map.range.size() && map.range[d]) { // a body loop over kernel values' range
+      const auto [first, count] = launch_range(*map.range[d], extent);
+      offset.push_back(first);
+      span.push_back(count);
       continue;
     }
     offset.push_back(std::to_string(map.offset[d]));
-    span.push_back(map.span.empty() ? 0 : map.span[d]);
+    span.push_back(std::to_string(map.span.empty() ? 0 : map.span[d]));
   }
   const auto list = [&](const auto& values) {
     out << "{";

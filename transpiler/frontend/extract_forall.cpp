@@ -123,8 +123,10 @@ bool KernelExtractor::Impl::domain_is_output_extent(const ir::TileStep& step,
 namespace {
 
 // for (T k = first; k < end; ++k / k++ / k += c): k, and [first, end) when first and end are
-// constants and the body leaves k to the header (nullopt: bounds the kernel knows only when it runs, or that depend on the index
-// or on an outer loop, so k may be anything inside the field it indexes).
+// constants and the body leaves k to the header. Otherwise its bounds are known only when the
+// kernel runs, or depend on the index or on an outer loop: the range keeps their expressions
+// when the body leaves k to the header, the comparison is signed and `k < end` (or `<=`) is
+// the whole condition, for index_coordinate to read as kernel values if they are.
 std::optional<std::pair<const clang::VarDecl*, LoopRange>>
 loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
   const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(loop.getInit());
@@ -159,14 +161,17 @@ loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
        compound->getRHS()->EvaluateAsInt(step, ctx) && step.Val.getInt().getExtValue() > 0);
   if (!increments)
     return std::nullopt;
-  clang::Expr::EvalResult first, bound;
-  if (conjunction_bound || (loop.getBody() && may_write(*loop.getBody(), *var)) ||
-      !var->getInit()->EvaluateAsInt(first, ctx) ||
-      !cond->getRHS()->EvaluateAsInt(bound, ctx))
+  if (conjunction_bound || (loop.getBody() && may_write(*loop.getBody(), *var)))
     return std::make_pair(var, LoopRange{});
+  const bool inclusive = cond->getOpcode() == clang::BO_LE;
+  clang::Expr::EvalResult first, bound;
+  if (!var->getInit()->EvaluateAsInt(first, ctx) || !cond->getRHS()->EvaluateAsInt(bound, ctx)) {
+    if (!cond->getLHS()->getType()->isSignedIntegerType())
+      return std::make_pair(var, LoopRange{});
+    return std::make_pair(var, LoopRange{std::nullopt, var->getInit(), cond->getRHS(), inclusive});
+  }
   const std::int64_t lo = first.Val.getInt().getExtValue();
-  const std::int64_t hi =
-      bound.Val.getInt().getExtValue() + (cond->getOpcode() == clang::BO_LE ? 1 : 0);
+  const std::int64_t hi = bound.Val.getInt().getExtValue() + (inclusive ? 1 : 0);
   if (hi <= lo)
     return std::nullopt;
   return std::make_pair(var, LoopRange{std::make_pair(lo, hi)});

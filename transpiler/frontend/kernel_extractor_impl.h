@@ -52,9 +52,17 @@ struct HelperArguments {
   const clang::FunctionDecl* helper = nullptr;
 };
 
-// The range [first, end) of a counted loop of a forall body, when its bounds are constants;
-// nullopt when they are known only when the kernel runs (an access then covers the whole axis).
-using LoopRange = std::optional<std::pair<std::int64_t, std::int64_t>>;
+// A counted loop of a forall body: its range [first, end) when its bounds are constants.
+// Otherwise an access covers the whole axis for the stages that plan without the kernel's
+// values; `first` and `end` are then the expressions of its bounds when the body leaves the
+// variable to the header and one bound is all its condition has (`end` exclusive, or inclusive
+// for `k <= end`), for the relations and the launch to read as kernel values if they are.
+struct LoopRange {
+  std::optional<std::pair<std::int64_t, std::int64_t>> constant{};
+  const clang::Expr* first = nullptr;
+  const clang::Expr* end = nullptr;
+  bool inclusive = false;
+};
 
 class KernelExtractor::Impl {
 public:
@@ -141,6 +149,8 @@ private:
   // kernel (a parameter or local) that nothing but its own step loop's header changes, plus a
   // constant. Nothing for any other value.
   std::optional<ir::TileStep::KernelSymbol> kernel_symbol(const clang::Expr& e) const;
+  void add_kernel_range(const LoopRange& loop, std::int64_t offset, int field_rank,
+                        ir::TileStep::IndexMap& map) const;
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;

@@ -163,11 +163,11 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
   }
   if (!axis || !range)
     return false;
-  if (!*range) {
+  if (!range->constant) {
     add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
     return true;
   }
-  const auto [first, last] = **range; // [first, last)
+  const auto [first, last] = *range->constant; // [first, last)
   map.span.resize(static_cast<std::size_t>(field_rank), 0);
   map.span[map.axis.size()] = last - first; // loop_range keeps only loops that run
   map.axis.push_back(*axis);
@@ -196,10 +196,11 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
                             offset + term->constant, map);
   if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
       loops && var && loops->count(var)) {
-    if (const LoopRange& range = loops->at(var))
-      add_range(map, field_rank, range->first + offset, range->second - range->first);
+    const LoopRange& range = loops->at(var);
+    if (const auto& constant = range.constant)
+      add_range(map, field_rank, constant->first + offset, constant->second - constant->first);
     else
-      add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+      add_kernel_range(range, offset, field_rank, map);
     return true;
   }
   if (const auto k = index_axis(base, level, i, forall_rank)) {
@@ -221,6 +222,34 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
     map.symbol[d] = std::move(symbol);
   }
   return true;
+}
+
+// A loop coordinate (plus `offset`) whose bounds the launch knows: the whole axis for the stages
+// that plan without the kernel's values, and the range itself for the relations and the launch
+// when both bounds are constants or kernel values (at least one a kernel value).
+void KernelExtractor::Impl::add_kernel_range(const LoopRange& loop, std::int64_t offset,
+                                             int field_rank, ir::TileStep::IndexMap& map) const {
+  const std::size_t d = map.axis.size();
+  add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+  const auto bound = [&](const clang::Expr* e, std::int64_t add) {
+    std::optional<ir::TileStep::RangeBound> out;
+    if (!e)
+      return out;
+    clang::Expr::EvalResult value;
+    if (!e->isValueDependent() && e->EvaluateAsInt(value, ctx_))
+      out = ir::TileStep::RangeBound{std::nullopt, value.Val.getInt().getExtValue() + add};
+    else if (auto symbol = kernel_symbol(*e)) {
+      symbol->offset += add;
+      out = ir::TileStep::RangeBound{std::move(symbol), 0};
+    }
+    return out;
+  };
+  const auto lower = bound(loop.first, offset);
+  const auto upper = bound(loop.end, offset + (loop.inclusive ? 1 : 0));
+  if (!lower || !upper)
+    return;
+  map.range.resize(static_cast<std::size_t>(field_rank));
+  map.range[d] = ir::TileStep::KernelRange{*lower, *upper};
 }
 
 bool KernelExtractor::Impl::kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,

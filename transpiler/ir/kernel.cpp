@@ -84,6 +84,15 @@ const char* to_string(AccessMode mode) {
   return "?";
 }
 
+std::string to_string(const TileStep::KernelSymbol& symbol) {
+  const std::int64_t by = symbol.offset;
+  return symbol.variable + (by > 0 ? "+" : "") + (by != 0 ? std::to_string(by) : "");
+}
+
+std::string to_string(const TileStep::RangeBound& bound) {
+  return bound.symbol ? to_string(*bound.symbol) : std::to_string(bound.constant);
+}
+
 void TileStep::add_read(const std::string& field, const IndexMap& map) {
   auto read =
       std::find_if(reads.begin(), reads.end(), [&](const Read& r) { return r.field == field; });

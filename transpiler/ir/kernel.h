@@ -221,6 +221,20 @@ struct TileStep {
     bool excluded = false;
     friend bool operator==(const IndexBound&, const IndexBound&) = default;
   };
+  // A bound of a body loop's range that the launch knows: a kernel value (`symbol`, plus its
+  // offset) or, without one, `constant`.
+  struct RangeBound {
+    std::optional<KernelSymbol> symbol{};
+    std::int64_t constant = 0;
+    friend bool operator==(const RangeBound&, const RangeBound&) = default;
+  };
+  // A loop coordinate over a body loop whose bounds are values of the kernel (trmm's
+  // `for (k = row + 1; k < m; ++k)`): k in [lower, upper).
+  struct KernelRange {
+    RangeBound lower;
+    RangeBound upper;
+    friend bool operator==(const KernelRange&, const KernelRange&) = default;
+  };
   struct IndexMap {
     std::vector<int> axis;
     std::vector<std::int64_t> offset;
@@ -231,10 +245,14 @@ struct TileStep {
     // symbol[d]: coordinate d is that kernel value (a whole-axis loop coordinate for the
     // stages that plan without it; the launch reads exactly that element). Empty: none is.
     std::vector<std::optional<KernelSymbol>> symbol{};
+    // range[d]: coordinate d is a body loop's variable over a range the kernel's values bound
+    // (a whole-axis loop coordinate for the stages that plan without them; the relations and
+    // the launch read the range). Empty: none is.
+    std::vector<std::optional<KernelRange>> range{};
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
     // The task's own index (i0, i1, ...): no permutation, offset, span or guard.
     bool is_own() const {
-      if (!span.empty() || !guard.empty() || !symbol.empty())
+      if (!span.empty() || !guard.empty() || !symbol.empty() || !range.empty())
         return false;
       for (std::size_t d = 0; d < axis.size(); ++d)
         if (axis[d] != static_cast<int>(d) || offset[d] != 0)
@@ -318,6 +336,11 @@ struct TileStep {
 
 // How the library spells a step's call: "all_reduce", "reduce_scatter", "all_gather", "forall".
 const char* library_name(TileStep::Kind kind);
+
+// A kernel value as the kernel names it ("row+1", "m"); a range bound the same way, or its
+// constant ("7").
+std::string to_string(const TileStep::KernelSymbol& symbol);
+std::string to_string(const TileStep::RangeBound& bound);
 
 // A resource map as the kernel builds it, when everything but its parent extent is a
 // constant: enough to plan a forall at transpile time once the extents are known.

@@ -319,6 +319,12 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
           return NoTemplate{"a read of '" + read.field + "' is at '" + symbol->variable +
                             "', a value only the running kernel knows"};
     for (const auto& map : read.maps)
+      for (const auto& range : map.range)
+        if (range)
+          return NoTemplate{"a read of '" + read.field + "' spans a body loop over [" +
+                            ir::to_string(range->lower) + ", " + ir::to_string(range->upper) +
+                            "), values only the running kernel knows"};
+    for (const auto& map : read.maps)
       for (const auto& bound : map.guard)
         if (!bound.constant && !bound.against && !bound.excluded)
           return NoTemplate{"the guard of a read of '" + read.field + "' bounds the index by '" +
