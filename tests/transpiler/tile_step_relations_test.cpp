@@ -154,15 +154,20 @@ TileStep::IndexMap rows_in(TileStep::RangeBound lower, TileStep::RangeBound uppe
   return rows;
 }
 
+// A range bound that is the kernel value `name` plus `by`.
+TileStep::RangeBound value_of(const std::string& name, std::int64_t by = 0) {
+  TileStep::RangeBound bound{"(" + name + ") + " + std::to_string(by)};
+  bound.symbol = TileStep::KernelSymbol{name, name, by};
+  return bound;
+}
+
 // A forall that writes the rows above `row` (if (i[0] < row)) and reads rows [row, m) of its
 // output in a body loop: independent exactly because the loop's range is read. A range that
 // starts one row higher reads a row another iteration writes; the whole axis (the form without
 // the range) does too.
 TEST(TileStepRelations, ABodyLoopOverKernelValuesReadsItsRange) {
-  const TileStep::KernelSymbol row{"row", "row", 0}, m{"m", "m", 0};
-  const auto from = [&](std::int64_t by) {
-    return rows_in({TileStep::KernelSymbol{"row", "row", by}}, {m});
-  };
+  const TileStep::KernelSymbol row{"row", "row", 0};
+  const auto from = [&](std::int64_t by) { return rows_in(value_of("row", by), value_of("m")); };
   TileStep step = forall(14, "Yd", {{"Yd", {from(0)}}});
   step.rank = 2;
   step.output_write_guards = {{TileStep::IndexBound{0, true, "(row)", std::nullopt, row}}};
@@ -175,14 +180,28 @@ TEST(TileStepRelations, ABodyLoopOverKernelValuesReadsItsRange) {
   EXPECT_TRUE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
   multi.steps[0].reads = {{"Yd", {{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}}}}};
   EXPECT_TRUE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
+
+  // Up to the field's extent (Yd.extent()[0]): the same rows. A bound the relations cannot read
+  // (two kernel values, `row + count`) is left out: without its upper bound the read still
+  // starts at `row`, away from the rows written; without its lower bound it reaches them.
+  TileStep::RangeBound extent{"(Yd.extent()[0])"};
+  extent.extent = TileStep::FieldExtent{"Yd", 0, 0};
+  multi.steps[0].reads = {{"Yd", {rows_in(value_of("row"), extent)}}};
+  relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index,
+            "(k in [row, Yd.extent()[0]), i1)");
+  EXPECT_FALSE(carried_dependence(relations.statement).has_value());
+  multi.steps[0].reads = {{"Yd", {rows_in(value_of("row"), {"(row + count)"})}}};
+  EXPECT_FALSE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
+  multi.steps[0].reads = {{"Yd", {rows_in({"(row + count)"}, value_of("m"))}}};
+  EXPECT_TRUE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
 }
 
 // The range restricts its own access, not the statement: where it is empty (row + 1 == m, the
 // last row) the body still writes its output and reads elsewhere. Its footprint is the range's
 // rows of the columns read, within the field.
 TEST(TileStepRelations, AnEmptyBodyLoopRangeLeavesTheOtherAccesses) {
-  TileStep step = forall(15, "Yd", {{"Xd", {rows_in({TileStep::KernelSymbol{"row", "row", 1}},
-                                                    {TileStep::KernelSymbol{"m", "m", 0}})}}});
+  TileStep step = forall(15, "Yd", {{"Xd", {rows_in(value_of("row", 1), value_of("m"))}}});
   step.rank = 2;
   ir::MultiTile multi = multi_tile({step});
   multi.parameter_extents["y"] = {8, 6};

@@ -683,7 +683,8 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<2, double>& B) {
   EXPECT_NE(code.find("{s2p::within_extent(static_cast<std::int64_t>(row)+1,Bd.extent()[0]),0}"),
             std::string::npos)
       << code;
-  EXPECT_NE(code.find("std::min<std::int64_t>(static_cast<std::int64_t>(m)+0,Bd.extent()[0])"),
+  EXPECT_NE(code.find("s2p::range_count(static_cast<std::int64_t>(row)+1,static_cast<std::int64_t>"
+                      "(m)+0,Bd.extent()[0])"),
             std::string::npos)
       << code;
 }

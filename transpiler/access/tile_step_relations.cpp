@@ -87,10 +87,11 @@ private:
       const std::string name =
           "k" + std::to_string(loop - static_cast<std::size_t>(domain.index_rank));
       if (d < map.range.size() && map.range[d]) { // bounds the launch knows: lower <= k < upper
-        const std::vector<Constraint> in_range =
-            Constraint::in_range(AffineExpr::variable(loop), range_bound(map.range[d]->lower),
-                                 range_bound(map.range[d]->upper));
-        range_constraints.insert(range_constraints.end(), in_range.begin(), in_range.end());
+        const AffineExpr k = AffineExpr::variable(loop);
+        if (const auto lower = range_bound(map.range[d]->lower))
+          range_constraints.push_back(Constraint::non_negative(k - *lower));
+        if (const auto upper = range_bound(map.range[d]->upper))
+          range_constraints.push_back(Constraint::non_negative(*upper - 1 - k));
       }
       if (map.span.at(d) == TileStep::kWholeAxis)
         domain.add_loop(name, AffineExpr::value(0),
@@ -130,11 +131,19 @@ private:
     domain.value_parameters.push_back(name);
     return domain.parameters.size() - 1;
   }
-  // A bound of a body loop's range as the relations read it: a constant or a kernel value.
-  AffineExpr range_bound(const TileStep::RangeBound& bound) {
-    if (!bound.symbol)
-      return AffineExpr::value(bound.constant);
-    return AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);
+  // A bound of a body loop's range as the relations read it: a constant, a kernel value or a
+  // field's extent; nothing for any other value (the bound is left out, which only widens).
+  std::optional<AffineExpr> range_bound(const TileStep::RangeBound& bound) {
+    if (bound.constant)
+      return AffineExpr::value(*bound.constant);
+    if (bound.symbol)
+      return AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);
+    if (bound.extent)
+      return AffineExpr::parameter(
+          extent_parameter(data_of(multi_, bound.extent->field),
+                           static_cast<std::size_t>(bound.extent->axis)),
+          bound.extent->offset);
+    return std::nullopt;
   }
   // The value a bound compares the index with, as the relations read it: a constant, a
   // kernel value (a symbol) or another coordinate; nothing for a value only the running kernel

@@ -176,18 +176,27 @@ std::string launch_value(const TileStep::KernelSymbol& symbol) {
 }
 
 std::string launch_value(const TileStep::RangeBound& bound) {
-  return bound.symbol ? launch_value(*bound.symbol) : std::to_string(bound.constant) + "LL";
+  if (bound.constant)
+    return std::to_string(*bound.constant) + "LL";
+  return bound.symbol ? launch_value(*bound.symbol)
+                      : "static_cast<std::int64_t>(" + bound.value + ")";
 }
 
-// A body loop's range [lower, upper) as the launch plans it: its first element kept inside the
-// field's axis (within_extent, as for a kernel value) and at least one element, so that a loop
-// that runs nowhere inside the field plans an element it never reads rather than none.
+// Whether a body loop's range is the whole axis d of the `field` it reads: from 0 (or below) up
+// to that axis's extent (or beyond), `for (k = 0; k < Cd.extent()[1]; ++k) ... Cd[{i[0], k}]`.
+bool covers_axis(const TileStep::KernelRange& range, const std::string& field, std::size_t d) {
+  const auto& upper = range.upper.extent;
+  return range.lower.constant && *range.lower.constant <= 0 && upper && upper->field == field &&
+         upper->axis == static_cast<int>(d) && upper->offset >= 0;
+}
+
+// A body loop's range [lower, upper) as the launch plans it (s2p::within_extent,
+// s2p::range_count): its first element and how many.
 std::pair<std::string, std::string> launch_range(const TileStep::KernelRange& range,
                                                  const std::string& extent) {
-  std::string first = "s2p::within_extent(" + launch_value(range.lower) + ", " + extent + ")";
-  std::string count = "std::max<std::int64_t>(std::min<std::int64_t>(" + launch_value(range.upper) +
-                      ", " + extent + ") - " + first + ", 1)";
-  return {std::move(first), std::move(count)};
+  const std::string lower = launch_value(range.lower);
+  return {"s2p::within_extent(" + lower + ", " + extent + ")",
+          "s2p::range_count(" + lower + ", " + launch_value(range.upper) + ", " + extent + ")"};
 }
 
 // An index map of a rank-M read in a rank-N forall, as the rank-R launch reads it: R - M
@@ -208,7 +217,8 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int 
       span.push_back("1");
       continue;
     }
-    if (d < map.range.size() && map.range[d]) { // a body loop over kernel values' range
+    if (d < map.range.size() && map.range[d] && !covers_axis(*map.range[d], field, d)) {
+      // a body loop over kernel values' range
       const auto [first, count] = launch_range(*map.range[d], extent);
       offset.push_back(first);
       span.push_back(count);

@@ -70,27 +70,6 @@ TileStep::IndexBound bound(int axis, bool upper, const std::string& value,
   return {axis, upper, "(" + value + ") " + (add > 0 ? "+ " : "- ") + term, std::nullopt};
 }
 
-// Whether evaluating `e` calls anything but a view's extent() (and its subscript): the launch
-// evaluates a guard's value once more, which must not do anything the body's did not.
-bool calls_beyond_extent(const clang::Expr& e) {
-  struct Calls : clang::RecursiveASTVisitor<Calls> {
-    bool other = false;
-    bool VisitCallExpr(clang::CallExpr* call) {
-      if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
-          member && member->getMethodDecl() && member->getMethodDecl()->getName() == "extent")
-        return true;
-      if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
-          op && op->getOperator() == clang::OO_Subscript &&
-          s2p_template_name(op->getArg(0)->getType()) == "extent")
-        return true;
-      other = true;
-      return false;
-    }
-  } calls;
-  calls.TraverseStmt(const_cast<clang::Expr*>(&e));
-  return calls.other;
-}
-
 // i[a] + c OP i[b] + d as bounds on i[a] against i[b] + (d - c): lower inclusive, upper
 // exclusive; `!=` excludes the one value.
 void add_index_bounds(clang::BinaryOperatorKind op, std::pair<int, std::int64_t> term,
@@ -136,6 +115,54 @@ const clang::ForStmt* declaring_loop(const clang::VarDecl& var, clang::ASTContex
 }
 
 } // namespace
+
+bool calls_beyond_extent(const clang::Expr& e) {
+  struct Calls : clang::RecursiveASTVisitor<Calls> {
+    bool other = false;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
+          member && member->getMethodDecl() && member->getMethodDecl()->getName() == "extent")
+        return true;
+      if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+          op && op->getOperator() == clang::OO_Subscript &&
+          s2p_template_name(op->getArg(0)->getType()) == "extent")
+        return true;
+      other = true;
+      return false;
+    }
+  } calls;
+  calls.TraverseStmt(const_cast<clang::Expr*>(&e));
+  return calls.other;
+}
+
+std::optional<TileStep::FieldExtent> field_extent(const clang::Expr& e,
+                                                  const clang::ASTContext& ctx) {
+  const clang::Expr* value = strip(&e);
+  if (const auto term = constant_term(*value, ctx)) {
+    auto extent = field_extent(*term->base, ctx);
+    if (extent)
+      extent->offset += term->constant;
+    return extent;
+  }
+  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(value);
+  if (!subscript || subscript->getOperator() != clang::OO_Subscript)
+    return std::nullopt;
+  const auto* call =
+      llvm::dyn_cast<clang::CXXMemberCallExpr>(subscript->getArg(0)->IgnoreImplicit());
+  clang::Expr::EvalResult axis;
+  if (!call || !call->getMethodDecl() || call->getMethodDecl()->getName() != "extent" ||
+      !subscript->getArg(1)->EvaluateAsInt(axis, ctx))
+    return std::nullopt;
+  // Elements, not blocks: a field or an agile view (an s2p::tiles view counts blocks).
+  const auto* object = llvm::dyn_cast_or_null<clang::VarDecl>(
+      referenced_decl(call->getImplicitObjectArgument()->IgnoreImplicit()));
+  const std::string type =
+      object ? s2p_template_name(object->getType().getNonReferenceType()) : std::string();
+  if (type != "field" && type != "agile_field")
+    return std::nullopt;
+  return TileStep::FieldExtent{object->getNameAsString(),
+                               static_cast<int>(axis.Val.getInt().getExtValue()), 0};
+}
 
 std::optional<TileStep::KernelSymbol>
 KernelExtractor::Impl::kernel_symbol(const clang::Expr& e) const {

@@ -52,6 +52,16 @@ struct HelperArguments {
   const clang::FunctionDecl* helper = nullptr;
 };
 
+// Whether evaluating `e` calls anything but a view's extent() (and its subscript): the launch
+// evaluates a guard's or a loop bound's value once more, which must not do anything the body's
+// did not.
+bool calls_beyond_extent(const clang::Expr& e);
+
+// `X.extent()[d]` plus a constant, for a field or an agile view X and a constant d: X's extent
+// on axis d.
+std::optional<ir::TileStep::FieldExtent> field_extent(const clang::Expr& e,
+                                                      const clang::ASTContext& ctx);
+
 // A counted loop of a forall body: its range [first, end) when its bounds are constants.
 // Otherwise an access covers the whole axis for the stages that plan without the kernel's
 // values; `first` and `end` are then the expressions of its bounds when the body leaves the
@@ -149,8 +159,10 @@ private:
   // kernel (a parameter or local) that nothing but its own step loop's header changes, plus a
   // constant. Nothing for any other value.
   std::optional<ir::TileStep::KernelSymbol> kernel_symbol(const clang::Expr& e) const;
-  void add_kernel_range(const LoopRange& loop, std::int64_t offset, int field_rank,
-                        ir::TileStep::IndexMap& map) const;
+  void add_kernel_range(const LoopRange& loop, std::int64_t offset, const clang::ParmVarDecl& i,
+                        int field_rank, ir::TileStep::IndexMap& map) const;
+  std::optional<ir::TileStep::RangeBound> range_bound(const clang::Expr* e, std::int64_t add,
+                                                      const clang::ParmVarDecl& i) const;
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;

@@ -199,8 +199,10 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
     const LoopRange& range = loops->at(var);
     if (const auto& constant = range.constant)
       add_range(map, field_rank, constant->first + offset, constant->second - constant->first);
+    else if (level) // a helper's loop: its bounds may name the helper's parameters
+      add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
     else
-      add_kernel_range(range, offset, field_rank, map);
+      add_kernel_range(range, offset, *i, field_rank, map);
     return true;
   }
   if (const auto k = index_axis(base, level, i, forall_rank)) {
@@ -226,30 +228,47 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
 
 // A loop coordinate (plus `offset`) whose bounds the launch knows: the whole axis for the stages
 // that plan without the kernel's values, and the range itself for the relations and the launch
-// when both bounds are constants or kernel values (at least one a kernel value).
+// when each bound is a constant or a value of the kernel (C++ the launch can evaluate: no local
+// of the body, no call but a view's extent()). A loop of a helper keeps the whole axis: its
+// bounds may name the helper's parameters.
 void KernelExtractor::Impl::add_kernel_range(const LoopRange& loop, std::int64_t offset,
-                                             int field_rank, ir::TileStep::IndexMap& map) const {
+                                             const clang::ParmVarDecl& i, int field_rank,
+                                             ir::TileStep::IndexMap& map) const {
   const std::size_t d = map.axis.size();
   add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
-  const auto bound = [&](const clang::Expr* e, std::int64_t add) {
-    std::optional<ir::TileStep::RangeBound> out;
-    if (!e)
-      return out;
-    clang::Expr::EvalResult value;
-    if (!e->isValueDependent() && e->EvaluateAsInt(value, ctx_))
-      out = ir::TileStep::RangeBound{std::nullopt, value.Val.getInt().getExtValue() + add};
-    else if (auto symbol = kernel_symbol(*e)) {
-      symbol->offset += add;
-      out = ir::TileStep::RangeBound{std::move(symbol), 0};
-    }
-    return out;
-  };
-  const auto lower = bound(loop.first, offset);
-  const auto upper = bound(loop.end, offset + (loop.inclusive ? 1 : 0));
+  const auto lower = range_bound(loop.first, offset, i);
+  const auto upper = range_bound(loop.end, offset + (loop.inclusive ? 1 : 0), i);
   if (!lower || !upper)
     return;
   map.range.resize(static_cast<std::size_t>(field_rank));
   map.range[d] = ir::TileStep::KernelRange{*lower, *upper};
+}
+
+// `e` + add as a bound of a body loop's range (KernelRange), if the launch can evaluate it.
+std::optional<ir::TileStep::RangeBound>
+KernelExtractor::Impl::range_bound(const clang::Expr* e, std::int64_t add,
+                                   const clang::ParmVarDecl& i) const {
+  std::optional<ir::TileStep::RangeBound> out;
+  if (!e)
+    return out;
+  clang::Expr::EvalResult value;
+  if (!e->isValueDependent() && e->EvaluateAsInt(value, ctx_)) {
+    const std::int64_t constant = value.Val.getInt().getExtValue() + add;
+    out = ir::TileStep::RangeBound{std::to_string(constant), constant};
+    return out;
+  }
+  if (!kernel_value(*strip(e), i, nullptr) || calls_beyond_extent(*e))
+    return out;
+  const std::string written = "(" + text(e->getSourceRange()) + ")";
+  out = ir::TileStep::RangeBound{add == 0 ? written : written + " + " + std::to_string(add)};
+  if (auto symbol = kernel_symbol(*e)) {
+    symbol->offset += add;
+    out->symbol = std::move(symbol);
+  } else if (auto extent = field_extent(*e, ctx_)) {
+    extent->offset += add;
+    out->extent = std::move(extent);
+  }
+  return out;
 }
 
 bool KernelExtractor::Impl::kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,

@@ -90,7 +90,15 @@ std::string to_string(const TileStep::KernelSymbol& symbol) {
 }
 
 std::string to_string(const TileStep::RangeBound& bound) {
-  return bound.symbol ? to_string(*bound.symbol) : std::to_string(bound.constant);
+  if (bound.constant)
+    return std::to_string(*bound.constant);
+  if (bound.symbol)
+    return to_string(*bound.symbol);
+  if (!bound.extent)
+    return bound.value;
+  const std::int64_t by = bound.extent->offset;
+  return bound.extent->field + ".extent()[" + std::to_string(bound.extent->axis) + "]" +
+         (by > 0 ? "+" : "") + (by != 0 ? std::to_string(by) : "");
 }
 
 void TileStep::add_read(const std::string& field, const IndexMap& map) {

@@ -221,11 +221,21 @@ struct TileStep {
     bool excluded = false;
     friend bool operator==(const IndexBound&, const IndexBound&) = default;
   };
-  // A bound of a body loop's range that the launch knows: a kernel value (`symbol`, plus its
-  // offset) or, without one, `constant`.
+  // A bound of a body loop's range that the launch knows: `value`, C++ the kernel evaluates
+  // where it launches the forall (`7`, `(m) + 0`, `(Bd.extent()[0]) - 1`, `(first + count) + 0`),
+  // and as the relations read it: a constant, a kernel value (`symbol`, plus its offset) or a
+  // field's extent (`extent`); with none of them the relations leave the bound out.
+  struct FieldExtent {
+    std::string field; // the view or field parameter whose extent() it is
+    int axis = 0;
+    std::int64_t offset = 0;
+    friend bool operator==(const FieldExtent&, const FieldExtent&) = default;
+  };
   struct RangeBound {
+    std::string value;
+    std::optional<std::int64_t> constant{};
     std::optional<KernelSymbol> symbol{};
-    std::int64_t constant = 0;
+    std::optional<FieldExtent> extent{};
     friend bool operator==(const RangeBound&, const RangeBound&) = default;
   };
   // A loop coordinate over a body loop whose bounds are values of the kernel (trmm's
@@ -337,8 +347,8 @@ struct TileStep {
 // How the library spells a step's call: "all_reduce", "reduce_scatter", "all_gather", "forall".
 const char* library_name(TileStep::Kind kind);
 
-// A kernel value as the kernel names it ("row+1", "m"); a range bound the same way, or its
-// constant ("7").
+// A kernel value as the kernel names it ("row+1", "m"); a range bound the same way, its
+// constant ("7") or its value as written.
 std::string to_string(const TileStep::KernelSymbol& symbol);
 std::string to_string(const TileStep::RangeBound& bound);
 

@@ -229,8 +229,42 @@ private:
   std::map<std::string, s2p::resource_map<N>> maps_; // node-based: field specs point into it
 };
 
-// A read's index maps (read A(i + 1, j), say) as the planner's index maps.
-template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read& read) {
+// The extent of `field` (a view or a field parameter) on `axis`, when the kernel's call fixes it.
+std::optional<std::int64_t> known_extent(const MultiTile& multi, const std::string& field,
+                                         int axis) {
+  const auto view = multi.distributed.find(field);
+  const std::string& data = view == multi.distributed.end() ? field : view->second.parameter;
+  const auto extent = multi.parameter_extents.find(data);
+  if (extent == multi.parameter_extents.end() || axis < 0 ||
+      static_cast<std::size_t>(axis) >= extent->second.size())
+    return std::nullopt;
+  return extent->second[static_cast<std::size_t>(axis)];
+}
+
+// A body loop's range on coordinate d of a read of `field`, as the launch plans it (its first
+// element and how many), when its bounds are constants or extents the call fixes.
+std::optional<std::pair<std::int64_t, std::int64_t>>
+planned_range(const MultiTile& multi, const std::string& field, std::size_t d,
+              const TileStep::KernelRange& range) {
+  const auto known = [&](const TileStep::RangeBound& bound) -> std::optional<std::int64_t> {
+    if (bound.constant)
+      return bound.constant;
+    if (!bound.extent)
+      return std::nullopt;
+    const auto extent = known_extent(multi, bound.extent->field, bound.extent->axis);
+    return extent ? std::optional(*extent + bound.extent->offset) : std::nullopt;
+  };
+  const auto lower = known(range.lower), upper = known(range.upper);
+  const auto extent = known_extent(multi, field, static_cast<int>(d));
+  if (!lower || !upper || !extent)
+    return std::nullopt;
+  return std::pair{s2p::within_extent(*lower, *extent), s2p::range_count(*lower, *upper, *extent)};
+}
+
+// A read's index maps (read A(i + 1, j), say) as the planner's index maps; a body loop's range
+// as planned_range gives it (plan_template has checked that it does).
+template <int N>
+std::vector<s2p::index_map<N>> index_maps(const MultiTile& multi, const TileStep::Read& read) {
   std::vector<s2p::index_map<N>> maps;
   for (const auto& m : read.maps) {
     s2p::index_map<N> map;
@@ -249,6 +283,12 @@ template <int N> std::vector<s2p::index_map<N>> index_maps(const TileStep::Read&
       map.offset[static_cast<std::size_t>(d)] = m.offset[static_cast<std::size_t>(d)];
       if (!m.span.empty())
         map.span[static_cast<std::size_t>(d)] = m.span[static_cast<std::size_t>(d)];
+      const auto at = static_cast<std::size_t>(d);
+      if (at < m.range.size() && m.range[at]) {
+        const auto [first, count] = planned_range(multi, read.field, at, *m.range[at]).value();
+        map.offset[at] = first;
+        map.span[at] = count;
+      }
     }
     maps.push_back(map);
   }
@@ -319,8 +359,9 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
           return NoTemplate{"a read of '" + read.field + "' is at '" + symbol->variable +
                             "', a value only the running kernel knows"};
     for (const auto& map : read.maps)
-      for (const auto& range : map.range)
-        if (range)
+      for (std::size_t d = 0; d < map.range.size(); ++d)
+        if (const auto& range = map.range[d];
+            range && !planned_range(multi, read.field, d, *range))
           return NoTemplate{"a read of '" + read.field + "' spans a body loop over [" +
                             ir::to_string(range->lower) + ", " + ir::to_string(range->upper) +
                             "), values only the running kernel knows"};
@@ -333,7 +374,7 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
     if (const NoTemplate* none = no_template(input))
       return *none;
     inputs.push_back(std::move(std::get<rt::forall_field_spec<N>>(input)));
-    inputs.back().maps = index_maps<N>(read);
+    inputs.back().maps = index_maps<N>(multi, read);
   }
   auto layout = rt::plan_forall<N>(multi.tiles, out_spec, inputs, std::nullopt, false);
   if (step.task) // the pools the generated launch description gives the runtime

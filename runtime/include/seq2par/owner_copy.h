@@ -130,6 +130,14 @@ inline std::int64_t within_extent(std::int64_t coordinate, std::int64_t extent) 
   return std::clamp<std::int64_t>(coordinate, 0, std::max<std::int64_t>(extent - 1, 0));
 }
 
+// How many elements a read through a body loop over [lower, upper) is planned for, on an axis of
+// `extent` elements, from within_extent(lower, extent): the loop's elements inside the field,
+// and at least one (a loop that runs nowhere inside the field plans an element it never reads
+// rather than none).
+inline std::int64_t range_count(std::int64_t lower, std::int64_t upper, std::int64_t extent) {
+  return std::max<std::int64_t>(std::min(upper, extent) - within_extent(lower, extent), 1);
+}
+
 enum class access_view { global, local_global };
 
 template <int N> struct input_access {

@@ -2,8 +2,8 @@
 // local, a parameter), read as their ranges: trmm's `for (k = row + 1; k < m; ++k)`, a range
 // from a constant to a kernel value that is empty in the first row, an inclusive window around
 // the row that leaves the field at both ends (the body's `if` keeps it inside), a range past the
-// field's end, a stride-2 loop from a parameter (and a bound of two kernel values, which reads
-// the whole axis). Tiles receive
+// field's end, a stride-2 loop from a parameter, bounds that are views' extents and values the
+// relations do not read (`row / 2`, `first + count`: the launch computes them). Tiles receive
 // those rows alone (S2P_REPORT's planned bytes), and the last forall reads the rows of its own
 // output from `row` down while writing those above it: independent only because the range is
 // read (the whole axis would be a dependence).
@@ -45,6 +45,10 @@ S2P_KERNEL S2P_TILES(4) void row_ranges(int first, int count, const s2p::field<2
       for (int k = row; k < last + 4; ++k) // past the field's end
         if (k <= last)
           sum += 0.5 * Bd[{k, i[1]}];
+      for (int k = row + 3; k < Ad.extent()[0]; ++k) // up to a view's extent
+        sum -= 0.125 * Ad[{k, i[1] + 1}];
+      for (int k = row / 2; k <= Cd.extent()[0] - 1; ++k) // `row / 2` as computed
+        sum += 0.0625 * Bd[{k, i[1]}];
       Cd[i] = 0.5 * Cd[i] + 0.01 * sum;
     });
   }
@@ -54,7 +58,7 @@ S2P_KERNEL S2P_TILES(4) void row_ranges(int first, int count, const s2p::field<2
     double sum = 0.0;
     for (int k = first; k < last; k += 2)
       sum += Cd[{k, i[1]}];
-    for (int k = first; k < first + count; ++k) // two values: the whole axis
+    for (int k = first; k < first + count; ++k) // two values: the launch computes the bound
       sum -= 0.5 * Ad[{k, i[1]}];
     if (i[0] < first) {
       for (int k = first; k < m; ++k)
