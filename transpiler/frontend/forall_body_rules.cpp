@@ -161,10 +161,10 @@ private:
   // A capture that reaches memory outside its own bytes is read on the tiles where it lies,
   // unordered with the forall's writes and never moved: refused at its first use.
   void check_host_memory_read(const clang::VarDecl& var, clang::SourceLocation where) {
-    if (!reported_.insert(&var).second)
-      return;
+    // Only a capture this reports is done with: a plain value read first may still be written
+    // later in the body (check_write).
     const auto reach = host_memory_reach(var.getType());
-    if (!reach)
+    if (!reach || !reported_.insert(&var).second)
       return;
     fail_(where, "the forall body reads '" + var.getNameAsString() + "', " + *reach +
                      " captured from the kernel: tiles would read the memory behind it in "
