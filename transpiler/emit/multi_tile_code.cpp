@@ -202,7 +202,7 @@ std::pair<std::string, std::string> launch_range(const TileStep::KernelRange& ra
 // An index map of a rank-M read in a rank-N forall, as the rank-R launch reads it: R - M
 // leading fixed coordinates 0, index axes shifted by R - N (the lifted index is (0, ..., i)).
 void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int forall_rank,
-                    int lifted, const std::string& field) {
+                    int lifted, const std::string& field, bool blocks) {
   const int pad = lifted - static_cast<int>(map.axis.size());
   const bool ranges = !map.span.empty() || pad > 0;
   std::vector<int> axis(static_cast<std::size_t>(pad), TileStep::kLoopAxis);
@@ -211,7 +211,9 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int 
   for (std::size_t d = 0; d < map.axis.size(); ++d) {
     const bool loop = map.axis[d] == TileStep::kLoopAxis;
     axis.push_back(loop ? TileStep::kLoopAxis : map.axis[d] + lifted - forall_rank);
-    const std::string extent = field + ".extent()[" + std::to_string(d) + "]";
+    // In the local-global view coordinates count blocks: an s2p::tiles view's blocks().
+    const std::string extent =
+        field + (blocks ? ".blocks()[" : ".extent()[") + std::to_string(d) + "]";
     if (d < map.symbol.size() && map.symbol[d]) { // the kernel's value: that one element
       offset.push_back("s2p::within_extent(" + launch_value(*map.symbol[d]) + ", " + extent + ")");
       span.push_back("1");
@@ -326,7 +328,7 @@ void emit_forall(std::ostringstream& out, const MultiTile& multi, const TileStep
         << ", \"" << (of_output ? "s2p_reads_of_" : "") << read.field << "\", {";
     for (std::size_t m = 0; m < read.maps.size(); ++m) {
       out << (m ? ", " : "");
-      emit_index_map(out, read.maps[m], step.rank, lifted, read.field);
+      emit_index_map(out, read.maps[m], step.rank, lifted, read.field, step.local_global);
     }
     out << "})";
   }

@@ -360,8 +360,8 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
                             "', a value only the running kernel knows"};
     for (const auto& map : read.maps)
       for (std::size_t d = 0; d < map.range.size(); ++d)
-        if (const auto& range = map.range[d];
-            range && !planned_range(multi, read.field, d, *range))
+        if (const auto& range = map.range[d]; // block coordinates: extents are not theirs
+            range && (step.local_global || !planned_range(multi, read.field, d, *range)))
           return NoTemplate{"a read of '" + read.field + "' spans a body loop over [" +
                             ir::to_string(range->lower) + ", " + ir::to_string(range->upper) +
                             "), values only the running kernel knows"};
