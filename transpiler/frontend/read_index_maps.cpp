@@ -284,8 +284,9 @@ bool KernelExtractor::Impl::kernel_value(const clang::Expr& e, const clang::Parm
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       if (!var)
         return true; // functions, enumerators
-      if (var == index || (var->getParentFunctionOrMethod() == body &&
-                           !(loops && loops->count(var))))
+      // A local of the body, or of a lambda inside it (whose parameter may share a kernel
+      // variable's name: the launch would read that variable instead).
+      if (var == index || (body->Encloses(var->getDeclContext()) && !(loops && loops->count(var))))
         ok = false;
       return ok;
     }
