@@ -203,6 +203,36 @@ TEST(LoopNestPlan, AWindowMovesTheNeighboursElementsOnly) {
   EXPECT_EQ(s2p::minimum_block_bytes(map, inputs), plan.bytes);
 }
 
+// A triangle (L[i0, k], k in [0, i0]): the image of a band of rows is the columns up to its
+// last row, a row whose range is empty reads nothing, and with L's rows dealt one at a time
+// each tile is given the triangle's part of the rows it does not own, the minimum.
+TEST(LoopNestPlan, ATriangleMovesTheRangesItsIndicesGive) {
+  const index_map<2> triangle =
+      row_range(0, index_map<2>::whole_axis).bounded_by_index({-1, -1}, {0, 0}, {-1, 0}, {0, 1});
+  const s2p::grid<2> rows{{3, kN}, {5, 0}}; // rows 5, 6, 7
+  const s2p::grid<2> image = triangle.apply(rows, {kN, kN});
+  EXPECT_EQ(image.offset[0], 5);
+  EXPECT_EQ(image.size[0], 3);
+  EXPECT_EQ(image.offset[1], 0); // columns 0 .. 7
+  EXPECT_EQ(image.size[1], 8);
+  // Below the diagonal (k in [i0 + 1, i0)): empty, nothing read.
+  const index_map<2> empty =
+      row_range(0, index_map<2>::whole_axis).bounded_by_index({-1, 0}, {0, 1}, {-1, 0}, {0, 0});
+  EXPECT_EQ(empty.apply({{1, kN}, {4, 0}}, {kN, kN}).total_extent(), 0);
+  // y[i0] = sum over k <= i0 of L[i0, k] * x[k], x lifted to (0, k): x's block of 6 elements
+  // per tile, so tile t needs x[0, 6t), which tiles below it own.
+  const auto y_map = s2p::resource_map<2>::block({1, kN}, 4);
+  const auto x_map = s2p::resource_map<2>::block({1, kN}, 4);
+  const index_map<2> prefix =
+      index_map<2>{{index_map<2>::loop_axis, index_map<2>::loop_axis}, {0, 0}, {1, kN}}
+          .bounded_by_index({-1, -1}, {0, 0}, {-1, 1}, {0, 1});
+  const std::vector<s2p::input_access<2>> inputs{{"x", &x_map, prefix, 8}};
+  const s2p::owner_copy_plan plan = s2p::plan_owner_copy(y_map, inputs);
+  ASSERT_TRUE(plan.error.empty()) << plan.error;
+  EXPECT_EQ(plan.bytes, (6 + 12 + 18) * 8); // the whole axis: 18 elements to each tile
+  EXPECT_EQ(s2p::minimum_block_bytes(y_map, inputs), plan.bytes);
+}
+
 TEST(LoopNestPlan, ARangeOutsideTheFieldIsRefused) {
   const auto map = s2p::resource_map<2>::block({kN, kN}, 4);
   const auto a_map = s2p::resource_map<2>::block({kN, kK}, 4);

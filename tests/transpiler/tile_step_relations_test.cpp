@@ -217,6 +217,63 @@ TEST(TileStepRelations, AnEmptyBodyLoopRangeLeavesTheOtherAccesses) {
             (Box{{3, 1}, {8, 3}}));
 }
 
+// A range bound that is coordinate `axis` of the index plus `by` (a triangle's `k < i[0]`).
+TileStep::RangeBound index_plus(int axis, std::int64_t by = 0) {
+  TileStep::RangeBound bound;
+  bound.index = TileStep::IndexBound::IndexTerm{axis, by};
+  return bound;
+}
+
+// A forall that reads column i1 of its own output at rows k < i0 - 4 and writes only rows
+// 4 .. 7 (if (i[0] >= 4 && i[0] < 8)): the triangle keeps the reads in rows 0 .. 2, which no
+// iteration writes. A range to i0 - 3 reaches row 3, still unwritten; to i0 + 1 the row it
+// writes and those of other iterations (a dependence), as does the whole axis.
+TEST(TileStepRelations, ARangeBoundedByTheIndexIsATriangle) {
+  const std::vector<TileStep::IndexBound> rows_4_to_7{TileStep::IndexBound{0, false, "4", 4},
+                                                      TileStep::IndexBound{0, true, "8", 8}};
+  const auto from_top = [&](std::int64_t by) {
+    TileStep::IndexMap map = rows_in(TileStep::RangeBound{"0", 0}, index_plus(0, by));
+    map.guard = rows_4_to_7;
+    return map;
+  };
+  TileStep step = forall(16, "Yd", {{"Yd", {from_top(-4)}}});
+  step.rank = 2;
+  step.output_write_guards = {rows_4_to_7};
+  ir::MultiTile multi = multi_tile({step});
+  StepRelations relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index, "(k in [0, i0-4), i1)");
+  EXPECT_FALSE(carried_dependence(relations.statement).has_value());
+  multi.steps[0].reads = {{"Yd", {from_top(-3)}}};
+  EXPECT_FALSE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
+  multi.steps[0].reads = {{"Yd", {from_top(1)}}};
+  const auto dependence = carried_dependence(tile_step_relations(multi, 0).statement);
+  ASSERT_TRUE(dependence.has_value());
+  multi.steps[0].reads = {{"Yd", {{{TileStep::kLoopAxis, 1}, {0, 0}, {TileStep::kWholeAxis, 0}}}}};
+  EXPECT_TRUE(carried_dependence(tile_step_relations(multi, 0).statement).has_value());
+
+  // A window of the index over kernel values, k in [i0 + row, i0 + row + 2): independent of
+  // the rows written when `row` keeps it below them.
+  TileStep::RangeBound window_start = value_of("row", 0), window_end = value_of("row", 2);
+  window_start.index = TileStep::IndexBound::IndexTerm{0, -8};
+  window_end.index = TileStep::IndexBound::IndexTerm{0, -8};
+  TileStep::IndexMap window = rows_in(window_start, window_end);
+  window.guard = rows_4_to_7;
+  multi.steps[0].reads = {{"Yd", {window}}};
+  relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(relations.origin_of(relations.statement.accesses[1]).index,
+            "(k in [i0+row-8, i0+row+2-8), i1)");
+  EXPECT_TRUE(carried_dependence(relations.statement).has_value()); // row unknown: may reach 4
+
+  // The footprint of rows 5 and 6 of a triangle of x, k in [0, i0] (i0 + 1 exclusive): the
+  // columns read are rows 0 .. 6 of x.
+  multi.steps[0].reads = {{"Xd", {rows_in(TileStep::RangeBound{"0", 0}, index_plus(0, 1))}}};
+  multi.parameter_extents["y"] = {8, 6};
+  relations = tile_step_relations(multi, 0);
+  EXPECT_EQ(footprint(relations.statement, "x", Access::Kind::Read, {{5, 0}, {7, 6}},
+                      {{"e_x_0", 8}}),
+            (Box{{0, 0}, {7, 6}}));
+}
+
 // floyd-warshall's step, if (i[0] != k && i[1] != k) P[i] = min(P[i], P(i0, k) + P(k, i1)): each
 // `!=` splits the write on either side of k, and the row and column it reads are left out.
 TEST(TileStepRelations, NotEqualGuardsSplitTheAccess) {

@@ -689,6 +689,86 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<2, double>& B) {
       << code;
 }
 
+// A body loop bounded by the index (a triangle, `k <= i[0]`): the dump gives the range, the
+// relations bound the loop by the index, the launch narrows the map to it
+// (bounded_by_index), and the schedule template plans the triangle: with L's rows dealt one
+// per tile in turn, tile t owns rows t, t + 4, t + 8, t + 12 and reads rows 0 .. 12 + t, so
+// it receives 9 + t rows of 128 bytes (5,376 in all; the whole axis would be 12 rows each).
+TEST_F(Tool, BodyLoopBoundedByTheIndexIsATriangleInEveryStage) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+#include <vector>
+S2P_KERNEL S2P_TILES(4) void k(const s2p::field<2, double>& L, s2p::field<2, double>& Y) {
+  auto map = s2p::resource_map<2>::block_cyclic(L.extent(), {1, 16}, 4);
+  auto Ld = s2p::agile(L, map);
+  auto Yd = s2p::agile(Y, map);
+  s2p::forall(Yd.extent(), [&](s2p::index<2> i) {
+    for (int k = 0; k <= i[0]; ++k)
+      Yd[i] += Ld[{k, i[1]}];
+  });
+}
+int main() {
+  std::vector<double> l(16 * 16, 1.0), y(16 * 16, 0.0);
+  s2p::field<2, double> L(l.data(), {16, 16}), Y(y.data(), {16, 16});
+  k(L, Y);
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps,access", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& map = steps.at("steps").at(0).at("reads").at(0).at("index_maps").at(0);
+  EXPECT_EQ(map.at("ranges"), json::parse(R"([["0", "i0+1"], null])")) << map.dump();
+  const json access = json::parse(read(dir / "out" / "k.k.access.json"));
+  const json& read_access = access.at("steps").at(0).at("accesses").at(1);
+  EXPECT_EQ(read_access.at("index"), "(k in [0, i0+1), i1)");
+  EXPECT_NE(read_access.at("relation").get<std::string>().find("0 <= k0 <= i0"), std::string::npos)
+      << read_access.dump();
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find(".bounded_by_index({-1,-1},{0,0},{0,-1},{1,0})"), std::string::npos) << code;
+  const json schedule = json::parse(read(dir / "out" / "k.k.schedule.json"));
+  std::int64_t sent = 0;
+  for (const json& superstep : schedule.at("supersteps"))
+    for (const json& move : superstep.value("exchange", json::array()))
+      if (move.at("kind") == "send")
+        sent += move.at("bytes").get<std::int64_t>() *
+                (move.at("tiles").is_array() ? static_cast<std::int64_t>(move.at("tiles").size())
+                                             : move.at("tiles").at("count").get<std::int64_t>());
+  EXPECT_EQ(sent, (9 + 10 + 11 + 12) * 128);
+}
+
+// A window of the index over a loop whose bound is a kernel value (`xd[{i[0] + k}]`, k < taps):
+// the coordinate's range is [i0, i0 + taps) in the dump and the relations, and the launch adds
+// `taps` to the index's bound (it read the whole axis before).
+TEST_F(Tool, WindowOverKernelValuesIsTheIndexPlusTheirRange) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(int taps, const s2p::field<1, double>& x, s2p::field<1, double>& y) {
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto xd = s2p::agile(x, map);
+  auto yd = s2p::agile(y, map);
+  s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+    for (int k = 1; k <= taps; ++k)
+      if (i[0] + k < xd.extent()[0])
+        yd[i] += xd[{i[0] + k}];
+  });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps,access", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& map = steps.at("steps").at(0).at("reads").at(0).at("index_maps").at(0);
+  EXPECT_EQ(map.at("ranges"), json::parse(R"([["i0+1", "i0+taps+1"]])")) << map.dump();
+  const json access = json::parse(read(dir / "out" / "k.k.access.json"));
+  const json& read_access = access.at("steps").at(0).at("accesses").at(1);
+  EXPECT_NE(read_access.at("relation").get<std::string>().find("i0 < k0 < e_x_0 and k0 <= taps + i0"),
+            std::string::npos)
+      << read_access.dump();
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find(".bounded_by_index({0},{1},{0},{static_cast<std::int64_t>(taps)+1+0})"),
+            std::string::npos)
+      << code;
+}
+
 // --plan's splits (loop fission): a forall whose body writes two fields is one forall as written
 // (the second field updated in place, s2p::rt::writes) and two consecutive foralls when a plan
 // splits it, each with only its own output and reads, in the code and the tile-steps dump. A

@@ -131,11 +131,21 @@ private:
     domain.value_parameters.push_back(name);
     return domain.parameters.size() - 1;
   }
-  // A bound of a body loop's range as the relations read it: a constant, a kernel value or a
-  // field's extent; nothing for any other value (the bound is left out, which only widens).
+  // A bound of a body loop's range as the relations read it: a constant, a kernel value, a
+  // field's extent or a coordinate of the index; nothing for any other value (the bound is left
+  // out, which only widens).
   std::optional<AffineExpr> range_bound(const TileStep::RangeBound& bound) {
     if (bound.constant)
       return AffineExpr::value(*bound.constant);
+    if (bound.index) {
+      const auto at =
+          AffineExpr::variable(static_cast<std::size_t>(bound.index->axis), bound.index->offset);
+      const auto added = ir::launch_part(bound);
+      if (!added)
+        return at;
+      const auto value = range_bound(*added);
+      return value ? std::optional(at + *value) : std::nullopt;
+    }
     if (bound.symbol)
       return AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);
     if (bound.extent)

@@ -5,6 +5,8 @@
 #include "schedules/schedule_templates.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -191,12 +193,43 @@ bool covers_axis(const TileStep::KernelRange& range, const std::string& field, s
 }
 
 // A body loop's range [lower, upper) as the launch plans it (s2p::within_extent,
-// s2p::range_count): its first element and how many.
+// s2p::range_count): its first element and how many. A bound that is a coordinate of the index
+// is the field's edge here; the map's bounded_by_index narrows the range to it.
 std::pair<std::string, std::string> launch_range(const TileStep::KernelRange& range,
                                                  const std::string& extent) {
-  const std::string lower = launch_value(range.lower);
+  const std::string lower = range.lower.index ? "0LL" : launch_value(range.lower);
+  const std::string upper = range.upper.index ? extent : launch_value(range.upper);
   return {"s2p::within_extent(" + lower + ", " + extent + ")",
-          "s2p::range_count(" + lower + ", " + launch_value(range.upper) + ", " + extent + ")"};
+          "s2p::range_count(" + lower + ", " + upper + ", " + extent + ")"};
+}
+
+// The ranges of `map` bounded by coordinates of the index, as s2p::index_map::bounded_by_index
+// takes them (lower axes, their offsets, upper axes, their offsets, each offset with the
+// kernel's value a window adds; index axes shifted by `shift`, a lifted launch's), or nothing
+// when no range is.
+std::optional<std::array<std::vector<std::string>, 4>>
+index_bounded_ranges(const TileStep::IndexMap& map, int pad, int shift) {
+  std::array<std::vector<std::string>, 4> out;
+  for (auto& values : out)
+    values.assign(static_cast<std::size_t>(pad), "0");
+  out[0].assign(static_cast<std::size_t>(pad), "-1");
+  out[2].assign(static_cast<std::size_t>(pad), "-1");
+  bool any = false;
+  for (std::size_t d = 0; d < map.axis.size(); ++d) {
+    const auto* range = d < map.range.size() && map.range[d] ? &*map.range[d] : nullptr;
+    std::size_t k = 0;
+    for (const TileStep::RangeBound* bound : {range ? &range->lower : nullptr,
+                                              range ? &range->upper : nullptr}) {
+      const bool index = bound && bound->index;
+      any = any || index;
+      out[k].push_back(index ? std::to_string(bound->index->axis + shift) : "-1");
+      const auto added = index ? ir::launch_part(*bound) : std::nullopt; // a window's `taps`
+      const std::string offset = index ? std::to_string(bound->index->offset) : "0";
+      out[k + 1].push_back(added ? launch_value(*added) + " + " + offset : offset);
+      k += 2;
+    }
+  }
+  return any ? std::optional(out) : std::nullopt;
 }
 
 // An index map of a rank-M read in a rank-N forall, as the rank-R launch reads it: R - M
@@ -250,6 +283,14 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int 
     list(guard_values(map.guard, true, forall_rank, lifted));
   }
   out << "}";
+  if (const auto bounded = index_bounded_ranges(map, pad, lifted - forall_rank)) {
+    out << ".bounded_by_index(";
+    for (std::size_t k = 0; k < bounded->size(); ++k) {
+      out << (k ? ", " : "");
+      list((*bounded)[k]);
+    }
+    out << ")";
+  }
 }
 
 // Whether the launch can run the index over the guard's box alone (TileStep::iteration_box):

@@ -159,10 +159,30 @@ private:
   // kernel (a parameter or local) that nothing but its own step loop's header changes, plus a
   // constant. Nothing for any other value.
   std::optional<ir::TileStep::KernelSymbol> kernel_symbol(const clang::Expr& e) const;
-  void add_kernel_range(const LoopRange& loop, std::int64_t offset, const clang::ParmVarDecl& i,
+  // Where a body loop's bounds are read: the forall's index and rank, the body's loops.
+  struct BoundScope {
+    const clang::ParmVarDecl& i;
+    int forall_rank = 0;
+    const LoopRanges* loops = nullptr;
+  };
+  void add_kernel_range(const LoopRange& loop, std::int64_t offset, const BoundScope& scope,
                         int field_rank, ir::TileStep::IndexMap& map) const;
+  // `upper`: the bound ends the range (an outer loop's variable gives its last value).
   std::optional<ir::TileStep::RangeBound> range_bound(const clang::Expr* e, std::int64_t add,
-                                                      const clang::ParmVarDecl& i) const;
+                                                      const BoundScope& scope, bool upper,
+                                                      int depth = 0) const;
+  // `e` + add as an outer body loop's variable plus a constant (`k < j`): the end of that
+  // loop's range that bounds every value it takes.
+  std::optional<ir::TileStep::RangeBound> outer_loop_bound(const clang::Expr* e, std::int64_t add,
+                                                           const BoundScope& scope, bool upper,
+                                                           int depth) const;
+  void add_window_range(const LoopRange& loop, int axis, std::int64_t shift,
+                        const BoundScope& scope, int field_rank, std::size_t d,
+                        ir::TileStep::IndexMap& map) const;
+  // `e` + add as i[k] + a constant (a triangle's bound, `k < i[0]`), if it is one.
+  std::optional<ir::TileStep::RangeBound> index_bound(const clang::Expr* e, std::int64_t add,
+                                                      const clang::ParmVarDecl& i,
+                                                      int forall_rank) const;
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;

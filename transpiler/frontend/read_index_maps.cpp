@@ -164,7 +164,11 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
   if (!axis || !range)
     return false;
   if (!range->constant) {
+    const std::size_t d = map.axis.size();
     add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
+    if (!through && loop_sign > 0)
+      add_window_range(*range, *axis, offset + sum.constant, {*i, forall_rank, loops}, field_rank,
+                       d, map);
     return true;
   }
   const auto [first, last] = *range->constant; // [first, last)
@@ -202,7 +206,7 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
     else if (level) // a helper's loop: its bounds may name the helper's parameters
       add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
     else
-      add_kernel_range(range, offset, *i, field_rank, map);
+      add_kernel_range(range, offset, {*i, forall_rank, loops}, field_rank, map);
     return true;
   }
   if (const auto k = index_axis(base, level, i, forall_rank)) {
@@ -228,26 +232,50 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
 
 // A loop coordinate (plus `offset`) whose bounds the launch knows: the whole axis for the stages
 // that plan without the kernel's values, and the range itself for the relations and the launch
-// when each bound is a constant or a value of the kernel (C++ the launch can evaluate: no local
-// of the body, no call but a view's extent()). A loop of a helper keeps the whole axis: its
-// bounds may name the helper's parameters.
+// when each bound is a constant, a value of the kernel (C++ the launch can evaluate: no local
+// of the body, no call but a view's extent()) or a coordinate of the index plus a constant (a
+// triangle). A loop of a helper keeps the whole axis: its bounds may name the helper's
+// parameters.
 void KernelExtractor::Impl::add_kernel_range(const LoopRange& loop, std::int64_t offset,
-                                             const clang::ParmVarDecl& i, int field_rank,
+                                             const BoundScope& scope, int field_rank,
                                              ir::TileStep::IndexMap& map) const {
   const std::size_t d = map.axis.size();
   add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
-  const auto lower = range_bound(loop.first, offset, i);
-  const auto upper = range_bound(loop.end, offset + (loop.inclusive ? 1 : 0), i);
+  const auto lower = range_bound(loop.first, offset, scope, false);
+  const auto upper = range_bound(loop.end, offset + (loop.inclusive ? 1 : 0), scope, true);
   if (!lower || !upper)
     return;
   map.range.resize(static_cast<std::size_t>(field_rank));
   map.range[d] = ir::TileStep::KernelRange{*lower, *upper};
 }
 
-// `e` + add as a bound of a body loop's range (KernelRange), if the launch can evaluate it.
+// A window i[axis] + shift + k over a body loop k whose bounds the launch knows (k < taps):
+// coordinate d as the range [i[axis] + shift + lower, i[axis] + shift + upper), the whole axis
+// for the stages that plan without the kernel's values (add_range has put it). A bound that is
+// itself the index's keeps the whole axis.
+void KernelExtractor::Impl::add_window_range(const LoopRange& loop, int axis, std::int64_t shift,
+                                             const BoundScope& scope, int field_rank,
+                                             std::size_t d, ir::TileStep::IndexMap& map) const {
+  auto lower = range_bound(loop.first, 0, scope, false);
+  auto upper = range_bound(loop.end, loop.inclusive ? 1 : 0, scope, true);
+  if (!lower || !upper || lower->index || upper->index)
+    return;
+  for (ir::TileStep::RangeBound* bound : {&*lower, &*upper}) {
+    bound->index = ir::TileStep::IndexBound::IndexTerm{axis, shift + bound->constant.value_or(0)};
+    if (bound->constant) { // folded into the index's offset
+      bound->constant.reset();
+      bound->value.clear();
+    }
+  }
+  map.range.resize(static_cast<std::size_t>(field_rank));
+  map.range[d] = ir::TileStep::KernelRange{*lower, *upper};
+}
+
+// `e` + add as a bound of a body loop's range (KernelRange), if the launch can evaluate it or
+// it is a coordinate of the index plus a constant.
 std::optional<ir::TileStep::RangeBound>
-KernelExtractor::Impl::range_bound(const clang::Expr* e, std::int64_t add,
-                                   const clang::ParmVarDecl& i) const {
+KernelExtractor::Impl::range_bound(const clang::Expr* e, std::int64_t add, const BoundScope& scope,
+                                   bool upper, int depth) const {
   std::optional<ir::TileStep::RangeBound> out;
   if (!e)
     return out;
@@ -257,8 +285,11 @@ KernelExtractor::Impl::range_bound(const clang::Expr* e, std::int64_t add,
     out = ir::TileStep::RangeBound{std::to_string(constant), constant};
     return out;
   }
-  if (!kernel_value(*strip(e), i, nullptr) || calls_beyond_extent(*e))
-    return out;
+  if (!kernel_value(*strip(e), scope.i, nullptr) || calls_beyond_extent(*e)) {
+    if (auto index = index_bound(e, add, scope.i, scope.forall_rank))
+      return index;
+    return outer_loop_bound(e, add, scope, upper, depth);
+  }
   const std::string written = "(" + text(e->getSourceRange()) + ")";
   out = ir::TileStep::RangeBound{add == 0 ? written : written + " + " + std::to_string(add)};
   if (auto symbol = kernel_symbol(*e)) {
@@ -268,6 +299,49 @@ KernelExtractor::Impl::range_bound(const clang::Expr* e, std::int64_t add,
     extent->offset += add;
     out->extent = std::move(extent);
   }
+  return out;
+}
+
+// An outer loop's variable j over [first, end) bounds `k < j + c` by its last value
+// (k < end - 1 + c) and `k = j + c` by its first (k >= first + c): every range the inner loop
+// runs lies inside, a triangle's union. Its own bounds are read the same way (a few levels).
+std::optional<ir::TileStep::RangeBound>
+KernelExtractor::Impl::outer_loop_bound(const clang::Expr* e, std::int64_t add,
+                                        const BoundScope& scope, bool upper, int depth) const {
+  constexpr int kDeepestLoop = 3;
+  const clang::Expr* base = strip(e);
+  std::int64_t offset = add;
+  while (const auto term = constant_term(*base, ctx_)) {
+    offset += term->constant;
+    base = strip(term->base);
+  }
+  const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
+  if (!scope.loops || depth >= kDeepestLoop || !var || !scope.loops->count(var))
+    return std::nullopt;
+  const LoopRange& outer = scope.loops->at(var);
+  if (const auto& constant = outer.constant) {
+    const std::int64_t end = (upper ? constant->second - 1 : constant->first) + offset;
+    return ir::TileStep::RangeBound{std::to_string(end), end};
+  }
+  return upper ? range_bound(outer.end, offset + (outer.inclusive ? 1 : 0) - 1, scope, true,
+                             depth + 1)
+               : range_bound(outer.first, offset, scope, false, depth + 1);
+}
+
+std::optional<ir::TileStep::RangeBound>
+KernelExtractor::Impl::index_bound(const clang::Expr* e, std::int64_t add,
+                                   const clang::ParmVarDecl& i, int forall_rank) const {
+  const clang::Expr* base = strip(e);
+  std::int64_t offset = add;
+  while (const auto term = constant_term(*base, ctx_)) {
+    offset += term->constant;
+    base = strip(term->base);
+  }
+  const auto axis = index_axis(base, nullptr, &i, forall_rank);
+  if (!axis)
+    return std::nullopt;
+  ir::TileStep::RangeBound out;
+  out.index = ir::TileStep::IndexBound::IndexTerm{*axis, offset};
   return out;
 }
 

@@ -92,6 +92,12 @@ std::string to_string(const TileStep::KernelSymbol& symbol) {
 std::string to_string(const TileStep::RangeBound& bound) {
   if (bound.constant)
     return std::to_string(*bound.constant);
+  if (bound.index) {
+    const std::int64_t by = bound.index->offset;
+    const auto added = launch_part(bound);
+    return "i" + std::to_string(bound.index->axis) + (added ? "+" + to_string(*added) : "") +
+           (by > 0 ? "+" : "") + (by != 0 ? std::to_string(by) : "");
+  }
   if (bound.symbol)
     return to_string(*bound.symbol);
   if (!bound.extent)
@@ -99,6 +105,14 @@ std::string to_string(const TileStep::RangeBound& bound) {
   const std::int64_t by = bound.extent->offset;
   return bound.extent->field + ".extent()[" + std::to_string(bound.extent->axis) + "]" +
          (by > 0 ? "+" : "") + (by != 0 ? std::to_string(by) : "");
+}
+
+std::optional<TileStep::RangeBound> launch_part(const TileStep::RangeBound& bound) {
+  if (!bound.index || (!bound.symbol && !bound.extent && bound.value.empty()))
+    return std::nullopt;
+  TileStep::RangeBound added = bound;
+  added.index.reset();
+  return added;
 }
 
 void TileStep::add_read(const std::string& field, const IndexMap& map) {

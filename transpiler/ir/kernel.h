@@ -225,6 +225,10 @@ struct TileStep {
   // where it launches the forall (`7`, `(m) + 0`, `(Bd.extent()[0]) - 1`, `(first + count) + 0`),
   // and as the relations read it: a constant, a kernel value (`symbol`, plus its offset) or a
   // field's extent (`extent`); with none of them the relations leave the bound out.
+  // Or a coordinate of the forall's index plus a constant (`index`: a triangle's `k < i[0]`),
+  // plus, when `symbol`, `extent` or `value` is set, that value of the kernel (a window
+  // `i[0] + k` over `k < taps`: i0 + taps): the relations read it, the launch plans the union
+  // of the ranges its indices give (s2p::index_map::bounded_by_index).
   struct FieldExtent {
     std::string field; // the view or field parameter whose extent() it is
     int axis = 0;
@@ -236,6 +240,7 @@ struct TileStep {
     std::optional<std::int64_t> constant{};
     std::optional<KernelSymbol> symbol{};
     std::optional<FieldExtent> extent{};
+    std::optional<IndexBound::IndexTerm> index{};
     friend bool operator==(const RangeBound&, const RangeBound&) = default;
   };
   // A loop coordinate over a body loop whose bounds are values of the kernel (trmm's
@@ -351,6 +356,8 @@ const char* library_name(TileStep::Kind kind);
 // constant ("7") or its value as written.
 std::string to_string(const TileStep::KernelSymbol& symbol);
 std::string to_string(const TileStep::RangeBound& bound);
+// The kernel's value an index bound adds to its coordinate (i0 + taps: taps), if it adds one.
+std::optional<TileStep::RangeBound> launch_part(const TileStep::RangeBound& bound);
 
 // A resource map as the kernel builds it, when everything but its parent extent is a
 // constant: enough to plan a forall at transpile time once the extents are known.

@@ -246,17 +246,23 @@ std::optional<std::int64_t> known_extent(const MultiTile& multi, const std::stri
 std::optional<std::pair<std::int64_t, std::int64_t>>
 planned_range(const MultiTile& multi, const std::string& field, std::size_t d,
               const TileStep::KernelRange& range) {
-  const auto known = [&](const TileStep::RangeBound& bound) -> std::optional<std::int64_t> {
+  const auto extent = known_extent(multi, field, static_cast<int>(d));
+  // A bound that is a coordinate of the index is the field's edge here (index_maps narrows it).
+  const auto known = [&](const TileStep::RangeBound& bound,
+                         std::int64_t edge) -> std::optional<std::int64_t> {
+    if (bound.index)
+      return edge;
     if (bound.constant)
       return bound.constant;
     if (!bound.extent)
       return std::nullopt;
-    const auto extent = known_extent(multi, bound.extent->field, bound.extent->axis);
-    return extent ? std::optional(*extent + bound.extent->offset) : std::nullopt;
+    const auto bound_extent = known_extent(multi, bound.extent->field, bound.extent->axis);
+    return bound_extent ? std::optional(*bound_extent + bound.extent->offset) : std::nullopt;
   };
-  const auto lower = known(range.lower), upper = known(range.upper);
-  const auto extent = known_extent(multi, field, static_cast<int>(d));
-  if (!lower || !upper || !extent)
+  if (!extent)
+    return std::nullopt;
+  const auto lower = known(range.lower, 0), upper = known(range.upper, *extent);
+  if (!lower || !upper)
     return std::nullopt;
   return std::pair{s2p::within_extent(*lower, *extent), s2p::range_count(*lower, *upper, *extent)};
 }
@@ -285,9 +291,18 @@ std::vector<s2p::index_map<N>> index_maps(const MultiTile& multi, const TileStep
         map.span[static_cast<std::size_t>(d)] = m.span[static_cast<std::size_t>(d)];
       const auto at = static_cast<std::size_t>(d);
       if (at < m.range.size() && m.range[at]) {
-        const auto [first, count] = planned_range(multi, read.field, at, *m.range[at]).value();
+        const TileStep::KernelRange& range = *m.range[at];
+        const auto [first, count] = planned_range(multi, read.field, at, range).value();
         map.offset[at] = first;
         map.span[at] = count;
+        if (const auto& index = range.lower.index) {
+          map.lower_axis[at] = index->axis;
+          map.lower_offset[at] = index->offset;
+        }
+        if (const auto& index = range.upper.index) {
+          map.upper_axis[at] = index->axis;
+          map.upper_offset[at] = index->offset;
+        }
       }
     }
     maps.push_back(map);
@@ -361,7 +376,8 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
     for (const auto& map : read.maps)
       for (std::size_t d = 0; d < map.range.size(); ++d)
         if (const auto& range = map.range[d]; // block coordinates: extents are not theirs
-            range && (step.local_global || !planned_range(multi, read.field, d, *range)))
+            range && (step.local_global || !planned_range(multi, read.field, d, *range) ||
+                      ir::launch_part(range->lower) || ir::launch_part(range->upper)))
           return NoTemplate{"a read of '" + read.field + "' spans a body loop over [" +
                             ir::to_string(range->lower) + ", " + ir::to_string(range->upper) +
                             "), values only the running kernel knows"};

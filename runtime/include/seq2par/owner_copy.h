@@ -44,6 +44,12 @@ namespace s2p {
 // A guard restricts which output indices read through the map at all: those with
 // guard_lower[a] <= out[a] < guard_upper[a] on every output axis a (the `if` around a
 // stencil's reads that keeps them off the boundary). Unguarded axes are unbounded.
+//
+// A loop coordinate's range may also be bounded by the output index (a triangle's
+// `for (k = 0; k < i[0]; ++k)`): where lower_axis[d] is an axis, the loop starts at
+// out[lower_axis[d]] + lower_offset[d] at the earliest; where upper_axis[d] is one, it stops
+// before out[upper_axis[d]] + upper_offset[d]. These narrow the range [offset, offset + span)
+// (or the whole axis), so the image of a rectangle is still a rectangle.
 template <int N> struct index_map {
   static constexpr int loop_axis = -1;
   static constexpr std::int64_t whole_axis = -1;
@@ -58,6 +64,29 @@ template <int N> struct index_map {
   std::array<std::int64_t, N> span{};
   std::array<std::int64_t, N> guard_lower = filled(-unbounded);
   std::array<std::int64_t, N> guard_upper = filled(unbounded);
+  std::array<int, N> lower_axis = filled_axes(loop_axis);
+  std::array<std::int64_t, N> lower_offset{};
+  std::array<int, N> upper_axis = filled_axes(loop_axis);
+  std::array<std::int64_t, N> upper_offset{};
+
+  static constexpr std::array<int, N> filled_axes(int axis) {
+    std::array<int, N> a{};
+    a.fill(axis);
+    return a;
+  }
+  // This map with loop coordinates' ranges bounded by the output index, as above (what a
+  // launch writes after the map's aggregate initializer).
+  index_map bounded_by_index(const std::array<int, N>& lower_axes,
+                             const std::array<std::int64_t, N>& lower_offsets,
+                             const std::array<int, N>& upper_axes,
+                             const std::array<std::int64_t, N>& upper_offsets) const {
+    index_map m = *this;
+    m.lower_axis = lower_axes;
+    m.lower_offset = lower_offsets;
+    m.upper_axis = upper_axes;
+    m.upper_offset = upper_offsets;
+    return m;
+  }
 
   static index_map identity() {
     index_map m;
@@ -81,8 +110,8 @@ template <int N> struct index_map {
   }
   // The image of a rectangle of the output (element indices, global view) or of its blocks
   // (block coordinates, local-global view): a rectangle, since axes are only permuted and
-  // shifted and ranges do not depend on the index. `whole` is the input's extent in the same
-  // units (elements, or algorithmic blocks).
+  // shifted and ranges are intervals whose ends move with the index. `whole` is the input's
+  // extent in the same units (elements, or algorithmic blocks).
   grid<N> apply(const grid<N>& unguarded, const extent<N>& whole) const {
     grid<N> out;
     grid<N> g = unguarded;
@@ -108,8 +137,25 @@ template <int N> struct index_map {
         out.offset[d] = offset[k];
         out.size[d] = span[k];
       }
+      if (s == loop_axis && !bound_by_index(d, g, out))
+        return {}; // the range is empty at every index of `g`: nothing
     }
     return out;
+  }
+  // Narrows loop coordinate d of `image` to the ends the indices of `g` give it (the union of
+  // their ranges); false when every one of them is empty.
+  bool bound_by_index(int d, const grid<N>& g, grid<N>& image) const {
+    const auto k = static_cast<std::size_t>(d);
+    std::int64_t lo = image.offset[d], hi = image.offset[d] + image.size[d];
+    if (const int a = lower_axis[k]; a != loop_axis)
+      lo = std::max(lo, g.offset[a] + lower_offset[k]); // the earliest start: the least index
+    if (const int a = upper_axis[k]; a != loop_axis)
+      hi = std::min(hi, g.offset[a] + g.size[a] - 1 + upper_offset[k]); // the greatest index
+    if (hi <= lo)
+      return false;
+    image.offset[d] = lo;
+    image.size[d] = hi - lo;
+    return true;
   }
   // The blocks one task (output block `b`) reads through this map: one block, or a row,
   // column or box of them along loop axes (`counts`: the input's algorithmic blocks).

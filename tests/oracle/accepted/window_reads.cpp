@@ -3,7 +3,7 @@
 // (Xd[{i[0] + k}]), a 3 x 3 stencil whose offsets are loops (i[0] + di with di in [-1, 2))
 // under a boundary `if`, with a vector's window read in that matrix forall, the window written
 // loop first (k + i[0]) and subtracted (i[0] - k), a window plus a constant (i[0] + k + 1), a
-// window through a helper, a loop whose bound is a kernel value (the whole axis is planned),
+// window through a helper, a loop whose bound is a kernel value (its range planned at launch),
 // and a window of blocks in a task over tile blocks (At({b[0], b[1] + k})).
 // window_reads.plan.json fuses convolve's two foralls, so the second's output becomes a further
 // output of the fused one. Each must compute what the sequential build computes on every
@@ -48,7 +48,7 @@ S2P_KERNEL S2P_TILES(4) void convolve(int taps, s2p::field<1, double>& y, s2p::f
   });
   s2p::forall(zd.extent(), [&](s2p::index<1> i) {
     double sum = 0.0;
-    for (int k = 0; k < taps; ++k) // a bound only the running kernel knows: the whole axis
+    for (int k = 0; k < taps; ++k) // a bound only the running kernel knows: planned at launch
       sum += xd[{i[0] + k}] * wd[{k}];
     zd[i] = sum;
   });
