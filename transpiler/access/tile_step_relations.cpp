@@ -138,7 +138,7 @@ private:
     if (bound.constant)
       return AffineExpr::value(*bound.constant);
     if (bound.index) {
-      const auto at =
+      AffineExpr at =
           AffineExpr::variable(static_cast<std::size_t>(bound.index->axis), bound.index->offset);
       const auto added = ir::launch_part(bound);
       if (!added)
