@@ -209,25 +209,28 @@ std::pair<std::string, std::string> launch_range(const TileStep::KernelRange& ra
 // when no range is.
 std::optional<std::array<std::vector<std::string>, 4>>
 index_bounded_ranges(const TileStep::IndexMap& map, int pad, int shift) {
-  std::array<std::vector<std::string>, 4> out;
-  for (auto& values : out)
-    values.assign(static_cast<std::size_t>(pad), "0");
-  out[0].assign(static_cast<std::size_t>(pad), "-1");
-  out[2].assign(static_cast<std::size_t>(pad), "-1");
+  const auto padded = [pad](const char* value) {
+    return std::vector<std::string>(static_cast<std::size_t>(pad), value);
+  };
+  std::array<std::vector<std::string>, 4> out{padded("-1"), padded("0"), padded("-1"), padded("0")};
+  // Appends one bound to the axes at out[k] and the offsets at out[k + 1].
+  const auto add = [&](std::size_t k, const TileStep::RangeBound* bound) {
+    if (!bound || !bound->index) {
+      out[k].emplace_back("-1");
+      out[k + 1].emplace_back("0");
+      return;
+    }
+    out[k].push_back(std::to_string(bound->index->axis + shift));
+    const std::string offset = std::to_string(bound->index->offset);
+    const auto added = ir::launch_part(*bound); // a window's `taps`
+    out[k + 1].push_back(added ? launch_value(*added) + " + " + offset : offset);
+  };
   bool any = false;
   for (std::size_t d = 0; d < map.axis.size(); ++d) {
     const auto* range = d < map.range.size() && map.range[d] ? &*map.range[d] : nullptr;
-    std::size_t k = 0;
-    for (const TileStep::RangeBound* bound : {range ? &range->lower : nullptr,
-                                              range ? &range->upper : nullptr}) {
-      const bool index = bound && bound->index;
-      any = any || index;
-      out[k].push_back(index ? std::to_string(bound->index->axis + shift) : "-1");
-      const auto added = index ? ir::launch_part(*bound) : std::nullopt; // a window's `taps`
-      const std::string offset = index ? std::to_string(bound->index->offset) : "0";
-      out[k + 1].push_back(added ? launch_value(*added) + " + " + offset : offset);
-      k += 2;
-    }
+    add(0, range ? &range->lower : nullptr);
+    add(2, range ? &range->upper : nullptr);
+    any = any || (range && (range->lower.index || range->upper.index));
   }
   return any ? std::optional(out) : std::nullopt;
 }

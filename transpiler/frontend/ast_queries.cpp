@@ -76,6 +76,28 @@ std::optional<ConstantTerm> constant_term(const clang::Expr& e, const clang::AST
   return std::nullopt;
 }
 
+ConstantTerm constant_terms(const clang::Expr& e, const clang::ASTContext& ctx) {
+  ConstantTerm out{strip(&e), 0};
+  while (const auto step = constant_term(*out.base, ctx)) {
+    out.constant += step->constant;
+    out.base = strip(step->base);
+  }
+  return out;
+}
+
+std::optional<std::pair<int, std::int64_t>> index_term(const clang::Expr* e,
+                                                       const clang::ParmVarDecl& i,
+                                                       const clang::ASTContext& ctx) {
+  const ConstantTerm term = constant_terms(*e, ctx);
+  clang::Expr::EvalResult value;
+  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(term.base);
+  if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
+      referenced_decl(subscript->getArg(0)) != &i ||
+      !subscript->getArg(1)->EvaluateAsInt(value, ctx))
+    return std::nullopt;
+  return std::make_pair(static_cast<int>(value.Val.getInt().getExtValue()), term.constant);
+}
+
 const clang::Expr* without_integer_conversion(const clang::Expr* e) {
   while (const auto* implicit = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
     if (!implicit->getSubExpr()->getType()->isIntegralOrEnumerationType())

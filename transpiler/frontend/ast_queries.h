@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace s2p::frontend {
@@ -38,6 +39,14 @@ struct ConstantTerm {
 using ValueOf = std::function<const clang::Expr*(const clang::Expr*)>;
 std::optional<ConstantTerm> constant_term(const clang::Expr& e, const clang::ASTContext& ctx,
                                           const ValueOf& value_of = {});
+// `e` with every constant step taken off: its base and their sum (`i[0] + 2 - 1`: i[0], 1); `e`
+// itself and 0 when it has none.
+ConstantTerm constant_terms(const clang::Expr& e, const clang::ASTContext& ctx);
+// `e` as i[axis] + offset for the index parameter `i` (a guard's bound, a body loop's), or
+// nothing.
+std::optional<std::pair<int, std::int64_t>> index_term(const clang::Expr* e,
+                                                       const clang::ParmVarDecl& i,
+                                                       const clang::ASTContext& ctx);
 
 // The braced list an argument was written as ({2.0, 1.0}), through the constructor of the
 // parameter type and initializer_list; null if it was not written as one.

@@ -16,26 +16,6 @@ namespace {
 
 using ir::TileStep;
 
-// `e` as i[axis] + offset, or nullopt.
-std::optional<std::pair<int, std::int64_t>> index_term(const clang::Expr* e,
-                                                       const clang::ParmVarDecl& i,
-                                                       const clang::ASTContext& ctx) {
-  e = strip(e);
-  if (const auto step = constant_term(*e, ctx)) {
-    auto term = index_term(step->base, i, ctx);
-    if (term)
-      term->second += step->constant;
-    return term;
-  }
-  clang::Expr::EvalResult value;
-  const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
-  if (!subscript || subscript->getOperator() != clang::OO_Subscript ||
-      referenced_decl(subscript->getArg(0)) != &i ||
-      !subscript->getArg(1)->EvaluateAsInt(value, ctx))
-    return std::nullopt;
-  return std::make_pair(static_cast<int>(value.Val.getInt().getExtValue()), std::int64_t{0});
-}
-
 // The comparison the operator makes with its sides swapped (a < b is b > a).
 clang::BinaryOperatorKind swapped(clang::BinaryOperatorKind op) {
   switch (op) {

@@ -309,13 +309,9 @@ std::optional<ir::TileStep::RangeBound>
 KernelExtractor::Impl::outer_loop_bound(const clang::Expr* e, std::int64_t add,
                                         const BoundScope& scope, bool upper, int depth) const {
   constexpr int kDeepestLoop = 3;
-  const clang::Expr* base = strip(e);
-  std::int64_t offset = add;
-  while (const auto term = constant_term(*base, ctx_)) {
-    offset += term->constant;
-    base = strip(term->base);
-  }
-  const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(base));
+  const ConstantTerm term = constant_terms(*e, ctx_);
+  const std::int64_t offset = add + term.constant;
+  const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(term.base));
   if (!scope.loops || depth >= kDeepestLoop || !var || !scope.loops->count(var))
     return std::nullopt;
   const LoopRange& outer = scope.loops->at(var);
@@ -331,17 +327,11 @@ KernelExtractor::Impl::outer_loop_bound(const clang::Expr* e, std::int64_t add,
 std::optional<ir::TileStep::RangeBound>
 KernelExtractor::Impl::index_bound(const clang::Expr* e, std::int64_t add,
                                    const clang::ParmVarDecl& i, int forall_rank) const {
-  const clang::Expr* base = strip(e);
-  std::int64_t offset = add;
-  while (const auto term = constant_term(*base, ctx_)) {
-    offset += term->constant;
-    base = strip(term->base);
-  }
-  const auto axis = index_axis(base, nullptr, &i, forall_rank);
-  if (!axis)
+  const auto term = index_term(e, i, ctx_);
+  if (!term || term->first < 0 || term->first >= forall_rank)
     return std::nullopt;
   ir::TileStep::RangeBound out;
-  out.index = ir::TileStep::IndexBound::IndexTerm{*axis, offset};
+  out.index = ir::TileStep::IndexBound::IndexTerm{term->first, term->second + add};
   return out;
 }
 
