@@ -437,13 +437,17 @@ void KernelExtractor::Impl::record_statements(ir::TileStep& step, const clang::L
     ir::TileStep::Statement statement;
     statement.loc = loc(child->getBeginLoc());
     statement.text = text(child->getSourceRange());
-    if (llvm::isa<clang::Expr>(child) || llvm::isa<clang::DoStmt>(child))
+    // An expression's and a do-while's range stop before their `;`, and so do a loop's, an
+    // `if`'s or a `return`'s whose last part is an expression: the split copies the `;` too.
+    if (llvm::isa<clang::Expr>(child) || llvm::isa<clang::DoStmt>(child) ||
+        followed_by_semicolon(*child))
       statement.text += ";";
     std::vector<ElementAccess> accesses;
     std::set<const clang::Expr*> written;
     ElementAccessFinder finder{{}, this, i, step.rank, &accesses, &written};
     const LoopRanges loops = loop_ranges(*child);
     finder.loops = &loops;
+    finder.body = lambda.getBody(); // the `if`s around a read guard it in its part too
     finder.TraverseStmt(const_cast<clang::Stmt*>(child));
     for (const auto& a : accesses)
       if (a.written && std::find(statement.writes.begin(), statement.writes.end(),
@@ -452,8 +456,11 @@ void KernelExtractor::Impl::record_statements(ir::TileStep& step, const clang::L
     ir::TileStep reads; // add_read's bookkeeping
     for (const auto& a : accesses)
       if (std::find(statement.writes.begin(), statement.writes.end(),
-                    a.field->getNameAsString()) == statement.writes.end())
-        reads.add_read(a.field->getNameAsString(), a.map);
+                    a.field->getNameAsString()) == statement.writes.end()) {
+        ir::TileStep::IndexMap guarded = a.map; // as record_global_reads keeps it
+        guarded.guard = a.guard;
+        reads.add_read(a.field->getNameAsString(), guarded);
+      }
     statement.reads = std::move(reads.reads);
     StatementLocals locals{{}, lambda.getCallOperator(), i, &shared_params_, {}, {}, false};
     locals.TraverseStmt(const_cast<clang::Stmt*>(child));

@@ -264,6 +264,15 @@ private:
       return std::nullopt;
     return std::make_pair(b, e);
   }
+  // Whether the token after statement `s` is a `;` its source range leaves out
+  // (`for (...) s += x[k]`, `return x`).
+  bool followed_by_semicolon(const clang::Stmt& s) const {
+    const clang::SourceLocation last = s.getEndLoc();
+    if (last.isInvalid() || last.isMacroID())
+      return false;
+    const auto next = clang::Lexer::findNextToken(last, sm_, ctx_.getLangOpts());
+    return next && next->is(clang::tok::semi) && !next->getLocation().isMacroID();
+  }
   std::string text(clang::SourceRange range) const {
     auto s = span(range);
     if (!s)
