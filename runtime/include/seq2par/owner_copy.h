@@ -375,8 +375,8 @@ std::string footprint_error(const resource_map<N>& output,
 }
 
 template <int N>
-inline owner_copy_plan plan_owner_copy(const resource_map<N>& output,
-                                     const std::vector<input_access<N>>& inputs) {
+owner_copy_plan plan_owner_copy(const resource_map<N>& output,
+                                const std::vector<input_access<N>>& inputs) {
   owner_copy_plan plan;
   plan.tasks = owner_copy_detail::output_tasks(output);
   plan.queues.resize(static_cast<std::size_t>(output.tiles()));
@@ -415,8 +415,8 @@ inline owner_copy_plan plan_owner_copy(const resource_map<N>& output,
 }
 
 template <int N>
-inline std::int64_t minimum_block_bytes(const resource_map<N>& output,
-                                        const std::vector<input_access<N>>& inputs) {
+std::int64_t minimum_block_bytes(const resource_map<N>& output,
+                                 const std::vector<input_access<N>>& inputs) {
   // Keyed by field: two reads of one field (Ad[i - 1], Ad[{k, i[0]}]) that need the same
   // memory block on a tile need it once, as the plan moves it once.
   std::set<std::tuple<std::string, std::vector<std::int64_t>, int>> needed;
