@@ -769,6 +769,38 @@ S2P_KERNEL S2P_TILES(4) void k(int taps, const s2p::field<1, double>& x, s2p::fi
       << code;
 }
 
+// A window that subtracts the loop's variable (a causal filter's `xd[{i[0] - k}]`, k < taps):
+// [i0 - taps + 1, i0 + 1) in the dump, the relations and the launch (the whole axis before).
+TEST_F(Tool, WindowSubtractingAKernelValueLoopEndsAtTheIndex) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(int taps, const s2p::field<1, double>& x, s2p::field<1, double>& y) {
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto xd = s2p::agile(x, map);
+  auto yd = s2p::agile(y, map);
+  s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+    for (int k = 0; k < taps; ++k)
+      if (i[0] - k >= 0)
+        yd[i] += xd[{i[0] - k}];
+  });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps,access", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& map = steps.at("steps").at(0).at("reads").at(0).at("index_maps").at(0);
+  EXPECT_EQ(map.at("ranges"), json::parse(R"([["i0-taps+1", "i0+1"]])")) << map.dump();
+  const json access = json::parse(read(dir / "out" / "k.k.access.json"));
+  const json& read_access = access.at("steps").at(0).at("accesses").at(1);
+  EXPECT_NE(read_access.at("relation").get<std::string>().find("-taps + i0 < k0 <= i0"),
+            std::string::npos)
+      << read_access.dump();
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find(".bounded_by_index({0},{-(static_cast<std::int64_t>(taps)+0)+1},{0},{1})"),
+            std::string::npos)
+      << code;
+}
+
 // --plan's splits (loop fission): a forall whose body writes two fields is one forall as written
 // (the second field updated in place, s2p::rt::writes) and two consecutive foralls when a plan
 // splits it, each with only its own output and reads, in the code and the tile-steps dump. A

@@ -144,7 +144,9 @@ private:
       if (!added)
         return at;
       const auto value = range_bound(*added);
-      return value ? std::optional(at + *value) : std::nullopt;
+      if (!value)
+        return std::nullopt;
+      return bound.subtracted ? at - *value : at + *value;
     }
     if (bound.symbol)
       return AffineExpr::parameter(value_parameter(bound.symbol->name), bound.symbol->offset);

@@ -223,7 +223,10 @@ index_bounded_ranges(const TileStep::IndexMap& map, int pad, int shift) {
     out[k].push_back(std::to_string(bound->index->axis + shift));
     const std::string offset = std::to_string(bound->index->offset);
     const auto added = ir::launch_part(*bound); // a window's `taps`
-    out[k + 1].push_back(added ? launch_value(*added) + " + " + offset : offset);
+    const std::string value = added ? launch_value(*added) : "";
+    out[k + 1].push_back(!added ? offset
+                         : bound->subtracted ? "-(" + value + ") + " + offset
+                                             : value + " + " + offset);
   };
   bool any = false;
   for (std::size_t d = 0; d < map.axis.size(); ++d) {

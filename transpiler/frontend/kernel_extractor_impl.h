@@ -176,7 +176,7 @@ private:
   std::optional<ir::TileStep::RangeBound> outer_loop_bound(const clang::Expr* e, std::int64_t add,
                                                            const BoundScope& scope, bool upper,
                                                            int depth) const;
-  void add_window_range(const LoopRange& loop, int axis, std::int64_t shift,
+  void add_window_range(const LoopRange& loop, int axis, std::int64_t shift, bool subtracted,
                         const BoundScope& scope, int field_rank, std::size_t d,
                         ir::TileStep::IndexMap& map) const;
   // `e` + add as i[k] + a constant (a triangle's bound, `k < i[0]`), if it is one.

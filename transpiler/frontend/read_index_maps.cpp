@@ -166,9 +166,9 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
   if (!range->constant) {
     const std::size_t d = map.axis.size();
     add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
-    if (!through && loop_sign > 0)
-      add_window_range(*range, *axis, offset + sum.constant, {*i, forall_rank, loops}, field_rank,
-                       d, map);
+    if (!through)
+      add_window_range(*range, *axis, offset + sum.constant, loop_sign < 0,
+                       {*i, forall_rank, loops}, field_rank, d, map);
     return true;
   }
   const auto [first, last] = *range->constant; // [first, last)
@@ -249,19 +249,26 @@ void KernelExtractor::Impl::add_kernel_range(const LoopRange& loop, std::int64_t
   map.range[d] = ir::TileStep::KernelRange{*lower, *upper};
 }
 
-// A window i[axis] + shift + k over a body loop k whose bounds the launch knows (k < taps):
-// coordinate d as the range [i[axis] + shift + lower, i[axis] + shift + upper), the whole axis
-// for the stages that plan without the kernel's values (add_range has put it). A bound that is
-// itself the index's keeps the whole axis.
+// A window i[axis] + shift + k over a body loop k in [lower, upper) whose bounds the launch knows
+// (k < taps): coordinate d as the range [i[axis] + shift + lower, i[axis] + shift + upper), or,
+// `subtracted` (i[axis] + shift - k), [i[axis] + shift + 1 - upper, i[axis] + shift + 1 - lower);
+// the whole axis for the stages that plan without the kernel's values (add_range has put it).
+// A bound that is itself the index's keeps the whole axis.
 void KernelExtractor::Impl::add_window_range(const LoopRange& loop, int axis, std::int64_t shift,
-                                             const BoundScope& scope, int field_rank,
-                                             std::size_t d, ir::TileStep::IndexMap& map) const {
+                                             bool subtracted, const BoundScope& scope,
+                                             int field_rank, std::size_t d,
+                                             ir::TileStep::IndexMap& map) const {
   auto lower = range_bound(loop.first, 0, scope, false);
   auto upper = range_bound(loop.end, loop.inclusive ? 1 : 0, scope, true);
   if (!lower || !upper || lower->index || upper->index)
     return;
+  if (subtracted) // the loop's last value gives the window's first element
+    std::swap(lower, upper);
+  const std::int64_t base = subtracted ? shift + 1 : shift;
   for (ir::TileStep::RangeBound* bound : {&*lower, &*upper}) {
-    bound->index = ir::TileStep::IndexBound::IndexTerm{axis, shift + bound->constant.value_or(0)};
+    const std::int64_t constant = bound->constant.value_or(0);
+    bound->index = ir::TileStep::IndexBound::IndexTerm{axis, base + (subtracted ? -constant : constant)};
+    bound->subtracted = subtracted && !bound->constant;
     if (bound->constant) { // folded into the index's offset
       bound->constant.reset();
       bound->value.clear();

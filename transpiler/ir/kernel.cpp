@@ -95,8 +95,13 @@ std::string to_string(const TileStep::RangeBound& bound) {
   if (bound.index) {
     const std::int64_t by = bound.index->offset;
     const auto added = launch_part(bound);
-    return "i" + std::to_string(bound.index->axis) + (added ? "+" + to_string(*added) : "") +
-           (by > 0 ? "+" : "") + (by != 0 ? std::to_string(by) : "");
+    std::string value = added ? to_string(*added) : "";
+    // A subtracted sum keeps its parentheses: i0-(behind+1)+1.
+    if (bound.subtracted && value.find_first_of("+-") != std::string::npos)
+      value = "(" + value + ")";
+    return "i" + std::to_string(bound.index->axis) +
+           (added ? (bound.subtracted ? "-" : "+") + value : "") + (by > 0 ? "+" : "") +
+           (by != 0 ? std::to_string(by) : "");
   }
   if (bound.symbol)
     return to_string(*bound.symbol);
@@ -110,8 +115,9 @@ std::string to_string(const TileStep::RangeBound& bound) {
 std::optional<TileStep::RangeBound> launch_part(const TileStep::RangeBound& bound) {
   if (!bound.index || (!bound.symbol && !bound.extent && bound.value.empty()))
     return std::nullopt;
-  TileStep::RangeBound added = bound;
+  TileStep::RangeBound added = bound; // its sign is the bound's `subtracted`
   added.index.reset();
+  added.subtracted = false;
   return added;
 }
 

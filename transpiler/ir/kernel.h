@@ -241,6 +241,9 @@ struct TileStep {
     std::optional<KernelSymbol> symbol{};
     std::optional<FieldExtent> extent{};
     std::optional<IndexBound::IndexTerm> index{};
+    // With `index`: the kernel's value is subtracted from the coordinate, not added (a window
+    // `i[0] - k` over `k < taps` starts at i0 - taps + 1).
+    bool subtracted = false;
     friend bool operator==(const RangeBound&, const RangeBound&) = default;
   };
   // A loop coordinate over a body loop whose bounds are values of the kernel (trmm's
@@ -356,7 +359,8 @@ const char* library_name(TileStep::Kind kind);
 // constant ("7") or its value as written.
 std::string to_string(const TileStep::KernelSymbol& symbol);
 std::string to_string(const TileStep::RangeBound& bound);
-// The kernel's value an index bound adds to its coordinate (i0 + taps: taps), if it adds one.
+// The kernel's value an index bound adds to its coordinate (i0 + taps: taps), or subtracts from
+// it when the bound is `subtracted` (i0 - taps + 1: taps), if it has one.
 std::optional<TileStep::RangeBound> launch_part(const TileStep::RangeBound& bound);
 
 // A resource map as the kernel builds it, when everything but its parent extent is a
