@@ -801,6 +801,42 @@ S2P_KERNEL S2P_TILES(4) void k(int taps, const s2p::field<1, double>& x, s2p::fi
       << code;
 }
 
+// A clamped window, `for (k = std::max(0L, i[0] - r); k <= std::min(n - 1, i[0] + r); ++k)`:
+// the index's arm of each clamp bounds the range, [i0 - r, i0 + r + 1), in the dump, the
+// relations and the launch (the whole axis before).
+TEST_F(Tool, ClampedLoopBoundsReadTheIndexArm) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+#include <algorithm>
+S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::field<1, double>& y) {
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto xd = s2p::agile(x, map);
+  auto yd = s2p::agile(y, map);
+  const long n = x.extent()[0];
+  s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+    for (long k = std::max(0L, i[0] - r); k <= std::min(n - 1, i[0] + r); ++k)
+      yd[i] += xd[{k}];
+  });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps,access", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& map = steps.at("steps").at(0).at("reads").at(0).at("index_maps").at(0);
+  EXPECT_EQ(map.at("ranges"), json::parse(R"([["i0-r", "i0+r+1"]])")) << map.dump();
+  const json access = json::parse(read(dir / "out" / "k.k.access.json"));
+  const json& read_access = access.at("steps").at(0).at("accesses").at(1);
+  EXPECT_NE(read_access.at("relation").get<std::string>().find("-r + i0 <= k0"), std::string::npos)
+      << read_access.dump();
+  EXPECT_NE(read_access.at("relation").get<std::string>().find("k0 <= r + i0"), std::string::npos)
+      << read_access.dump();
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find(".bounded_by_index({0},{-(static_cast<std::int64_t>(r)+0)+0},{0},"
+                      "{static_cast<std::int64_t>(r)+0+1})"),
+            std::string::npos)
+      << code;
+}
+
 // --plan's splits (loop fission): a forall whose body writes two fields is one forall as written
 // (the second field updated in place, s2p::rt::writes) and two consecutive foralls when a plan
 // splits it, each with only its own output and reads, in the code and the tile-steps dump. A

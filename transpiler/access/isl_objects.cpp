@@ -63,10 +63,13 @@ std::string to_text(const IslContext& ctx, const Own<isl_map>& map) {
 
 std::vector<std::int64_t> witness_point(const IslContext& ctx, Own<isl_set> set) {
   // The lexicographic minimum is the witness users expect ("the first"); a set unbounded
-  // below has none, and then any point will do.
-  auto lexmin = ctx.own(isl_set_lexmin(copy(set)));
-  if (!ctx.check(isl_set_is_empty(lexmin.get())))
-    set = std::move(lexmin);
+  // below has none (isl fails with "unbounded optimum": a window over a loop whose bound is a
+  // parameter of any sign), and then any point will do.
+  if (isl_set* lexmin = isl_set_lexmin(copy(set)); lexmin == nullptr) {
+    isl_ctx_reset_error(ctx.get());
+  } else if (Own<isl_set> least(lexmin); !ctx.check(isl_set_is_empty(least.get()))) {
+    set = std::move(least);
+  }
   const int n = isl_set_dim(set.get(), isl_dim_set);
   const auto point = ctx.own(isl_set_sample_point(set.release()));
   if (ctx.check(isl_point_is_void(point.get())))

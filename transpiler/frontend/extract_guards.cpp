@@ -96,10 +96,21 @@ const clang::ForStmt* declaring_loop(const clang::VarDecl& var, clang::ASTContex
 
 } // namespace
 
+const clang::CallExpr* min_max_call(const clang::Expr& e, bool max) {
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(e.IgnoreParenImpCasts());
+  const auto* callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || !callee->isInStdNamespace() || !callee->getIdentifier() ||
+      callee->getName() != (max ? "max" : "min") || call->getNumArgs() != 2)
+    return nullptr;
+  return call;
+}
+
 bool calls_beyond_extent(const clang::Expr& e) {
   struct Calls : clang::RecursiveASTVisitor<Calls> {
     bool other = false;
     bool VisitCallExpr(clang::CallExpr* call) {
+      if (min_max_call(*call, true) || min_max_call(*call, false))
+        return true; // values alone: the launch may evaluate them again
       if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
           member && member->getMethodDecl() && member->getMethodDecl()->getName() == "extent")
         return true;

@@ -52,10 +52,13 @@ struct HelperArguments {
   const clang::FunctionDecl* helper = nullptr;
 };
 
-// Whether evaluating `e` calls anything but a view's extent() (and its subscript): the launch
-// evaluates a guard's or a loop bound's value once more, which must not do anything the body's
-// did not.
+// Whether evaluating `e` calls anything but a view's extent() (and its subscript) or std::min
+// and std::max: the launch evaluates a guard's or a loop bound's value once more, which must
+// not do anything the body's did not.
 bool calls_beyond_extent(const clang::Expr& e);
+// `e` (parentheses and casts aside) as a call of std::min or std::max of two values: the call,
+// or null.
+const clang::CallExpr* min_max_call(const clang::Expr& e, bool max);
 
 // `X.extent()[d]` plus a constant, for a field or an agile view X and a constant d: X's extent
 // on axis d.
@@ -179,10 +182,15 @@ private:
   void add_window_range(const LoopRange& loop, int axis, std::int64_t shift, bool subtracted,
                         const BoundScope& scope, int field_rank, std::size_t d,
                         ir::TileStep::IndexMap& map) const;
-  // `e` + add as i[k] + a constant (a triangle's bound, `k < i[0]`), if it is one.
+  // `e` + add as i[k] plus a constant and at most one value of the kernel, added or
+  // subtracted (a triangle's bound, `k < i[0]`; a window's, `k <= i[0] + r`), if it is one.
   std::optional<ir::TileStep::RangeBound> index_bound(const clang::Expr* e, std::int64_t add,
-                                                      const clang::ParmVarDecl& i,
-                                                      int forall_rank) const;
+                                                      const BoundScope& scope) const;
+  // A clamped bound, std::max(a, b) starting a range or std::min(a, b) ending it: the bound of
+  // one argument (the range lies inside it), the index's when one is; nothing for the others.
+  std::optional<ir::TileStep::RangeBound> clamped_bound(const clang::Expr* e, std::int64_t add,
+                                                        const BoundScope& scope, bool upper,
+                                                        int depth) const;
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;

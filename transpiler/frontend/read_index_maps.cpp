@@ -293,8 +293,10 @@ KernelExtractor::Impl::range_bound(const clang::Expr* e, std::int64_t add, const
     return out;
   }
   if (!kernel_value(*strip(e), scope.i, nullptr) || calls_beyond_extent(*e)) {
-    if (auto index = index_bound(e, add, scope.i, scope.forall_rank))
+    if (auto index = index_bound(e, add, scope))
       return index;
+    if (auto clamped = clamped_bound(e, add, scope, upper, depth))
+      return clamped;
     return outer_loop_bound(e, add, scope, upper, depth);
   }
   const std::string written = "(" + text(e->getSourceRange()) + ")";
@@ -333,13 +335,51 @@ KernelExtractor::Impl::outer_loop_bound(const clang::Expr* e, std::int64_t add,
 
 std::optional<ir::TileStep::RangeBound>
 KernelExtractor::Impl::index_bound(const clang::Expr* e, std::int64_t add,
-                                   const clang::ParmVarDecl& i, int forall_rank) const {
-  const auto term = index_term(e, i, ctx_);
-  if (!term || term->first < 0 || term->first >= forall_rank)
+                                   const BoundScope& scope) const {
+  SumTerms sum;
+  add_sum_terms(e, nullptr, 1, ctx_, sum);
+  std::optional<int> axis;
+  const SumTerms::Term* value = nullptr;
+  for (const SumTerms::Term& term : sum.terms) {
+    if (const auto k = index_axis(term.leaf, nullptr, &scope.i, scope.forall_rank);
+        k && !axis && term.sign > 0) {
+      axis = k;
+      continue;
+    }
+    if (value || !kernel_value(*strip(term.leaf), scope.i, nullptr) ||
+        calls_beyond_extent(*term.leaf))
+      return std::nullopt;
+    value = &term;
+  }
+  if (!axis)
     return std::nullopt;
   ir::TileStep::RangeBound out;
-  out.index = ir::TileStep::IndexBound::IndexTerm{term->first, term->second + add};
+  out.index = ir::TileStep::IndexBound::IndexTerm{*axis, sum.constant + add};
+  if (!value)
+    return out;
+  // The kernel's value the launch adds to (or subtracts from) the index's coordinate.
+  out.value = "(" + text(value->leaf->getSourceRange()) + ")";
+  out.subtracted = value->sign < 0;
+  if (auto symbol = kernel_symbol(*value->leaf))
+    out.symbol = std::move(symbol);
+  else if (auto extent = field_extent(*value->leaf, ctx_))
+    out.extent = std::move(extent);
   return out;
+}
+
+std::optional<ir::TileStep::RangeBound>
+KernelExtractor::Impl::clamped_bound(const clang::Expr* e, std::int64_t add,
+                                     const BoundScope& scope, bool upper, int depth) const {
+  const clang::CallExpr* call = min_max_call(*e, !upper);
+  if (!call)
+    return std::nullopt;
+  std::optional<ir::TileStep::RangeBound> chosen;
+  for (const clang::Expr* arm : call->arguments()) {
+    auto bound = range_bound(arm, add, scope, upper, depth + 1);
+    if (bound && (!chosen || (bound->index && !chosen->index)))
+      chosen = std::move(bound);
+  }
+  return chosen;
 }
 
 bool KernelExtractor::Impl::kernel_value(const clang::Expr& e, const clang::ParmVarDecl& i,
