@@ -837,6 +837,35 @@ S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::fiel
       << code;
 }
 
+// The same clamps hoisted into const locals of the body read as their initializers; a bound
+// that is a local the body may change reads the whole axis.
+TEST_F(Tool, ConstLocalLoopBoundsReadTheirInitializers) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+#include <algorithm>
+S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::field<1, double>& y) {
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto xd = s2p::agile(x, map);
+  auto yd = s2p::agile(y, map);
+  const long n = x.extent()[0];
+  s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+    const long lo = std::max(0L, i[0] - r), hi = std::min(n - 1, i[0] + r);
+    for (long k = lo; k <= hi; ++k)
+      yd[i] += xd[{k}];
+    long last = i[0];
+    for (long k = 0; k < last; ++k)
+      yd[i] += 2.0 * xd[{k}];
+  });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& maps = steps.at("steps").at(0).at("reads").at(0).at("index_maps");
+  ASSERT_EQ(maps.size(), 2U) << maps.dump();
+  EXPECT_EQ(maps.at(0).at("ranges"), json::parse(R"([["i0-r", "i0+r+1"]])")) << maps.dump();
+  EXPECT_FALSE(maps.at(1).contains("ranges")) << maps.dump();
+}
+
 // --plan's splits (loop fission): a forall whose body writes two fields is one forall as written
 // (the second field updated in place, s2p::rt::writes) and two consecutive foralls when a plan
 // splits it, each with only its own output and reads, in the code and the tile-steps dump. A

@@ -191,6 +191,12 @@ private:
   std::optional<ir::TileStep::RangeBound> clamped_bound(const clang::Expr* e, std::int64_t add,
                                                         const BoundScope& scope, bool upper,
                                                         int depth) const;
+  // A const integer local of the body plus a constant (`const long lo = std::max(0L, i[0] - r);`
+  // then `k = lo`): the bound its initializer gives, read as above.
+  std::optional<ir::TileStep::RangeBound> body_constant_bound(const clang::Expr* e,
+                                                              std::int64_t add,
+                                                              const BoundScope& scope,
+                                                              bool upper, int depth) const;
   // A forall task body split into warps: whether the body is one (it declares a pool or
   // calls an intrinsic), and its extraction as a warp-split kernel of its own.
   bool is_warp_task(const clang::Stmt& body) const;

@@ -297,6 +297,8 @@ KernelExtractor::Impl::range_bound(const clang::Expr* e, std::int64_t add, const
       return index;
     if (auto clamped = clamped_bound(e, add, scope, upper, depth))
       return clamped;
+    if (auto local = body_constant_bound(e, add, scope, upper, depth))
+      return local;
     return outer_loop_bound(e, add, scope, upper, depth);
   }
   const std::string written = "(" + text(e->getSourceRange()) + ")";
@@ -365,6 +367,18 @@ KernelExtractor::Impl::index_bound(const clang::Expr* e, std::int64_t add,
   else if (auto extent = field_extent(*value->leaf, ctx_))
     out.extent = std::move(extent);
   return out;
+}
+
+std::optional<ir::TileStep::RangeBound>
+KernelExtractor::Impl::body_constant_bound(const clang::Expr* e, std::int64_t add,
+                                           const BoundScope& scope, bool upper, int depth) const {
+  constexpr int kDeepestLocal = 4;
+  const ConstantTerm term = constant_terms(*e, ctx_);
+  const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(term.base));
+  if (depth >= kDeepestLocal || !var || !var->isLocalVarDecl() ||
+      !var->getType().isConstQualified() || !var->getType()->isIntegerType() || !var->getInit())
+    return std::nullopt;
+  return range_bound(var->getInit(), add + term.constant, scope, upper, depth + 1);
 }
 
 std::optional<ir::TileStep::RangeBound>

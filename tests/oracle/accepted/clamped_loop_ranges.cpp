@@ -5,7 +5,8 @@
 // matrix, the column blocks of a blocked loop around the steps (`k < std::min(kk + width, m)`,
 // the launch evaluates it), and a forall reading rows of its own output that a clamped range
 // keeps below the rows its `if` writes (accepted: the range is what the dependence check
-// reads). Each launch plans the clamped range (these read the whole axis before).
+// reads), and the clamps hoisted into const locals of the body. Each launch plans the clamped
+// range (these read the whole axis before).
 #include <seq2par/seq2par.h>
 
 #include "../../../samples/common/sample_support.h"
@@ -66,6 +67,28 @@ S2P_KERNEL S2P_TILES(3) void banded(int below, int above, int width,
   });
 }
 
+// The clamps hoisted into const locals of the body (the bound their initializers give), and a
+// bound that is a local the body may change (the whole axis).
+S2P_KERNEL S2P_TILES(4) void hoisted(long r, const s2p::field<2, double>& x,
+                                     s2p::field<2, double>& y) {
+  auto map = s2p::resource_map<2>::block_cyclic(y.extent(), {2, y.extent()[1]}, 4);
+  auto xd = s2p::agile(x, map);
+  auto yd = s2p::agile(y, map);
+  const long n = x.extent()[0];
+  s2p::forall(yd.extent(), [&](s2p::index<2> i) {
+    const long lo = std::max(0L, i[0] - r), hi = std::min(n - 1, i[0] + r);
+    double sum = 0.0;
+    for (long k = lo; k <= hi; ++k)
+      sum += xd[{k, i[1]}];
+    long first = i[0] - 1;
+    if (i[1] == 0)
+      first = 0;
+    for (long k = std::max(first, 0L); k <= i[0]; ++k)
+      sum += 0.5 * xd[{k, i[1]}];
+    yd[i] = sum;
+  });
+}
+
 int main() {
   std::vector<double> signal(kLength), filtered(kLength);
   for (int k = 0; k < kLength; ++k)
@@ -84,6 +107,12 @@ int main() {
   for (int run = 0; run < 3; ++run) {
     banded(kBelow[run], kAbove[run], kWidth[run], A, C);
     sample::print_array("c", c.data(), c.size());
+  }
+  std::vector<double> h(kRows * kCols, 0.0);
+  s2p::field<2, double> H(h.data(), {kRows, kCols});
+  for (const long r : {0L, 1L, 30L}) {
+    hoisted(r, A, H);
+    sample::print_array("h", h.data(), h.size());
   }
   return 0;
 }
