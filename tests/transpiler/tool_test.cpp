@@ -838,8 +838,9 @@ S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::fiel
 }
 
 // The same clamps hoisted into const locals of the body read as their initializers; a bound
-// that is a local the body may change reads the whole axis.
-TEST_F(Tool, ConstLocalLoopBoundsReadTheirInitializers) {
+// that is a local the body may change reads the whole axis; a conjunction reads the index's
+// conjunct.
+TEST_F(Tool, ConstLocalAndConjunctionLoopBoundsReadTheirRange) {
   std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
 #include <algorithm>
 S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::field<1, double>& y) {
@@ -854,6 +855,8 @@ S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::fiel
     long last = i[0];
     for (long k = 0; k < last; ++k)
       yd[i] += 2.0 * xd[{k}];
+    for (long k = 0; k < n && k <= i[0] + 1 && k != 3; ++k)
+      yd[i] += 3.0 * xd[{k}];
   });
 }
 )";
@@ -861,9 +864,11 @@ S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::fiel
   ASSERT_EQ(dumped.status, 0) << dumped.output;
   const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
   const json& maps = steps.at("steps").at(0).at("reads").at(0).at("index_maps");
-  ASSERT_EQ(maps.size(), 2U) << maps.dump();
+  ASSERT_EQ(maps.size(), 3U) << maps.dump();
   EXPECT_EQ(maps.at(0).at("ranges"), json::parse(R"([["i0-r", "i0+r+1"]])")) << maps.dump();
   EXPECT_FALSE(maps.at(1).contains("ranges")) << maps.dump();
+  // A conjunction: the index's bound among its conjuncts.
+  EXPECT_EQ(maps.at(2).at("ranges"), json::parse(R"([["0", "i0+2"]])")) << maps.dump();
 }
 
 // --plan's splits (loop fission): a forall whose body writes two fields is one forall as written

@@ -122,11 +122,28 @@ bool KernelExtractor::Impl::domain_is_output_extent(const ir::TileStep& step,
 
 namespace {
 
+// The conjuncts of `condition` (a && b && ...) that end a loop's range (`bounds`), with whether
+// each is inclusive.
+template <class Bounds>
+void conjunct_ends(const clang::Expr& condition, const Bounds& bounds,
+                   std::vector<std::pair<const clang::Expr*, bool>>& ends) {
+  const auto* c = llvm::dyn_cast<clang::BinaryOperator>(strip(&condition));
+  if (!c)
+    return;
+  if (c->getOpcode() == clang::BO_LAnd) {
+    conjunct_ends(*c->getLHS(), bounds, ends);
+    conjunct_ends(*c->getRHS(), bounds, ends);
+  } else if (bounds(c)) {
+    ends.emplace_back(c->getRHS(), c->getOpcode() == clang::BO_LE);
+  }
+}
+
 // for (T k = first; k < end; ++k / k++ / k += c): k, and [first, end) when first and end are
 // constants and the body leaves k to the header. Otherwise its bounds are known only when the
 // kernel runs, or depend on the index or on an outer loop: the range keeps their expressions
-// when the body leaves k to the header, the comparison is signed and `k < end` (or `<=`) is
-// the whole condition, for index_coordinate to read as kernel values if they are.
+// when the body leaves k to the header, the comparison is signed and the condition is `k < end`
+// (or `<=`), or a conjunction with such bounds among its conjuncts (`ends`), for
+// index_coordinate to read as kernel values if they are.
 std::optional<std::pair<const clang::VarDecl*, LoopRange>>
 loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
   const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(loop.getInit());
@@ -142,12 +159,11 @@ loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
     return (c->getOpcode() == clang::BO_LT || c->getOpcode() == clang::BO_LE) &&
            referenced_decl(c->getLHS()) == var;
   };
-  // k < a && k < b (and other conjuncts): counted, its range known only when it runs.
-  bool conjunction_bound = false;
+  // k < a && k < b (and other conjuncts): counted, its range inside each bound that ends it.
+  std::vector<std::pair<const clang::Expr*, bool>> ends;
   if (cond->getOpcode() == clang::BO_LAnd)
-    for (const clang::Expr* side : {cond->getLHS(), cond->getRHS()})
-      if (const auto* c = llvm::dyn_cast<clang::BinaryOperator>(strip(side)))
-        conjunction_bound = conjunction_bound || bounds(c);
+    conjunct_ends(*cond, bounds, ends);
+  const bool conjunction_bound = !ends.empty();
   if (!conjunction_bound && !bounds(cond))
     return std::nullopt;
   const clang::Expr* inc = loop.getInc() ? strip(loop.getInc()) : nullptr;
@@ -161,8 +177,13 @@ loop_range(const clang::ForStmt& loop, const clang::ASTContext& ctx) {
        compound->getRHS()->EvaluateAsInt(step, ctx) && step.Val.getInt().getExtValue() > 0);
   if (!increments)
     return std::nullopt;
-  if (conjunction_bound || (loop.getBody() && may_write(*loop.getBody(), *var)))
+  if (loop.getBody() && may_write(*loop.getBody(), *var))
     return std::make_pair(var, LoopRange{});
+  if (conjunction_bound) {
+    if (!var->getType()->isSignedIntegerType())
+      return std::make_pair(var, LoopRange{});
+    return std::make_pair(var, LoopRange{std::nullopt, var->getInit(), nullptr, false, ends});
+  }
   const bool inclusive = cond->getOpcode() == clang::BO_LE;
   clang::Expr::EvalResult first, bound;
   if (!var->getInit()->EvaluateAsInt(first, ctx) || !cond->getRHS()->EvaluateAsInt(bound, ctx)) {

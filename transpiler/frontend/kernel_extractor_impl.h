@@ -75,6 +75,9 @@ struct LoopRange {
   const clang::Expr* first = nullptr;
   const clang::Expr* end = nullptr;
   bool inclusive = false;
+  // A condition that is a conjunction (`k < i[0] && k < n`): every conjunct that ends the
+  // range, each with whether it is inclusive (`end` is unset); the range lies inside each.
+  std::vector<std::pair<const clang::Expr*, bool>> ends{};
 };
 
 class KernelExtractor::Impl {
@@ -191,6 +194,10 @@ private:
   std::optional<ir::TileStep::RangeBound> clamped_bound(const clang::Expr* e, std::int64_t add,
                                                         const BoundScope& scope, bool upper,
                                                         int depth) const;
+  // The bound that ends `loop`'s range, plus `add`: its `end`, or for a conjunction the bound
+  // of one conjunct (the index's when one is).
+  std::optional<ir::TileStep::RangeBound> end_bound(const LoopRange& loop, std::int64_t add,
+                                                    const BoundScope& scope, int depth = 0) const;
   // A const integer local of the body plus a constant (`const long lo = std::max(0L, i[0] - r);`
   // then `k = lo`): the bound its initializer gives, read as above.
   std::optional<ir::TileStep::RangeBound> body_constant_bound(const clang::Expr* e,

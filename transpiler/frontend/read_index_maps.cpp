@@ -242,7 +242,7 @@ void KernelExtractor::Impl::add_kernel_range(const LoopRange& loop, std::int64_t
   const std::size_t d = map.axis.size();
   add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
   const auto lower = range_bound(loop.first, offset, scope, false);
-  const auto upper = range_bound(loop.end, offset + (loop.inclusive ? 1 : 0), scope, true);
+  const auto upper = end_bound(loop, offset, scope);
   if (!lower || !upper)
     return;
   map.range.resize(static_cast<std::size_t>(field_rank));
@@ -259,7 +259,7 @@ void KernelExtractor::Impl::add_window_range(const LoopRange& loop, int axis, st
                                              int field_rank, std::size_t d,
                                              ir::TileStep::IndexMap& map) const {
   auto lower = range_bound(loop.first, 0, scope, false);
-  auto upper = range_bound(loop.end, loop.inclusive ? 1 : 0, scope, true);
+  auto upper = end_bound(loop, 0, scope);
   if (!lower || !upper || lower->index || upper->index)
     return;
   if (subtracted) // the loop's last value gives the window's first element
@@ -330,8 +330,7 @@ KernelExtractor::Impl::outer_loop_bound(const clang::Expr* e, std::int64_t add,
     const std::int64_t end = (upper ? constant->second - 1 : constant->first) + offset;
     return ir::TileStep::RangeBound{std::to_string(end), end};
   }
-  return upper ? range_bound(outer.end, offset + (outer.inclusive ? 1 : 0) - 1, scope, true,
-                             depth + 1)
+  return upper ? end_bound(outer, offset - 1, scope, depth + 1)
                : range_bound(outer.first, offset, scope, false, depth + 1);
 }
 
@@ -367,6 +366,20 @@ KernelExtractor::Impl::index_bound(const clang::Expr* e, std::int64_t add,
   else if (auto extent = field_extent(*value->leaf, ctx_))
     out.extent = std::move(extent);
   return out;
+}
+
+std::optional<ir::TileStep::RangeBound>
+KernelExtractor::Impl::end_bound(const LoopRange& loop, std::int64_t add, const BoundScope& scope,
+                                 int depth) const {
+  if (loop.ends.empty())
+    return range_bound(loop.end, add + (loop.inclusive ? 1 : 0), scope, true, depth);
+  std::optional<ir::TileStep::RangeBound> chosen;
+  for (const auto& [end, inclusive] : loop.ends) {
+    auto bound = range_bound(end, add + (inclusive ? 1 : 0), scope, true, depth);
+    if (bound && (!chosen || (bound->index && !chosen->index)))
+      chosen = std::move(bound);
+  }
+  return chosen;
 }
 
 std::optional<ir::TileStep::RangeBound>

@@ -67,8 +67,9 @@ S2P_KERNEL S2P_TILES(3) void banded(int below, int above, int width,
   });
 }
 
-// The clamps hoisted into const locals of the body (the bound their initializers give), and a
-// bound that is a local the body may change (the whole axis).
+// The clamps hoisted into const locals of the body (the bound their initializers give), a
+// bound that is a local the body may change (the whole axis), and a condition that is a
+// conjunction (k < i[0] && k < n && k != 5: the index's bound).
 S2P_KERNEL S2P_TILES(4) void hoisted(long r, const s2p::field<2, double>& x,
                                      s2p::field<2, double>& y) {
   auto map = s2p::resource_map<2>::block_cyclic(y.extent(), {2, y.extent()[1]}, 4);
@@ -85,6 +86,8 @@ S2P_KERNEL S2P_TILES(4) void hoisted(long r, const s2p::field<2, double>& x,
       first = 0;
     for (long k = std::max(first, 0L); k <= i[0]; ++k)
       sum += 0.5 * xd[{k, i[1]}];
+    for (long k = 0; k < i[0] && k < n && k != 5; ++k)
+      sum += 0.25 * xd[{k, i[1]}];
     yd[i] = sum;
   });
 }
