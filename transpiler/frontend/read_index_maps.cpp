@@ -118,6 +118,15 @@ void add_sum_terms(const clang::Expr* e, const HelperArguments* through, int sig
   out.terms.push_back({base, level, sign});
 }
 
+// Of several bounds a range lies inside (a clamp's arguments, a conjunction's conjuncts), the
+// one to read it by: the first the relations and the launch can read, or the index's, which
+// follows each iteration.
+void keep_preferred(std::optional<ir::TileStep::RangeBound>& chosen,
+                    std::optional<ir::TileStep::RangeBound> bound) {
+  if (bound && (!chosen || (bound->index && !chosen->index)))
+    chosen = std::move(bound);
+}
+
 } // namespace
 
 // i[k] for the forall's index `i` (read through helpers): k, else nothing.
@@ -374,11 +383,8 @@ KernelExtractor::Impl::end_bound(const LoopRange& loop, std::int64_t add, const 
   if (loop.ends.empty())
     return range_bound(loop.end, add + (loop.inclusive ? 1 : 0), scope, true, depth);
   std::optional<ir::TileStep::RangeBound> chosen;
-  for (const auto& [end, inclusive] : loop.ends) {
-    auto bound = range_bound(end, add + (inclusive ? 1 : 0), scope, true, depth);
-    if (bound && (!chosen || (bound->index && !chosen->index)))
-      chosen = std::move(bound);
-  }
+  for (const auto& [end, inclusive] : loop.ends)
+    keep_preferred(chosen, range_bound(end, add + (inclusive ? 1 : 0), scope, true, depth));
   return chosen;
 }
 
@@ -401,11 +407,8 @@ KernelExtractor::Impl::clamped_bound(const clang::Expr* e, std::int64_t add,
   if (!call)
     return std::nullopt;
   std::optional<ir::TileStep::RangeBound> chosen;
-  for (const clang::Expr* arm : call->arguments()) {
-    auto bound = range_bound(arm, add, scope, upper, depth + 1);
-    if (bound && (!chosen || (bound->index && !chosen->index)))
-      chosen = std::move(bound);
-  }
+  for (const clang::Expr* arm : call->arguments())
+    keep_preferred(chosen, range_bound(arm, add, scope, upper, depth + 1));
   return chosen;
 }
 
