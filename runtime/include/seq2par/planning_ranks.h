@@ -3,15 +3,18 @@
 // instantiations for ranks 1 to 4: the runtime library compiles them once
 // (runtime/planning/src/planning_ranks.cpp) instead of every generated program compiling them
 // again; they were most of a generated program's back-end time. A rank above 4 is instantiated
-// where it is used, as any template is. Included at the end of <seq2par/tile_program.h>.
-// C++17, like the rest of what generated code includes.
+// where it is used, as any template is. Included at the end of <seq2par/runtime.h>, what
+// generated code includes (code that includes <seq2par/tile_program.h> alone instantiates
+// them itself, as before). C++17, like the rest of what generated code includes.
 #pragma once
 
 #include <seq2par/tile_program.h>
 
 // One rank's explicit instantiations; PREFIX is `extern` for the declarations every user of the
 // headers sees, empty for the definitions in the runtime library.
-// NOLINTBEGIN(cppcoreguidelines-macro-usage): an explicit instantiation list has no other form
+// An explicit instantiation list has no other form than a macro, and its arguments (`extern`, a
+// rank in template arguments) cannot take parentheses.
+// NOLINTBEGIN(cppcoreguidelines-macro-usage,bugprone-macro-parentheses)
 #define S2P_PLANNING_RANK_INSTANTIATIONS(PREFIX, N)                                              \
   PREFIX template class s2p::resource_map<N>;                                                    \
   PREFIX template std::vector<s2p::forall_task> s2p::owner_copy_detail::output_tasks<N>(         \
@@ -51,6 +54,6 @@
   S2P_PLANNING_RANK_INSTANTIATIONS(PREFIX, 2)                                                    \
   S2P_PLANNING_RANK_INSTANTIATIONS(PREFIX, 3)                                                    \
   S2P_PLANNING_RANK_INSTANTIATIONS(PREFIX, 4)
-// NOLINTEND(cppcoreguidelines-macro-usage)
+// NOLINTEND(cppcoreguidelines-macro-usage,bugprone-macro-parentheses)
 
 S2P_PLANNING_RANKS(extern)

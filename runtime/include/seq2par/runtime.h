@@ -396,3 +396,5 @@ void collective(const tile_kernel_info& info, collective_kind kind, const field<
 
 #include <seq2par/tile_program.h>
 #include <seq2par/forall.h>
+// The planner's templates that depend on the rank alone, compiled once in the runtime library.
+#include <seq2par/planning_ranks.h>

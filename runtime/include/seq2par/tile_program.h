@@ -638,6 +638,3 @@ field<N, T> shared_copy(const shared_view<N, T>& view, const tile_memory& memory
 }
 
 } // namespace s2p::rt
-
-// The templates above that depend on the rank alone, compiled once in the runtime library.
-#include <seq2par/planning_ranks.h>
