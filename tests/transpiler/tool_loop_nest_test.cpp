@@ -266,3 +266,53 @@ S2P_KERNEL S2P_TILES(4) void k(long r, const s2p::field<1, double>& x, s2p::fiel
   // A conjunction: the index's bound among its conjuncts.
   EXPECT_EQ(maps.at(2).at("ranges"), json::parse(R"([["0", "i0+2"]])")) << maps.dump();
 }
+
+// The `if`s around a read narrow where it is planned also when the read initializes a local
+// (`const double left = xd[{i[0] - 1}];`) and when it is a tile access of a block task
+// (`if (b[1] >= 1) ... At({b[0], b[1] - 1})`, or after an early return): the tile-steps dump
+// shows each read's guard and the launch carries it.
+TEST_F(Tool, GuardsNarrowReadsInDeclarationsAndTileAccesses) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(const s2p::field<1, double>& x, s2p::field<1, double>& y) {
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto xd = s2p::agile(x, map);
+  auto yd = s2p::agile(y, map);
+  s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+    if (i[0] > 0) {
+      const double left = xd[{i[0] - 1}];
+      yd[i] = left;
+    }
+  });
+}
+S2P_KERNEL S2P_TILES(4) void t(s2p::field<2, double>& A, s2p::field<2, double>& B) {
+  const int n = A.extent()[0];
+  auto columns = s2p::resource_map<2>::block_cyclic(A.extent(), {n, 1}, 4);
+  auto Ad = s2p::agile(A, columns);
+  auto Bd = s2p::agile(B, columns);
+  auto At = s2p::tiles(Ad);
+  auto Bt = s2p::tiles(Bd);
+  s2p::forall(Bt.blocks(), [&](s2p::index<2> b) {
+    if (b[1] == 0)
+      return;
+    auto out = Bt(b);
+    const auto left = At({b[0], b[1] - 1});
+    for (int j = 0; j < n; ++j)
+      out[{j, 0}] = left[{j, 0}];
+  });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json element = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& read_map = element.at("steps").at(0).at("reads").at(0).at("index_maps").at(0);
+  EXPECT_EQ(read_map.at("guard"), json::parse(R"(["i0 >= 1"])")) << read_map.dump();
+  const json blocks = json::parse(read(dir / "out" / "k.t.tile-steps.json"));
+  const json& block_map = blocks.at("steps").at(0).at("reads").at(0).at("index_maps").at(0);
+  EXPECT_EQ(block_map.at("guard"), json::parse(R"(["i1 >= 1"])")) << block_map.dump();
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find("s2p::rt::tile_reads(At,\"At\",{s2p::index_map<2>{{0,1},{0,-1},{0,0},"
+                      "{-s2p::index_map<2>::unbounded,static_cast<std::int64_t>(1)}"),
+            std::string::npos)
+      << code;
+}

@@ -255,14 +255,28 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
   }
 }
 
+// The statement around `child`: its parent, or for an initializer (`const auto a = At(...);`)
+// the declaration statement holding the variable it initializes.
+const clang::Stmt* KernelExtractor::Impl::parent_statement(const clang::Stmt& child) const {
+  const auto parents = ctx_.getParents(child);
+  if (parents.empty())
+    return nullptr;
+  if (const auto* statement = parents[0].get<clang::Stmt>())
+    return statement;
+  const auto* var = parents[0].get<clang::VarDecl>();
+  if (!var)
+    return nullptr;
+  const auto holders = ctx_.getParents(*var);
+  return holders.empty() ? nullptr : holders[0].get<clang::DeclStmt>();
+}
+
 std::vector<TileStep::IndexBound> KernelExtractor::Impl::guard_of(const clang::Stmt& access,
                                                                   const clang::ParmVarDecl& i,
                                                                   const clang::Stmt& body) const {
   std::vector<TileStep::IndexBound> guard;
   const clang::Stmt* child = &access;
   while (child != &body) {
-    const auto parents = ctx_.getParents(*child);
-    const clang::Stmt* parent = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+    const clang::Stmt* parent = parent_statement(*child);
     if (!parent)
       break;
     if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(parent);

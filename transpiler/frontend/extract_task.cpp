@@ -13,6 +13,8 @@
 
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
+
 namespace s2p::frontend {
 
 bool KernelExtractor::Impl::is_warp_task(const clang::Stmt& body) const {
@@ -67,7 +69,15 @@ KernelExtractor::Impl::run_task(const clang::FunctionDecl& kernel, const clang::
       bind(param, {Binding::Kind::Opaque, -1, {}, "", true});
     }
   }
-  for (const auto& [view, rank] : tile_views) {
+  // In declaration order: the map's order is the declarations' addresses, which would make
+  // the generated tables depend on how Clang allocated them.
+  std::vector<const clang::ValueDecl*> views;
+  for (const auto& entry : tile_views)
+    views.push_back(entry.first);
+  std::sort(views.begin(), views.end(), [&](const clang::ValueDecl* a, const clang::ValueDecl* b) {
+    return ctx_.getSourceManager().isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+  });
+  for (const clang::ValueDecl* view : views) {
     ir::Tensor tensor;
     tensor.name = view->getNameAsString();
     tensor.kind = ir::TensorKind::Ref;

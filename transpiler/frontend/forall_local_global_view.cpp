@@ -29,6 +29,7 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
   int rank = 0;
   const clang::ValueDecl* output = nullptr;
   const LoopRanges* loops = nullptr; // loop variables a tile access may use as coordinates
+  const clang::Stmt* body = nullptr;  // the forall body (the guards of an access stop there)
   std::vector<TileAccess> accesses;
   std::set<const clang::DeclRefExpr*> allowed;   // tile views used as Xt(m) or Xt.blocks()
   std::set<const clang::ValueDecl*> input_views; // variables holding an input block
@@ -69,6 +70,10 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
                                   "value of the kernel");
       return true;
     }
+    // The `if`s around the access on the block index (a boundary task reads no neighbour:
+    // `if (b[1] >= 1) ... At({b[0], b[1] - 1})`) narrow the blocks it is planned to read.
+    if (ref->getDecl() != output)
+      map->guard = self->guard_of(*op, *b, *body);
     accesses.push_back({ref->getDecl(), *map, op});
     return true;
   }
@@ -164,6 +169,7 @@ std::optional<ir::TileStep> KernelExtractor::Impl::tile_forall_step(
   finder.output = &output;
   const LoopRanges loops = loop_ranges(*lambda.getBody());
   finder.loops = &loops;
+  finder.body = lambda.getBody();
   finder.TraverseStmt(lambda.getBody());
   if (!finder.ok || !record_tile_reads(step, finder.accesses, output, call))
     return std::nullopt;

@@ -145,6 +145,8 @@ private:
   bool window_coordinate(const clang::Expr* c, const HelperArguments* through,
                          const clang::ParmVarDecl* i, const LoopRanges* loops, int forall_rank,
                          int field_rank, std::int64_t offset, ir::TileStep::IndexMap& map) const;
+  // The statement around `child` (through a declaration: its DeclStmt).
+  const clang::Stmt* parent_statement(const clang::Stmt& child) const;
   // The bounds on the forall's index `i` that the `if`s around `access` (in the forall body
   // `body`) put (extract_guards.cpp).
   std::vector<ir::TileStep::IndexBound> guard_of(const clang::Stmt& access,

@@ -639,6 +639,8 @@ agile_field<N, T> agile(const field<N, T>& f, const resource_map<N>& map) {
 template <int N, class T> class tile_blocks {
 public:
   explicit tile_blocks(const agile_field<N, T>& a) : agile_(a) {}
+  // The view keeps a reference: of a temporary it would dangle (name the agile field first).
+  explicit tile_blocks(const agile_field<N, T>&&) = delete;
   field<N, T> operator()(const index<N>& block) const {
     return agile_.data().section(
         resource_map<N>::block_grid(agile_.extent(), agile_.map().algorithmic_block(), block));
@@ -654,6 +656,9 @@ private:
 template <int N, class T> tile_blocks<N, T> tiles(const agile_field<N, T>& a) {
   return tile_blocks<N, T>(a);
 }
+// s2p::tiles(s2p::agile(X, map)) would view a temporary that is gone by the next statement:
+// write `auto Xd = s2p::agile(X, map); auto Xt = s2p::tiles(Xd);`.
+template <int N, class T> tile_blocks<N, T> tiles(const agile_field<N, T>&&) = delete;
 
 namespace detail {
 template <int D, int N, class Body>

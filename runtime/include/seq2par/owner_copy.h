@@ -292,14 +292,19 @@ template <int N> extent<N> block_counts_of(const input_access<N>& input) {
 }
 
 // The elements of a box of `input`'s algorithmic blocks (block coordinates), false when a
-// block of it lies outside the field.
+// block of it lies outside the field. An empty box (a task its guard keeps from reading
+// through this map) needs nothing.
 template <int N>
 bool blocks_region(const input_access<N>& input, const grid<N>& blocks, grid<N>& needed) {
+  if (blocks.total_extent() <= 0) {
+    needed = grid<N>{};
+    return true;
+  }
   const extent<N> counts = block_counts_of(input);
   index<N> last = blocks.offset;
   for (int d = 0; d < N; ++d)
     last[d] += blocks.size[d] - 1;
-  if (blocks.total_extent() <= 0 || !counts.contains(blocks.offset) || !counts.contains(last))
+  if (!counts.contains(blocks.offset) || !counts.contains(last))
     return false;
   const extent<N> algorithmic = input.map->algorithmic_block();
   const grid<N> first = resource_map<N>::block_grid(input.map->parent(), algorithmic, blocks.offset);
