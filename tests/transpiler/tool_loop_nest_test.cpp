@@ -316,3 +316,36 @@ S2P_KERNEL S2P_TILES(4) void t(s2p::field<2, double>& A, s2p::field<2, double>& 
             std::string::npos)
       << code;
 }
+
+// A strided read (an index coordinate times a constant, alone and in a window) is recorded
+// with its scale in the tile-steps dump, read as `2i0 + k` by the access relations, and
+// launched with `.scaled(...)`.
+TEST_F(Tool, StridedReadsCarryTheirScaleThroughEveryStage) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(const s2p::field<1, double>& x, s2p::field<1, double>& y) {
+  auto xd = s2p::agile(x, s2p::resource_map<1>::block(x.extent(), 4));
+  auto yd = s2p::agile(y, s2p::resource_map<1>::block(y.extent(), 4));
+  s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+    double sum = xd[{2 * i[0] + 1}];
+    for (int k = 0; k < 3; ++k)
+      sum += xd[{i[0] * 2 + k}];
+    yd[i] = sum;
+  });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps,access", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json"));
+  const json& maps = steps.at("steps").at(0).at("reads").at(0).at("index_maps");
+  ASSERT_EQ(maps.size(), 2U) << maps.dump();
+  EXPECT_EQ(maps.at(0).at("scale"), json::parse("[2]")) << maps.dump();
+  EXPECT_EQ(maps.at(0).at("offset"), json::parse("[1]")) << maps.dump();
+  EXPECT_EQ(maps.at(1).at("scale"), json::parse("[2]")) << maps.dump();
+  EXPECT_EQ(maps.at(1).at("span"), json::parse("[3]")) << maps.dump();
+  const std::string access = read(dir / "out" / "k.k.access.json");
+  EXPECT_NE(access.find("xd[1 + 2i0]"), std::string::npos) << access;
+  EXPECT_NE(access.find("xd[2i0 + k0]"), std::string::npos) << access;
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find("s2p::index_map<1>{{0},{1}}.scaled({2})"), std::string::npos) << code;
+}

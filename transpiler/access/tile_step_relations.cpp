@@ -77,7 +77,8 @@ private:
       }
       const std::int64_t span = d < map.span.size() ? map.span[d] : 0;
       if (map.axis[d] != TileStep::kLoopAxis) {
-        const auto at = AffineExpr::variable(static_cast<std::size_t>(map.axis[d]), map.offset[d]);
+        const auto at = map.scale_of(d) * AffineExpr::variable(static_cast<std::size_t>(map.axis[d])) +
+                        map.offset[d];
         // A window of the index: i[axis] + offset + k, k a new body loop over [0, span).
         index.push_back(span > 0 ? at + AffineExpr::variable(add_body_loop(0, span)) : at);
         continue;
@@ -259,6 +260,8 @@ std::string index_text(const TileStep::IndexMap& map) {
       out += std::to_string(map.offset[d]);
       continue;
     }
+    if (axis != TileStep::kLoopAxis && map.scale_of(d) != 1)
+      out += std::to_string(map.scale_of(d)) + "*";
     out += axis == TileStep::kLoopAxis ? "k"
            : (one && axis == 0)       ? "i"
                                         : "i" + std::to_string(axis);

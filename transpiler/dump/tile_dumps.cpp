@@ -98,6 +98,8 @@ json step_json(const TileStep& step, std::size_t index, const schedules::TileSch
         maps.push_back({{"axis", map.axis}, {"offset", map.offset}});
         if (!map.span.empty()) // loop axes (-1): a task reads span[d] blocks from offset[d]
           maps.back()["span"] = map.span;
+        if (!map.scale.empty()) // strided: scale[d] * i[axis[d]] + offset[d]
+          maps.back()["scale"] = map.scale;
         if (!map.symbol.empty()) // a coordinate that is the kernel's value: "k+1", or null
           maps.back()["symbols"] = symbols_json(map.symbol);
         if (!map.range.empty()) // a loop coordinate over [lower, upper), kernel values

@@ -297,6 +297,14 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int 
     }
     out << ")";
   }
+  if (!map.scale.empty()) { // strided coordinates; the lifted leading ones are fixed (scale 1)
+    std::vector<std::string> scale(static_cast<std::size_t>(pad), "1");
+    for (std::size_t d = 0; d < map.axis.size(); ++d)
+      scale.push_back(std::to_string(map.scale_of(d)));
+    out << ".scaled(";
+    list(scale);
+    out << ")";
+  }
 }
 
 // Whether the launch can run the index over the guard's box alone (TileStep::iteration_box):

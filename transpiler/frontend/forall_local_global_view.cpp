@@ -64,7 +64,8 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
     if (!map) {
       fail(op->getBeginLoc(), "a tile access '" + ref->getDecl()->getNameAsString() +
                                   "(...)' takes the block index, or one built from it with each "
-                                  "coordinate b[k] plus a constant (like {b[1], b[0]}), a "
+                                  "coordinate b[k] (or a constant times it) plus a constant (like "
+                                  "{b[1], b[0]}, {2 * b[0], k}), a "
                                   "variable of a loop in the body (like {b[0], k}: the task "
                                   "reads every block of the loop's range), a constant, or a "
                                   "value of the kernel");

@@ -141,6 +141,11 @@ private:
                         int field_rank, std::int64_t offset, ir::TileStep::IndexMap& map);
   std::optional<int> index_axis(const clang::Expr* base, const HelperArguments* level,
                                 const clang::ParmVarDecl* i, int forall_rank) const;
+  // i[k] or an integer constant times it (`2 * i[0]`, `i[1] * 3`): k and the factor.
+  std::optional<std::pair<int, std::int64_t>> scaled_index_axis(const clang::Expr* base,
+                                                                const HelperArguments* level,
+                                                                const clang::ParmVarDecl* i,
+                                                                int forall_rank) const;
   // i[k] plus or minus a loop variable of the body, plus constants: a window of the index.
   bool window_coordinate(const clang::Expr* c, const HelperArguments* through,
                          const clang::ParmVarDecl* i, const LoopRanges* loops, int forall_rank,

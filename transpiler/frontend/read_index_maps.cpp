@@ -146,6 +146,39 @@ std::optional<int> KernelExtractor::Impl::index_axis(const clang::Expr* base,
   return static_cast<int>(k);
 }
 
+std::optional<std::pair<int, std::int64_t>>
+KernelExtractor::Impl::scaled_index_axis(const clang::Expr* base, const HelperArguments* level,
+                                         const clang::ParmVarDecl* i, int forall_rank) const {
+  if (const auto k = index_axis(base, level, i, forall_rank))
+    return std::make_pair(*k, std::int64_t{1});
+  const auto* product = llvm::dyn_cast<clang::BinaryOperator>(base);
+  if (!product || product->getOpcode() != clang::BO_Mul)
+    return std::nullopt;
+  for (const auto& [factor, operand] : {std::pair{product->getLHS(), product->getRHS()},
+                                        std::pair{product->getRHS(), product->getLHS()}}) {
+    const auto [value, value_level] = resolve(factor, level);
+    clang::Expr::EvalResult c;
+    if (value->isValueDependent() || !value->EvaluateAsInt(c, ctx_) || c.Val.getInt() == 0)
+      continue;
+    const auto [index, index_level] = resolve(operand, level);
+    if (const auto k = index_axis(index, index_level, i, forall_rank))
+      return std::make_pair(*k, c.Val.getInt().getExtValue());
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Coordinate d of `map` scales the index by `factor` (nothing is recorded for 1).
+void set_scale(ir::TileStep::IndexMap& map, int field_rank, std::size_t d, std::int64_t factor) {
+  if (factor == 1)
+    return;
+  map.scale.resize(static_cast<std::size_t>(field_rank), 1);
+  map.scale[d] = factor;
+}
+
+} // namespace
+
 // c = i[k] + v + constants or i[k] - v + constants, v a counted loop variable of the body
 // over [a, b): the window i[k] + [offset, offset + b - a) of the index (TileStep::IndexMap's
 // span on an index axis), a convolution's or a stencil's loop over its offsets. A loop whose
@@ -159,9 +192,12 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
   std::optional<int> axis;
   const LoopRange* range = nullptr;
   int loop_sign = 1;
+  std::int64_t factor = 1;
   for (const SumTerms::Term& term : sum.terms) {
-    if (const auto k = index_axis(term.leaf, term.level, i, forall_rank); k && !axis && term.sign > 0) {
-      axis = k;
+    if (const auto k = scaled_index_axis(term.leaf, term.level, i, forall_rank);
+        k && !axis && term.sign > 0) {
+      axis = k->first;
+      factor = k->second;
       continue;
     }
     const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(referenced_decl(term.leaf));
@@ -173,6 +209,8 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
   if (!axis || !range)
     return false;
   if (!range->constant) {
+    if (factor != 1) // a strided window over kernel values' range: not modelled
+      return false;
     const std::size_t d = map.axis.size();
     add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
     if (!through)
@@ -183,6 +221,7 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
   const auto [first, last] = *range->constant; // [first, last)
   map.span.resize(static_cast<std::size_t>(field_rank), 0);
   map.span[map.axis.size()] = last - first; // loop_range keeps only loops that run
+  set_scale(map, field_rank, map.axis.size(), factor);
   map.axis.push_back(*axis);
   map.offset.push_back(offset + sum.constant + (loop_sign > 0 ? first : 1 - last));
   return true;
@@ -218,8 +257,9 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
       add_kernel_range(range, offset, {*i, forall_rank, loops}, field_rank, map);
     return true;
   }
-  if (const auto k = index_axis(base, level, i, forall_rank)) {
-    map.axis.push_back(*k);
+  if (const auto k = scaled_index_axis(base, level, i, forall_rank)) {
+    set_scale(map, field_rank, map.axis.size(), k->second);
+    map.axis.push_back(k->first);
     map.offset.push_back(offset);
     return true;
   }

@@ -267,10 +267,14 @@ struct TileStep {
     // (a whole-axis loop coordinate for the stages that plan without them; the relations and
     // the launch read the range). Empty: none is.
     std::vector<std::optional<KernelRange>> range{};
+    // scale[d]: index coordinate d is scale[d] * i[axis[d]] + offset[d] (a strided read,
+    // `2 * i[0]`). Empty: every index coordinate has scale 1.
+    std::vector<std::int64_t> scale{};
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
+    std::int64_t scale_of(std::size_t d) const { return d < scale.size() ? scale[d] : 1; }
     // The task's own index (i0, i1, ...): no permutation, offset, span or guard.
     bool is_own() const {
-      if (!span.empty() || !guard.empty() || !symbol.empty() || !range.empty())
+      if (!span.empty() || !guard.empty() || !symbol.empty() || !range.empty() || !scale.empty())
         return false;
       for (std::size_t d = 0; d < axis.size(); ++d)
         if (axis[d] != static_cast<int>(d) || offset[d] != 0)

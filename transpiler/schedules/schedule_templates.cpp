@@ -289,6 +289,7 @@ std::vector<s2p::index_map<N>> index_maps(const MultiTile& multi, const TileStep
       map.offset[static_cast<std::size_t>(d)] = m.offset[static_cast<std::size_t>(d)];
       if (!m.span.empty())
         map.span[static_cast<std::size_t>(d)] = m.span[static_cast<std::size_t>(d)];
+      map.scale[static_cast<std::size_t>(d)] = m.scale_of(static_cast<std::size_t>(d));
       const auto at = static_cast<std::size_t>(d);
       if (at < m.range.size() && m.range[at]) {
         const TileStep::KernelRange& range = *m.range[at];

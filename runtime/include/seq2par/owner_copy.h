@@ -50,6 +50,11 @@ namespace s2p {
 // out[lower_axis[d]] + lower_offset[d] at the earliest; where upper_axis[d] is one, it stops
 // before out[upper_axis[d]] + upper_offset[d]. These narrow the range [offset, offset + span)
 // (or the whole axis), so the image of a rectangle is still a rectangle.
+//
+// An index coordinate may be scaled: in[d] = scale[d] * out[source_axis[d]] + offset[d] (+ the
+// window), a strided read (`Xd[{2 * i[0] + k}]`, a restriction or a stride-2 convolution).
+// The image of a rectangle is then the rectangle around the strided elements (the gaps
+// between them included, which memory blocks of the strided elements usually hold anyway).
 template <int N> struct index_map {
   static constexpr int loop_axis = -1;
   static constexpr std::int64_t whole_axis = -1;
@@ -68,6 +73,7 @@ template <int N> struct index_map {
   std::array<std::int64_t, N> lower_offset{};
   std::array<int, N> upper_axis = filled_axes(loop_axis);
   std::array<std::int64_t, N> upper_offset{};
+  std::array<std::int64_t, N> scale = filled(1);
 
   static constexpr std::array<int, N> filled_axes(int axis) {
     std::array<int, N> a{};
@@ -85,6 +91,13 @@ template <int N> struct index_map {
     m.lower_offset = lower_offsets;
     m.upper_axis = upper_axes;
     m.upper_offset = upper_offsets;
+    return m;
+  }
+
+  // This map with index coordinates scaled (what a launch writes for `2 * i[0]`).
+  index_map scaled(const std::array<std::int64_t, N>& factors) const {
+    index_map m = *this;
+    m.scale = factors;
     return m;
   }
 
@@ -128,8 +141,12 @@ template <int N> struct index_map {
       const auto k = static_cast<std::size_t>(d);
       const int s = source_axis[k];
       if (s != loop_axis) {
-        out.offset[d] = g.offset[s] + offset[k];
-        out.size[d] = g.size[s] + (span[k] > 0 ? span[k] - 1 : 0); // a window widens the image
+        // The first and the last index of `g` along s, scaled (a negative scale reverses them).
+        const std::int64_t first = scale[k] * g.offset[s];
+        const std::int64_t last = scale[k] * (g.offset[s] + g.size[s] - 1);
+        out.offset[d] = std::min(first, last) + offset[k];
+        out.size[d] = std::max(first, last) - std::min(first, last) + 1 +
+                      (span[k] > 0 ? span[k] - 1 : 0); // a window widens the image
       } else if (span[k] == whole_axis) {
         out.offset[d] = 0;
         out.size[d] = whole[d];

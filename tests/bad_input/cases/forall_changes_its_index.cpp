@@ -17,4 +17,4 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& z, const s2p::field<1, floa
   s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = shifted(Xd, i); });
 }
 // EXPECT: 14:10: error: the forall body changes its index 'i'; seq2par plans the elements each task reads from the index it is given: write the offset in the index inste
-// EXPECT: 6:12: error: the index of 'f' (agile field 'Xd' in helper 'shifted') (rank 1) must be the forall's index, or one coordinate per axis of the field, each i[k] plus a constant
+// EXPECT: 6:12: error: the index of 'f' (agile field 'Xd' in helper 'shifted') (rank 1) must be the forall's index, or one coordinate per axis of the field, each i[k] or a constant times it, plus a constant

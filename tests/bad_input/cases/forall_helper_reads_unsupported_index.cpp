@@ -12,5 +12,5 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& z, const s2p::field<1, floa
   s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = at_clamped(Yd, i[0], 256); });
   s2p::forall(Zd.extent(), [&](s2p::index<1> i) { Zd[i] = opaque(Yd, i[0]); });
 }
-// EXPECT: 5:12: error: the index of 'f' (agile field 'Yd' in helper 'at_clamped') (rank 1) must be the forall's index, or one coordinate per axis of the field, each i[k] plus a const
+// EXPECT: 5:12: error: the index of 'f' (agile field 'Yd' in helper 'at_clamped') (rank 1) must be the forall's index, or one coordinate per axis of the field, each i[k] or a constant times it, plus a const
 // EXPECT: 13:59: error: the forall body calls 'opaque', whose body seq2par cannot see; every tile runs the body at once, so state it keeps would race or change with the
