@@ -142,8 +142,8 @@ TEST(TileStepRelations, KernelValuesAreSymbolsOfGuardsAndCoordinates) {
   const auto dependence = carried_dependence(relations.statement);
   ASSERT_TRUE(dependence.has_value());
   EXPECT_EQ(dependence->message,
-            "iteration (1, 1) reads y(1, 0), which iteration (1, 0) writes (with k = 0, n0 = 2, "
-            "n1 = 2)");
+            "iteration (1, 1) reads y(1, 0), which iteration (1, 0) writes (with k = 0, the "
+            "forall's extent[0] = 2, the forall's extent[1] = 2)");
 }
 
 // Reads at (k, i1) for a body loop k over [lower, upper), bounds that are kernel values (trmm's
