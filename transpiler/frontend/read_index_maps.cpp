@@ -158,7 +158,9 @@ KernelExtractor::Impl::scaled_index_axis(const clang::Expr* base, const HelperAr
                                         std::pair{product->getRHS(), product->getLHS()}}) {
     const auto [value, value_level] = resolve(factor, level);
     clang::Expr::EvalResult c;
-    if (value->isValueDependent() || !value->EvaluateAsInt(c, ctx_) || c.Val.getInt() == 0)
+    // A factor beyond 32 bits would overflow the planner's coordinates (scale * index).
+    if (value->isValueDependent() || !value->EvaluateAsInt(c, ctx_) || c.Val.getInt() == 0 ||
+        c.Val.getInt().getSignificantBits() > 32)
       continue;
     const auto [index, index_level] = resolve(operand, level);
     if (const auto k = index_axis(index, index_level, i, forall_rank))
