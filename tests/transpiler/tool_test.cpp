@@ -200,6 +200,44 @@ S2P_KERNEL void k(s2p::tensor_ref<int> r, int n) {
   }
 }
 
+// A constant trip count is expanded while the kernel fits a tile; when its warps' code would
+// not (200 iterations of this ring need about 39 KB, more than a 20,000-byte tile), the loop is
+// kept as a loop, as a run-time count is, and the dumps show the plan used.
+TEST_F(Tool, LongConstantLoopIsKeptWhenItsExpansionDoesNotFit) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_INTRINSIC void produce(s2p::out<int> b);
+S2P_INTRINSIC void consume(s2p::in<int> b, s2p::out<int> r);
+S2P_KERNEL void k(s2p::tensor_ref<int> r) {
+  s2p::pool<int, 30> smem;
+  auto ring = smem.tensor<3, 10>(0);
+  for (int i = 0; i < 200; ++i) {
+    S2P_WARP(0) produce(ring[i % 3]);
+    S2P_WARP(1) consume(ring[i % 3], r[i]);
+  }
+}
+)";
+  const auto expanded = run("k.cpp --out-dir out", dir);
+  ASSERT_EQ(expanded.status, 0) << expanded.output;
+  EXPECT_EQ(occurrences(read(dir / "out" / "k.par.cpp"), "produce(ring["), 200u);
+
+  const auto kept =
+      run("k.cpp --out-dir small --tile-sram 20000 --dump=warps --dump-after=build-cdfg", dir);
+  ASSERT_EQ(kept.status, 0) << kept.output;
+  const std::string output = comments_on_one_line(read(dir / "small" / "k.par.cpp"));
+  EXPECT_EQ(occurrences(output, "produce(ring["), 3u) << "one call per residue of i % 3";
+  EXPECT_NE(output.find("loop 'i' (line 7) kept as a loop (200 iterations; expanded, the kernel "
+                        "would not fit a tile)"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find("s2p::rt::trip_count(0, 200, 1)"), std::string::npos);
+  const json warps = json::parse(read(dir / "small" / "k.k.warps.json"));
+  ASSERT_EQ(warps["regions"].size(), 1u) << warps.dump(1);
+  EXPECT_EQ(warps["regions"][0]["region"], "symbolic-loop");
+  EXPECT_EQ(warps["regions"][0]["loop"]["constant_trips"], 200);
+  const json built = json::parse(read(dir / "small" / "k.k.after-build-cdfg.json"));
+  EXPECT_EQ(built["regions"][0]["region"], "symbolic-loop") << "the dumps of the plan used";
+}
+
 // --fabric: the chips x tiles of a fabric file bound S2P_TILES; a broken file is a usage
 // error that names the field.
 TEST_F(Tool, FabricFileSetsHowManyTilesAKernelMaySpan) {

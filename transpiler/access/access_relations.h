@@ -72,6 +72,9 @@ struct Domain {
   std::vector<std::string> dimensions;
   std::vector<std::string> parameters;
   std::vector<std::string> value_parameters;
+  // How messages name a parameter the user never wrote ("n0": "the forall's extent[0]");
+  // a parameter without a label is named as it is.
+  std::map<std::string, std::string> parameter_labels;
   std::vector<Constraint> constraints;
   int index_rank = 0;
 

@@ -119,17 +119,6 @@ std::vector<std::string> numbers(const std::vector<std::int64_t>& values) {
   return parts;
 }
 
-// A parameter of the relations that stands for an extent, as the user would write it: the
-// index domain's "n0" is the forall's extent, "e_Ad_1" is Ad.extent()[1].
-std::string extent_name(const std::string& parameter) {
-  const auto axis = parameter.rfind('_');
-  if (parameter.starts_with("e_") && axis != std::string::npos && axis > 2)
-    return parameter.substr(2, axis - 2) + ".extent()[" + parameter.substr(axis + 1) + "]";
-  if (parameter.size() > 1 && parameter[0] == 'n')
-    return "the forall's extent[" + parameter.substr(1) + "]";
-  return parameter;
-}
-
 // "iteration (i0, i1) reads A(i0, i1 - 1), which iteration (i0, i1 - 1) writes": symbolic
 // when the distance is uniform, the witness's values otherwise.
 std::string message(const Pair& pair, const Dependence& d) {
@@ -163,13 +152,11 @@ std::string message(const Pair& pair, const Dependence& d) {
   if (!d.uniform && !d.parameters.empty()) {
     std::string values;
     for (const auto& [name, value] : d.parameters) {
-      // A kernel's value keeps its name; an index domain's extent parameter ("n0") is the
-      // forall's extent, which the user never named.
-      const bool kernel_value =
-          std::find(domain.value_parameters.begin(), domain.value_parameters.end(), name) !=
-          domain.value_parameters.end();
+      // A kernel's value keeps its name; an extent ("n0") is named as the user would write it.
+      const auto label = domain.parameter_labels.find(name);
       values += (values.empty() ? "" : ", ") +
-                (kernel_value ? name : extent_name(name)) + " = " + std::to_string(value);
+                (label != domain.parameter_labels.end() ? label->second : name) + " = " +
+                std::to_string(value);
     }
     text += " (with " + values + ")";
   }

@@ -32,7 +32,11 @@ Domain index_domain(const ir::MultiTile& multi, const TileStep& head) {
     upper.push_back(AffineExpr::parameter(static_cast<std::size_t>(d)));
     parameters.push_back("n" + std::to_string(d));
   }
-  return Domain::box(lower, upper, parameters);
+  Domain domain = Domain::box(lower, upper, parameters);
+  for (int d = 0; d < head.rank; ++d)
+    domain.parameter_labels["n" + std::to_string(d)] =
+        "the forall's extent[" + std::to_string(d) + "]";
+  return domain;
 }
 
 class Lowering {
@@ -114,13 +118,14 @@ private:
   }
   // The parameter standing for axis d of `field`'s extent, added once.
   std::size_t extent_parameter(const std::string& field, std::size_t d) {
-    std::vector<std::string>& parameters = out_.statement.domain.parameters;
+    Domain& domain = out_.statement.domain;
     const std::string name = "e_" + field + "_" + std::to_string(d);
-    const auto at = std::find(parameters.begin(), parameters.end(), name);
-    if (at != parameters.end())
-      return static_cast<std::size_t>(at - parameters.begin());
-    parameters.push_back(name);
-    return parameters.size() - 1;
+    const auto at = std::find(domain.parameters.begin(), domain.parameters.end(), name);
+    if (at != domain.parameters.end())
+      return static_cast<std::size_t>(at - domain.parameters.begin());
+    domain.parameters.push_back(name);
+    domain.parameter_labels[name] = field + ".extent()[" + std::to_string(d) + "]";
+    return domain.parameters.size() - 1;
   }
   // The parameter standing for a kernel's value (any integer), added once.
   std::size_t value_parameter(const std::string& name) {

@@ -501,9 +501,13 @@ json loop_json(const Region& region) {
                     {"line", node.loc.line},
                     {"text", node.call->text}});
   }
-  return json{{"var", loop.var},   {"init", loop.init},     {"bound", loop.bound.to_cpp()},
-              {"step", loop.step}, {"period", loop.period}, {"analysis_window", loop.window},
-              {"body", body}};
+  json out{{"var", loop.var},   {"init", loop.init},     {"bound", loop.bound.to_cpp()},
+           {"step", loop.step}, {"period", loop.period}, {"analysis_window", loop.window},
+           {"body", body}};
+  // A constant loop kept because its expansion did not fit a tile: its trip count.
+  if (loop.constant_trips)
+    out["constant_trips"] = *loop.constant_trips;
+  return out;
 }
 
 json families_json(const Region& region) {

@@ -424,9 +424,11 @@ private:
     if (!program)
       return;
     const int P = loop.period;
-    out_ << "// loop '" << loop.var << "' (line " << loop.loop->loc.line
-         << ") kept as a loop: its buffer use repeats every " << P << " iteration"
-         << (P == 1 ? "" : "s") << "\n";
+    out_ << "// loop '" << loop.var << "' (line " << loop.loop->loc.line << ") kept as a loop";
+    if (loop.constant_trips)
+      out_ << " (" << *loop.constant_trips
+           << " iterations; expanded, the kernel would not fit a tile)";
+    out_ << ": its buffer use repeats every " << P << " iteration" << (P == 1 ? "" : "s") << "\n";
     out_ << "for (std::int64_t s2p_t0 = 0; s2p_t0 < " << trips_name(r) << "; s2p_t0 += " << P
          << ") {\n";
     for (int s = 0; s < P; ++s) {

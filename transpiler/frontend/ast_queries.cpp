@@ -4,6 +4,8 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
+
 namespace s2p::frontend {
 
 const clang::Expr* strip(const clang::Expr* e) {
@@ -51,16 +53,14 @@ const clang::ValueDecl* referenced_decl(const clang::Expr* e) {
   return nullptr;
 }
 
-namespace {
-
-std::optional<std::int64_t> integer_constant(const clang::Expr* e, const clang::ASTContext& ctx) {
+std::optional<std::int64_t> integer_constant(const clang::Expr* e, const clang::ASTContext& ctx,
+                                             unsigned max_bits) {
   clang::Expr::EvalResult value;
-  if (!e || e->isValueDependent() || !e->EvaluateAsInt(value, ctx))
+  if (!e || e->isValueDependent() || !e->EvaluateAsInt(value, ctx) ||
+      value.Val.getInt().getSignificantBits() > std::min(max_bits, 64u))
     return std::nullopt;
   return value.Val.getInt().getExtValue();
 }
-
-} // namespace
 
 std::optional<ConstantTerm> constant_term(const clang::Expr& e, const clang::ASTContext& ctx,
                                           const ValueOf& value_of) {

@@ -27,6 +27,11 @@ std::string qualified_name(const clang::NamedDecl* decl);
 // The declaration `e` names, if it is (after strip) a plain reference.
 const clang::ValueDecl* referenced_decl(const clang::Expr* e);
 
+// The value of an integer constant expression whose value fits `max_bits` signed bits (at
+// most 64); nothing for anything else (a __int128 constant beyond 64 bits included).
+std::optional<std::int64_t> integer_constant(const clang::Expr* e, const clang::ASTContext& ctx,
+                                             unsigned max_bits = 64);
+
 // One step of an affine term with a constant: `e` (after strip) as `base + c`, `base - c` or
 // `c + base`, c an integer constant expression. Index maps, guard bounds and kernel symbols
 // all read `i[0] - 1`, `n + 2`, `1 + i[1]` with it, a step at a time. `value_of` maps an

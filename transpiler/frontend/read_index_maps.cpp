@@ -156,15 +156,13 @@ KernelExtractor::Impl::scaled_index_axis(const clang::Expr* base, const HelperAr
     return std::nullopt;
   for (const auto& [factor, operand] : {std::pair{product->getLHS(), product->getRHS()},
                                         std::pair{product->getRHS(), product->getLHS()}}) {
-    const auto [value, value_level] = resolve(factor, level);
-    clang::Expr::EvalResult c;
     // A factor beyond 32 bits would overflow the planner's coordinates (scale * index).
-    if (value->isValueDependent() || !value->EvaluateAsInt(c, ctx_) || c.Val.getInt() == 0 ||
-        c.Val.getInt().getSignificantBits() > 32)
+    const auto scale = integer_constant(resolve(factor, level).first, ctx_, 32);
+    if (!scale || *scale == 0)
       continue;
     const auto [index, index_level] = resolve(operand, level);
     if (const auto k = index_axis(index, index_level, i, forall_rank))
-      return std::make_pair(*k, c.Val.getInt().getExtValue());
+      return std::make_pair(*k, *scale);
   }
   return std::nullopt;
 }

@@ -28,6 +28,10 @@ public:
   void note(SourceLocation loc, std::string message) {
     items_.push_back({Diagnostic::Level::Note, std::move(loc), std::move(message)});
   }
+  void append(const Diagnostics& other) {
+    items_.insert(items_.end(), other.items_.begin(), other.items_.end());
+    errors_ += other.errors_;
+  }
   bool has_errors() const { return errors_ > 0; }
   const std::vector<Diagnostic>& items() const { return items_; }
 

@@ -1,13 +1,16 @@
 // A kernel's warp-split plan, region by region. Straight code and loops with constant trip
 // counts are expanded; a loop whose trip count is only known at run time stays a loop
-// (a symbolic loop, planned on one period of its dependence pattern). Regions are separated by fences, so each is planned on its own.
+// (a symbolic loop, planned on one period of its dependence pattern), and so does a long
+// constant loop whose expansion would not fit a tile. Regions are separated by fences, so each
+// is planned on its own.
 #pragma once
 
 #include "ir/graph.h"
 
 #include <cstdint>
-#include <string>
+#include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace s2p::ir {
@@ -52,7 +55,10 @@ struct SymbolicLoop {
   std::string var_type; // as declared ("int")
   std::int64_t init = 0;
   std::int64_t step = 1;
-  Expr bound;           // exclusive; kernel symbols only
+  Expr bound;           // exclusive; kernel symbols only (a constant for a kept constant loop)
+  // A loop whose trip count is constant, kept as a loop because its expansion does not fit a
+  // tile (passes/build_cdfg.h, CdfgOptions::keep_long_constant_loops): that count.
+  std::optional<std::int64_t> constant_trips;
   int period = 1;       // iterations after which buffer use repeats
   int window = 0;       // iterations expanded for the analysis
   int body_size = 0;    // calls per iteration

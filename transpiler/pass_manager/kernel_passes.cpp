@@ -58,6 +58,107 @@ void add_warp_operations(const passes::WarpSplit& plan, std::vector<std::int64_t
   }
 }
 
+// The warp-split plans of a kernel's versions, their code checked beside the pools.
+struct PlannedVersions {
+  KernelOutput out;
+  std::vector<std::string> bodies;
+  bool any_call = false;
+  // Refused only for its size: the warps' code does not fit beside the pools, or expanding its
+  // loops passed --max-calls. Keeping its long constant loops as loops may make it fit.
+  bool too_large = false;
+  int constant_loops_kept = 0;
+};
+
+// What planning a warp kernel reads beside the kernel: the options, and where its errors and
+// dumps go.
+struct WarpKernelContext {
+  const TranspileOptions& options;
+  const std::string& display_name;
+  const ir::SourceLocation& declared_at;
+  PassDumps& pass_dumps;
+};
+
+std::string too_many_warps(const ir::Kernel& kernel, int warps, const FabricTarget& fabric) {
+  return "kernel '" + kernel.name + "' runs on " + std::to_string(warps) +
+         " warps but a tile has " + std::to_string(fabric.hardware_threads) +
+         " hardware threads (" +
+         (fabric.file.empty() ? std::string("the simulator's default; a fabric file with more "
+                                            "threads per tile: --fabric")
+                              : fabric.file) +
+         "): put calls on fewer warps";
+}
+
+PlannedVersions plan_versions(const ir::Kernel& kernel, const std::vector<KernelVersion>& versions,
+                              const passes::WarpSplitOptions& split_options,
+                              const WarpKernelContext& context, ir::Diagnostics& diags) {
+  const TranspileOptions& options = context.options;
+  const auto stem = [&](std::size_t v) {
+    return versions.size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1);
+  };
+  PlannedVersions planned;
+  KernelOutput& out = planned.out;
+  out.summary = {kernel.name, 0, 0, 0, 0, {}, {}};
+  for (std::size_t v = 0; v < versions.size(); ++v) {
+    const ir::Kernel& version = versions[v].kernel;
+    const auto plan = passes::run_warp_split(
+        version, split_options, diags,
+        [&](passes::WarpSplitPass pass, const passes::WarpSplit& so_far) {
+          context.pass_dumps.warp_plan(pass, stem(v), version, so_far);
+        });
+    planned.constant_loops_kept += plan.constant_loops_kept;
+    if (diags.has_errors()) {
+      planned.too_large = plan.call_limit_reached;
+      return planned;
+    }
+    planned.any_call |= !plan.regions.empty();
+    planned.bodies.push_back(plan.regions.empty()
+                                 ? "{\n}"
+                                 : emit::emit_kernel_body(version, plan, {context.display_name}));
+    out.summary.warps = std::max(out.summary.warps, static_cast<int>(plan.warps.size()));
+    out.summary.channels = std::max(out.summary.channels, plan.channel_count);
+    out.summary.calls += plan.call_count();
+    add_warp_operations(plan, out.summary.warp_operations);
+    add_warp_dumps(version, plan, options, stem(v), out.summary.files);
+  }
+  if (out.summary.warps > options.fabric.hardware_threads) {
+    diags.error(context.declared_at, too_many_warps(kernel, out.summary.warps, options.fabric));
+    return planned;
+  }
+  // Planned: the warps' code takes room on the tile beside the pools.
+  passes::TileCode code;
+  for (const auto& image : schedules::warp_code_images(out.summary.warp_operations)) {
+    code.bytes += image.bytes;
+    ++code.images;
+  }
+  if (planned.any_call && !passes::check_tile_memory(kernel, split_options.tile_sram_bytes, diags, code))
+    planned.too_large = true; // the pools alone fit: run_warp_split checked them first
+  return planned;
+}
+
+// A kernel refused for its size, planned again with its long constant loops kept: what the
+// second try reports is shown after the first try's errors, as notes, when it fails too.
+void explain_second_try(const ir::Diagnostics& second, const PlannedVersions& retried,
+                        ir::Diagnostics& diags) {
+  for (const ir::Diagnostic& d : second.items()) {
+    if (d.level == ir::Diagnostic::Level::Note)
+      diags.note(d.loc, d.message);
+    else if (d.level == ir::Diagnostic::Level::Error && retried.constant_loops_kept > 0)
+      diags.note(d.loc, "with its long constant loops kept as loops, the kernel is refused too: " +
+                            d.message);
+  }
+}
+
+ir::Diagnostics without_notes(const ir::Diagnostics& diags) {
+  ir::Diagnostics kept;
+  for (const ir::Diagnostic& d : diags.items()) {
+    if (d.level == ir::Diagnostic::Level::Error)
+      kept.error(d.loc, d.message);
+    else if (d.level == ir::Diagnostic::Level::Warning)
+      kept.warning(d.loc, d.message);
+  }
+  return kept;
+}
+
 std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
                                             const ir::SourceLocation& declared_at,
                                             const TranspileOptions& options,
@@ -78,60 +179,44 @@ std::optional<KernelOutput> run_warp_kernel(const ir::Kernel& extracted,
   const auto versions = kernel_versions(kernel, diags);
   if (!versions)
     return std::nullopt;
-  const auto stem = [&](std::size_t v) {
-    return versions->size() == 1 ? kernel.name : kernel.name + ".v" + std::to_string(v + 1);
-  };
   for (std::size_t v = 0; v < versions->size(); ++v)
-    if (!pass_dumps.kernel("kernel-versions", stem(v), (*versions)[v].kernel, declared_at, diags))
+    if (!pass_dumps.kernel("kernel-versions",
+                           versions->size() == 1 ? kernel.name
+                                                 : kernel.name + ".v" + std::to_string(v + 1),
+                           (*versions)[v].kernel, declared_at, diags))
       return std::nullopt;
-  KernelOutput out;
-  out.summary = {kernel.name, 0, 0, 0, 0, {}, {}};
-  std::vector<std::string> bodies;
-  bool any_call = false;
-  for (std::size_t v = 0; v < versions->size(); ++v) {
-    const ir::Kernel& version = (*versions)[v].kernel;
-    const auto plan = passes::run_warp_split(
-        version, options.passes, diags,
-        [&](passes::WarpSplitPass pass, const passes::WarpSplit& so_far) {
-          pass_dumps.warp_plan(pass, stem(v), version, so_far);
-        });
-    if (diags.has_errors())
-      return std::nullopt;
-    any_call |= !plan.regions.empty();
-    bodies.push_back(plan.regions.empty() ? "{\n}"
-                                          : emit::emit_kernel_body(version, plan, {display_name}));
-    out.summary.warps = std::max(out.summary.warps, static_cast<int>(plan.warps.size()));
-    out.summary.channels = std::max(out.summary.channels, plan.channel_count);
-    out.summary.calls += plan.call_count();
-    add_warp_operations(plan, out.summary.warp_operations);
-    add_warp_dumps(version, plan, options, stem(v), out.summary.files);
+  // Loops with constant trip counts are expanded: the plan is exact. When the expanded kernel
+  // does not fit a tile, its long constant loops are kept as loops instead (as loops with a
+  // run-time trip count are), so the kernel is refused only if that does not fit either.
+  const WarpKernelContext context{options, display_name, declared_at, pass_dumps};
+  const std::size_t expanded_dumps = pass_dumps.mark();
+  ir::Diagnostics expanded_diags;
+  PlannedVersions planned =
+      plan_versions(kernel, *versions, options.passes, context, expanded_diags);
+  if (planned.too_large) {
+    passes::WarpSplitOptions keep_loops = options.passes;
+    keep_loops.cdfg.keep_long_constant_loops = true;
+    ir::Diagnostics kept_diags;
+    const std::size_t kept_dumps = pass_dumps.mark();
+    PlannedVersions kept = plan_versions(kernel, *versions, keep_loops, context, kept_diags);
+    if (!kept_diags.has_errors()) {
+      pass_dumps.drop(expanded_dumps, kept_dumps);
+      planned = std::move(kept);
+      expanded_diags = without_notes(kept_diags); // why other loops stayed expanded: moot now
+    } else {
+      pass_dumps.drop(kept_dumps, pass_dumps.mark());
+      explain_second_try(kept_diags, kept, expanded_diags);
+    }
   }
-  if (out.summary.warps > options.fabric.hardware_threads) {
-    diags.error(declared_at, "kernel '" + kernel.name + "' runs on " +
-                                 std::to_string(out.summary.warps) +
-                                 " warps but a tile has " +
-                                 std::to_string(options.fabric.hardware_threads) +
-                                 " hardware threads (" +
-                                 (options.fabric.file.empty()
-                                      ? std::string("the simulator's default; a fabric file with "
-                                                    "more threads per tile: --fabric")
-                                      : options.fabric.file) +
-                                 "): put calls on fewer warps");
+  diags.append(expanded_diags);
+  if (diags.has_errors())
     return std::nullopt;
-  }
-  // Planned: the warps' code takes room on the tile beside the pools.
-  passes::TileCode code;
-  for (const auto& image : schedules::warp_code_images(out.summary.warp_operations)) {
-    code.bytes += image.bytes;
-    ++code.images;
-  }
-  if (any_call && !passes::check_tile_memory(kernel, options.passes.tile_sram_bytes, diags, code))
-    return std::nullopt;
-  if (!any_call)
+  KernelOutput out = std::move(planned.out);
+  if (!planned.any_call)
     diags.warning(declared_at,
                   "kernel '" + kernel.name + "' calls no intrinsic; its body is left unchanged");
   else
-    out.body = select_version(*versions, bodies);
+    out.body = select_version(*versions, planned.bodies);
   return out;
 }
 

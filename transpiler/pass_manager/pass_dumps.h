@@ -10,6 +10,7 @@
 #include "schedules/tile_schedules.h"
 #include "pass_manager/transpile_options.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,13 @@ public:
   bool tile_kernel(std::string_view pass, const std::string& stem, const ir::Kernel& kernel,
                    const schedules::TileSchedules& schedules, const ir::SourceLocation& declared_at,
                    ir::Diagnostics& diags);
+  // A kernel planned twice (its long constant loops kept on the second try) keeps the dumps of
+  // the plan it uses: mark() before each try, then drop(from, to) the other try's files.
+  std::size_t mark() const { return files_.size(); }
+  void drop(std::size_t from, std::size_t to) {
+    files_.erase(files_.begin() + static_cast<std::ptrdiff_t>(from),
+                 files_.begin() + static_cast<std::ptrdiff_t>(to));
+  }
 
 private:
   void add(std::string_view pass, const std::string& stem, const std::string& json,

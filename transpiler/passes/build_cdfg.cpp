@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <variant>
 
 namespace s2p::passes {
 
@@ -42,7 +43,6 @@ namespace {
 int analysis_window(int period) {
   return 8 * period + 32;
 }
-constexpr int kMaxPeriod = 256;
 
 class Expander {
 public:
@@ -59,13 +59,13 @@ public:
     current_.graph.spaces = spaces_;
   }
 
-  std::vector<Region> run() {
+  CdfgRegions run() {
     Bindings env;
     walk(kernel_.root, env);
     finish_region();
     if (failed_)
       regions_.clear();
-    return std::move(regions_);
+    return {std::move(regions_), call_limit_reached_, failed_ ? 0 : constant_loops_kept_};
   }
 
 private:
@@ -226,6 +226,8 @@ private:
     auto bound = evaluate(loop.bound, env, loop.loc, "the bound of loop '" + loop.name + "'");
     if (!bound)
       return;
+    if (options_.keep_long_constant_loops && keep_constant_loop(loop, *init, *bound, env))
+      return;
     const std::size_t scope = env.size();
     for (std::int64_t v = *init; loop.step > 0 ? v < *bound : v > *bound;) {
       env.bind(loop.name, v);
@@ -253,96 +255,6 @@ private:
 
   // --- symbolic loops ---
 
-  // Every access coordinate and inner loop bound in a loop body.
-  void collect_body(const ScheduleNode& node, std::vector<const ScheduleNode*>& calls,
-                    std::vector<const ScheduleNode*>& loops) {
-    if (node.kind == ScheduleNode::Kind::Call)
-      calls.push_back(&node);
-    if (node.kind == ScheduleNode::Kind::Loop)
-      loops.push_back(&node);
-    for (const auto& child : node.children)
-      collect_body(child, calls, loops);
-  }
-
-  std::optional<int> loop_period(const ScheduleNode& loop, const Bindings& env) {
-    std::vector<const ScheduleNode*> calls, loops;
-    for (const auto& child : loop.children)
-      collect_body(child, calls, loops);
-    for (const ScheduleNode* inner : loops) {
-      for (const Expr* e : {&inner->init, &inner->bound}) {
-        if (e->substitute(env).variables().contains(loop.name)) {
-          fail(inner->loc, "the bounds of loop '" + inner->name + "' depend on '" + loop.name +
-                               "', whose loop has a run-time trip count; the body of such a loop "
-                               "must do the same "
-                               "calls in every iteration");
-          return std::nullopt;
-        }
-        if (!e->evaluate(env) && !e->substitute(env).variables().contains(loop.name)) {
-          bool only_inner = true;
-          for (const auto& v : e->substitute(env).variables())
-            only_inner &= std::any_of(loops.begin(), loops.end(),
-                                      [&](const ScheduleNode* l) { return l->name == v; });
-          if (!only_inner) {
-            fail(inner->loc, "loop '" + inner->name +
-                                 "' also has a run-time trip count; only the outer of two nested "
-                                 "loops can have one");
-            return std::nullopt;
-          }
-        }
-      }
-    }
-    std::int64_t period = 1;
-    // How each tensor_ref is indexed: one affine coefficient for all its accesses keeps
-    // dependencies periodic (distinct sub-tensors per iteration, or a fixed distance);
-    // mixing fixed and moving indices (out[2] and out[i]) collides in one iteration only.
-    std::map<int, std::set<std::pair<Periodicity::Kind, std::int64_t>>> ref_indexing;
-    for (const ScheduleNode* call : calls) {
-      for (const auto& access : call->call.accesses) {
-        const Tensor& tensor = kernel_.tensors[access.tensor];
-        if (tensor.kind == TensorKind::Ref && access.whole)
-          ref_indexing[access.tensor].insert({Periodicity::Kind::Periodic, 0});
-        for (const auto& coord : access.coords) {
-          const auto p = periodicity(coord.substitute(env), loop.name);
-          if (tensor.kind == TensorKind::Ref)
-            ref_indexing[access.tensor].insert(
-                {p.kind, p.kind == Periodicity::Kind::Affine ? p.coefficient : 0});
-          // An index with a run-time term (n - 1 - i) is ordered as the whole tensor_ref:
-          // the loop treats that tensor_ref as one unit.
-          if (tensor.kind == TensorKind::Ref) {
-            auto names = coord.substitute(env).variables();
-            names.erase(loop.name);
-            if (!names.empty())
-              ref_indexing[access.tensor].insert({Periodicity::Kind::Other, -1});
-          }
-          if (const auto problem = symbolic_coordinate_problem(
-                  coord, tensor.name, tensor.kind == TensorKind::Pool, loop.name, p)) {
-            fail(access.loc, *problem);
-            return std::nullopt;
-          }
-          if (p.kind == Periodicity::Kind::Periodic)
-            period = lcm(period, p.period);
-          if (period > 1'000'000)
-            break;
-        }
-      }
-    }
-    // Such tensor_refs are treated as one unit inside this loop: every access to them is
-    // ordered (conservative, and periodic).
-    collapsed_refs_.clear();
-    for (const auto& [tensor, kinds] : ref_indexing)
-      if (kinds.size() > 1)
-        collapsed_refs_.insert(tensor);
-    // Period in iterations: i advances by `step` per iteration.
-    const std::int64_t iterations = period / std::gcd(period, std::abs(loop.step));
-    if (iterations > kMaxPeriod) {
-      fail(loop.loc, "the buffer use of loop '" + loop.name + "' repeats only every " +
-                         std::to_string(iterations) + " iterations (at most " +
-                         std::to_string(kMaxPeriod) + " can be kept as a loop)");
-      return std::nullopt;
-    }
-    return static_cast<int>(iterations);
-  }
-
   void symbolic_loop(const ScheduleNode& loop, std::int64_t init, Bindings& env) {
     if (!guards_.empty()) {
       fail(loop.loc, "loop '" + loop.name + "' has a run-time trip count and sits inside an 'if' "
@@ -368,10 +280,52 @@ private:
         return;
       }
     }
-    auto period = loop_period(loop, env);
-    if (!period)
+    auto period = body_period(kernel_, loop, env);
+    if (const auto* problem = std::get_if<LoopProblem>(&period)) {
+      fail(problem->loc, problem->message);
       return;
+    }
+    keep_as_loop(loop, init, std::move(std::get<BodyPeriod>(period)), env);
+  }
+
+  // A loop with a constant trip count, under CdfgOptions::keep_long_constant_loops: kept as a
+  // loop when it is longer than its analysis window and the rules of a loop with a run-time
+  // trip count allow it (no run-time guard around it, not inside another kept loop, counting
+  // up, a periodic body). A loop they do not allow is expanded, with a note saying why (the
+  // driver shows it if the expanded kernel is refused).
+  bool keep_constant_loop(const ScheduleNode& loop, std::int64_t init, std::int64_t bound,
+                          Bindings& env) {
+    if (in_window_ || !guards_.empty() || loop.step <= 0)
+      return false;
+    std::int64_t span = 0;
+    if (bound <= init || __builtin_sub_overflow(bound, init, &span))
+      return false;
+    const std::int64_t trips = span / loop.step + (span % loop.step != 0);
+    if (trips <= analysis_window(1))
+      return false; // no loop shorter than the smallest analysis window gains from it
+    auto period = body_period(kernel_, loop, env);
+    if (const auto* problem = std::get_if<LoopProblem>(&period)) {
+      diags_.note(problem->loc, "loop '" + loop.name + "' (" + std::to_string(trips) +
+                                    " iterations) cannot be kept as a loop, which needs what a "
+                                    "loop with a run-time trip count needs: " + problem->message);
+      return false;
+    }
+    BodyPeriod& body = std::get<BodyPeriod>(period);
+    if (trips <= analysis_window(body.iterations) ||
+        !fits(init + (trips - 1) * loop.step, loop.var_int_type))
+      return false; // too short to gain, or wrapping around (the expansion reports that)
+    keep_as_loop(loop, init, std::move(body), env, trips);
+    ++constant_loops_kept_;
+    return true;
+  }
+
+  // The loop as one symbolic region: its body expanded over the analysis window.
+  void keep_as_loop(const ScheduleNode& loop, std::int64_t init, BodyPeriod body, Bindings& env,
+                    std::optional<std::int64_t> constant_trips = std::nullopt) {
     finish_region();
+    const int period = body.iterations;
+    const int window = analysis_window(period);
+    whole_refs_ = std::move(body.whole_refs);
     Region region;
     region.kind = Region::Kind::SymbolicLoop;
     SymbolicLoop& info = region.loop;
@@ -381,16 +335,18 @@ private:
     info.init = init;
     info.step = loop.step;
     info.bound = loop.bound.substitute(env);
-    info.period = *period;
-    info.window = analysis_window(*period);
-    info.whole_refs = collapsed_refs_;
+    info.period = period;
+    info.window = window;
+    info.whole_refs = whole_refs_;
+    info.constant_trips = constant_trips;
+    info.steady_start = (window / 2) / period * period;
     current_ = std::move(region);
     current_.graph.spaces = spaces_;
 
     in_window_ = true;
     window_var_ = loop.name;
     const std::size_t scope = env.size();
-    for (int t = 0; t < info.window && !failed_; ++t) {
+    for (int t = 0; t < window && !failed_; ++t) {
       iteration_ = t;
       body_call_ = 0;
       env.bind(loop.name, init + t * loop.step);
@@ -407,7 +363,6 @@ private:
     in_window_ = false;
     if (!failed_)
       check_guards_repeat(loop);
-    current_.loop.steady_start = (info.window / 2) / *period * *period;
     finish_region();
   }
 
@@ -453,7 +408,7 @@ private:
     }
     if (tensor.kind == TensorKind::Ref) {
       out.space = ref_space_.at(access.tensor);
-      if (in_window_ && collapsed_refs_.contains(access.tensor)) {
+      if (in_window_ && whole_refs_.contains(access.tensor)) {
         out.range = {0, 1};
       } else if (access.whole) {
         out.range = {0, std::numeric_limits<std::int64_t>::max()};
@@ -530,6 +485,7 @@ private:
 
   void instantiate(const CallSite& call, const Bindings& env) {
     if (total_nodes_ >= options_.max_nodes) {
+      call_limit_reached_ = true;
       fail(call.loc,
            "expanding the kernel's loops gives more than " + std::to_string(options_.max_nodes) +
                " intrinsic calls; make the trip count a kernel parameter so the loop stays a loop");
@@ -657,21 +613,22 @@ private:
   std::vector<Condition> guards_; // the run-time conditions around the current call (walk_if)
   bool in_window_ = false;
   std::string window_var_; // the variable of the symbolic loop being expanded (in_window_)
-  std::set<int> collapsed_refs_; // tensor_refs treated as one unit in the current symbolic loop
+  std::set<int> whole_refs_; // tensor_refs treated as one unit in the current symbolic loop
   int iteration_ = 0;
   int body_call_ = 0;
   bool failed_ = false;
+  bool call_limit_reached_ = false;
+  int constant_loops_kept_ = 0;
 };
 
 } // namespace
 
-std::vector<Region> build_regions(const Kernel& kernel, Diagnostics& diags,
-                                  const CdfgOptions& options) {
+CdfgRegions build_regions(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options) {
   return Expander(kernel, diags, options).run();
 }
 
 Graph build_cdfg(const Kernel& kernel, Diagnostics& diags, const CdfgOptions& options) {
-  auto regions = build_regions(kernel, diags, options);
+  auto regions = build_regions(kernel, diags, options).regions;
   if (regions.empty())
     return Graph{};
   if (regions.size() > 1 || regions[0].kind != Region::Kind::Expanded) {

@@ -15,12 +15,23 @@ namespace s2p::passes {
 struct CdfgOptions {
   // Expanding more calls than this is reported instead of exhausting memory.
   std::int64_t max_nodes = 1'000'000;
+  // A loop with a constant trip count longer than its analysis window stays a loop (a symbolic
+  // loop, as if its count were known only at run time) where the rules of such loops allow it;
+  // a loop they do not allow is expanded, with a note saying why. Off by default: expanded code
+  // is planned exactly; the driver turns this on when the expanded kernel does not fit a tile.
+  bool keep_long_constant_loops = false;
+};
+
+struct CdfgRegions {
+  std::vector<ir::Region> regions; // empty after an error
+  bool call_limit_reached = false; // the error was CdfgOptions::max_nodes
+  int constant_loops_kept = 0;     // loops kept by CdfgOptions::keep_long_constant_loops
 };
 
 // The kernel split into regions (expanded code; loops with a run-time trip count, expanded
 // over an analysis window), each with its CDFG.
-std::vector<ir::Region> build_regions(const ir::Kernel& kernel, ir::Diagnostics& diags,
-                                      const CdfgOptions& options = {});
+CdfgRegions build_regions(const ir::Kernel& kernel, ir::Diagnostics& diags,
+                          const CdfgOptions& options = {});
 
 // The CDFG of a kernel without run-time trip counts (one expanded region).
 ir::Graph build_cdfg(const ir::Kernel& kernel, ir::Diagnostics& diags,

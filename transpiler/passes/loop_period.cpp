@@ -1,6 +1,12 @@
 #include "passes/loop_period.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <numeric>
+#include <set>
+#include <utility>
+#include <vector>
 
 namespace s2p::passes {
 
@@ -202,6 +208,106 @@ std::optional<std::string> symbolic_coordinate_problem(const Expr& coord,
                 : "index '" + coord.to_cpp() + "' of '" + tensor + "' must be affine in '" + var +
                       "' (like 2 * " + var + " + 1) or repeat with it";
   return std::nullopt;
+}
+
+namespace {
+
+// Every call and inner loop in a loop body.
+void collect_body(const ir::ScheduleNode& node, std::vector<const ir::ScheduleNode*>& calls,
+                  std::vector<const ir::ScheduleNode*>& loops) {
+  if (node.kind == ir::ScheduleNode::Kind::Call)
+    calls.push_back(&node);
+  if (node.kind == ir::ScheduleNode::Kind::Loop)
+    loops.push_back(&node);
+  for (const auto& child : node.children)
+    collect_body(child, calls, loops);
+}
+
+// Inner loops must make the same calls in every iteration: bounds that do not move with the
+// loop, and no run-time trip count of their own (only the outer of two nested loops has one).
+std::optional<LoopProblem> inner_loop_problem(const ir::ScheduleNode& loop,
+                                              const std::vector<const ir::ScheduleNode*>& loops,
+                                              const ir::Bindings& env) {
+  for (const ir::ScheduleNode* inner : loops) {
+    for (const Expr* e : {&inner->init, &inner->bound}) {
+      const auto names = e->substitute(env).variables();
+      if (names.contains(loop.name))
+        return LoopProblem{inner->loc, "the bounds of loop '" + inner->name + "' depend on '" +
+                                           loop.name +
+                                           "', whose loop has a run-time trip count; the body of "
+                                           "such a loop must do the same calls in every iteration"};
+      if (e->evaluate(env))
+        continue;
+      const bool only_inner = std::all_of(names.begin(), names.end(), [&](const std::string& v) {
+        return std::any_of(loops.begin(), loops.end(),
+                           [&](const ir::ScheduleNode* l) { return l->name == v; });
+      });
+      if (!only_inner)
+        return LoopProblem{inner->loc, "loop '" + inner->name +
+                                           "' also has a run-time trip count; only the outer of "
+                                           "two nested loops can have one"};
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::variant<BodyPeriod, LoopProblem> body_period(const ir::Kernel& kernel,
+                                                  const ir::ScheduleNode& loop,
+                                                  const ir::Bindings& env) {
+  std::vector<const ir::ScheduleNode*> calls, loops;
+  for (const auto& child : loop.children)
+    collect_body(child, calls, loops);
+  if (auto problem = inner_loop_problem(loop, loops, env))
+    return std::move(*problem);
+  std::int64_t period = 1;
+  // How each tensor_ref is indexed: one affine coefficient for all its accesses keeps
+  // dependencies periodic (distinct sub-tensors per iteration, or a fixed distance);
+  // mixing fixed and moving indices (out[2] and out[i]) collides in one iteration only.
+  std::map<int, std::set<std::pair<Kind, std::int64_t>>> ref_indexing;
+  for (const ir::ScheduleNode* call : calls) {
+    for (const auto& access : call->call.accesses) {
+      const ir::Tensor& tensor = kernel.tensors[static_cast<std::size_t>(access.tensor)];
+      const bool ref = tensor.kind == ir::TensorKind::Ref;
+      if (ref && access.whole)
+        ref_indexing[access.tensor].insert({Kind::Periodic, 0});
+      for (const auto& coord : access.coords) {
+        const Expr bound = coord.substitute(env);
+        const auto p = periodicity(bound, loop.name);
+        if (ref) {
+          ref_indexing[access.tensor].insert({p.kind, p.kind == Kind::Affine ? p.coefficient : 0});
+          // An index with a run-time term (n - 1 - i) is ordered as the whole tensor_ref:
+          // the loop treats that tensor_ref as one unit.
+          auto names = bound.variables();
+          names.erase(loop.name);
+          if (!names.empty())
+            ref_indexing[access.tensor].insert({Kind::Other, -1});
+        }
+        if (const auto why = symbolic_coordinate_problem(
+                coord, tensor.name, tensor.kind == ir::TensorKind::Pool, loop.name, p))
+          return LoopProblem{access.loc, *why};
+        if (p.kind == Kind::Periodic)
+          period = lcm(period, p.period);
+        if (period > 1'000'000)
+          break;
+      }
+    }
+  }
+  BodyPeriod body;
+  // Such tensor_refs are treated as one unit inside this loop: every access to them is
+  // ordered (conservative, and periodic).
+  for (const auto& [tensor, kinds] : ref_indexing)
+    if (kinds.size() > 1)
+      body.whole_refs.insert(tensor);
+  // Period in iterations: i advances by `step` per iteration.
+  const std::int64_t iterations = period / std::gcd(period, std::abs(loop.step));
+  if (iterations > kMaxLoopPeriod)
+    return LoopProblem{loop.loc, "the buffer use of loop '" + loop.name + "' repeats only every " +
+                                     std::to_string(iterations) + " iterations (at most " +
+                                     std::to_string(kMaxLoopPeriod) + " can be kept as a loop)"};
+  body.iterations = static_cast<int>(iterations);
+  return body;
 }
 
 } // namespace s2p::passes

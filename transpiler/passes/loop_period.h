@@ -5,10 +5,14 @@
 #pragma once
 
 #include "ir/expr.h"
+#include "ir/kernel.h"
+#include "ir/source_location.h"
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <variant>
 
 namespace s2p::passes {
 
@@ -42,5 +46,27 @@ std::optional<std::string> symbolic_coordinate_problem(const ir::Expr& coord,
                                                        const std::string& tensor, bool pool,
                                                        const std::string& var,
                                                        const Periodicity& p);
+
+// A loop body's buffer use repeats at most this often to be kept as a loop.
+inline constexpr int kMaxLoopPeriod = 256;
+
+// How a loop's body repeats, when it can be kept as a loop.
+struct BodyPeriod {
+  int iterations = 1;       // its buffer use repeats every `iterations` iterations
+  std::set<int> whole_refs; // tensor_refs it orders as one unit (fixed and moving indices mixed)
+};
+
+// Why a loop cannot be kept as a loop, at the construct that stops it.
+struct LoopProblem {
+  ir::SourceLocation loc;
+  std::string message;
+};
+
+// The period of `loop`'s body with the variables of `env` bound (the loops around it), or why
+// it cannot be kept as a loop: inner loop bounds that move with it or have a run-time trip
+// count, a coordinate symbolic_coordinate_problem refuses, a period above kMaxLoopPeriod.
+std::variant<BodyPeriod, LoopProblem> body_period(const ir::Kernel& kernel,
+                                                  const ir::ScheduleNode& loop,
+                                                  const ir::Bindings& env);
 
 } // namespace s2p::passes

@@ -113,7 +113,10 @@ WarpSplit run_warp_split(const Kernel& kernel, const WarpSplitOptions& options, 
   if (!check_tile_memory(kernel, options.tile_sram_bytes, diags) ||
       !done(WarpSplitPass::CheckTileMemory))
     return plan;
-  plan.regions = build_regions(kernel, diags, options.cdfg);
+  CdfgRegions built = build_regions(kernel, diags, options.cdfg);
+  plan.regions = std::move(built.regions);
+  plan.call_limit_reached = built.call_limit_reached;
+  plan.constant_loops_kept = built.constant_loops_kept;
   if (diags.has_errors() || !done(WarpSplitPass::BuildCdfg))
     return plan;
   for (auto& region : plan.regions)

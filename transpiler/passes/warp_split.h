@@ -37,6 +37,8 @@ struct WarpSplit {
   int fence_channel = 0;     // 0 when the kernel is a single region
   std::vector<int> warps;    // every warp number used, ascending
   int redundant_edges = 0;
+  bool call_limit_reached = false; // build-cdfg stopped at CdfgOptions::max_nodes
+  int constant_loops_kept = 0;     // by CdfgOptions::keep_long_constant_loops
 
   bool single_expanded_region() const {
     return regions.size() == 1 && regions[0].kind == ir::Region::Kind::Expanded;
