@@ -36,7 +36,7 @@ TEST(KeptConstantLoops, ExpandedUnlessAsked) {
   ASSERT_FALSE(diags.has_errors()) << messages(diags);
   ASSERT_TRUE(plan.single_expanded_region());
   EXPECT_EQ(plan.regions[0].graph.nodes.size(), 300u);
-  EXPECT_EQ(plan.constant_loops_kept, 0);
+  EXPECT_EQ(plan.constant_loops_kept(), 0);
 }
 
 TEST(KeptConstantLoops, ALongLoopIsPlannedAsTheRunTimeCountLoopIs) {
@@ -47,7 +47,7 @@ TEST(KeptConstantLoops, ALongLoopIsPlannedAsTheRunTimeCountLoopIs) {
   const auto reference = passes::run_warp_split(run_time, {}, run_time_diags);
   ASSERT_FALSE(diags.has_errors()) << messages(diags);
   ASSERT_FALSE(run_time_diags.has_errors()) << messages(run_time_diags);
-  EXPECT_EQ(plan.constant_loops_kept, 1);
+  EXPECT_EQ(plan.constant_loops_kept(), 1);
   EXPECT_TRUE(diags.items().empty()) << messages(diags);
   ASSERT_EQ(plan.regions.size(), 1u);
   const ir::Region& region = plan.regions[0];
@@ -73,7 +73,7 @@ TEST(KeptConstantLoops, ALoopNoLongerThanItsWindowIsExpanded) {
     ir::Diagnostics diags;
     const auto plan = passes::run_warp_split(kernel, keeping_long_loops(), diags);
     ASSERT_FALSE(diags.has_errors()) << messages(diags);
-    EXPECT_EQ(plan.constant_loops_kept, trips > 56 ? 1 : 0) << trips;
+    EXPECT_EQ(plan.constant_loops_kept(), trips > 56 ? 1 : 0) << trips;
     EXPECT_EQ(plan.single_expanded_region(), trips <= 56) << trips;
   }
 }
@@ -91,12 +91,30 @@ TEST(KeptConstantLoops, ALoopTheRulesDoNotAllowIsExpandedWithANote) {
   const auto plan = passes::run_warp_split(kernel, keeping_long_loops(), diags);
   ASSERT_FALSE(diags.has_errors()) << messages(diags);
   EXPECT_TRUE(plan.single_expanded_region());
-  EXPECT_EQ(plan.constant_loops_kept, 0);
+  EXPECT_EQ(plan.constant_loops_kept(), 0);
   ASSERT_EQ(diags.items().size(), 1u);
   EXPECT_EQ(diags.items()[0].level, ir::Diagnostic::Level::Note);
   EXPECT_NE(diags.items()[0].message.find("loop 'i' (100 iterations) cannot be kept as a loop"),
             std::string::npos)
       << diags.items()[0].message;
+}
+
+// The same inner loop met in every iteration of an expanded outer loop: one note, not one per
+// iteration.
+TEST(KeptConstantLoops, ALoopTheRulesDoNotAllowIsNotedOnce) {
+  KernelBuilder b("aperiodic_inner");
+  const int pool = b.pool("smem", 1000);
+  const int t = b.tensor("t", pool, 0, 100, 10);
+  b.add(KernelBuilder::loop(
+      "j", lit(0), lit(3),
+      {KernelBuilder::loop("i", lit(0), lit(100),
+                           {b.call("fill", 0, {{t, var("i"), ir::AccessMode::Write}})})}));
+  ir::Diagnostics diags;
+  const ir::Kernel kernel = b.kernel();
+  const auto plan = passes::run_warp_split(kernel, keeping_long_loops(), diags);
+  ASSERT_FALSE(diags.has_errors()) << messages(diags);
+  EXPECT_EQ(plan.constant_loops_kept(), 0);
+  EXPECT_EQ(diags.items().size(), 1u) << messages(diags);
 }
 
 // Nested loops: a long outer loop is kept, the inner one expanded in each of its iterations
@@ -123,7 +141,7 @@ TEST(KeptConstantLoops, TheOutermostLongLoopIsKept) {
   const ir::Kernel long_outer = nest(60, lit(0), 6);
   const auto kept_outer = passes::run_warp_split(long_outer, keeping_long_loops(), diags);
   ASSERT_FALSE(diags.has_errors()) << messages(diags);
-  ASSERT_EQ(kept_outer.constant_loops_kept, 1);
+  ASSERT_EQ(kept_outer.constant_loops_kept(), 1);
   ASSERT_EQ(kept_outer.regions.size(), 1u);
   EXPECT_EQ(kept_outer.regions[0].loop.var, "j");
   EXPECT_EQ(kept_outer.regions[0].loop.body_size, 12);
@@ -131,7 +149,7 @@ TEST(KeptConstantLoops, TheOutermostLongLoopIsKept) {
   const ir::Kernel short_outer = nest(3, var("j"), 200);
   const auto kept_inner = passes::run_warp_split(short_outer, keeping_long_loops(), diags);
   ASSERT_FALSE(diags.has_errors()) << messages(diags);
-  ASSERT_EQ(kept_inner.constant_loops_kept, 3);
+  ASSERT_EQ(kept_inner.constant_loops_kept(), 3);
   ASSERT_EQ(kept_inner.regions.size(), 3u);
   for (std::size_t j = 0; j < 3; ++j) {
     EXPECT_EQ(kept_inner.regions[j].loop.var, "k");
@@ -152,7 +170,7 @@ TEST(KeptConstantLoops, AnOuterLoopTheRulesRefuseLeavesItsInnerLoopsToBeKept) {
   EXPECT_NE(diags.items()[0].message.find("loop 'j' (50 iterations) cannot be kept as a loop"),
             std::string::npos)
       << diags.items()[0].message;
-  EXPECT_EQ(plan.constant_loops_kept, 50); // 120 - j > 56 iterations for every j < 50
+  EXPECT_EQ(plan.constant_loops_kept(), 50); // 120 - j > 56 iterations for every j < 50
 }
 
 } // namespace

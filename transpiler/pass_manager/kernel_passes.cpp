@@ -105,7 +105,7 @@ PlannedVersions plan_versions(const ir::Kernel& kernel, const std::vector<Kernel
         [&](passes::WarpSplitPass pass, const passes::WarpSplit& so_far) {
           context.pass_dumps.warp_plan(pass, stem(v), version, so_far);
         });
-    planned.constant_loops_kept += plan.constant_loops_kept;
+    planned.constant_loops_kept += plan.constant_loops_kept();
     if (diags.has_errors()) {
       planned.too_large = plan.call_limit_reached;
       return planned;

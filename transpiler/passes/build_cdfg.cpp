@@ -65,7 +65,7 @@ public:
     finish_region();
     if (failed_)
       regions_.clear();
-    return {std::move(regions_), call_limit_reached_, failed_ ? 0 : constant_loops_kept_};
+    return {std::move(regions_), call_limit_reached_};
   }
 
 private:
@@ -305,9 +305,11 @@ private:
       return false; // no loop shorter than the smallest analysis window gains from it
     auto period = body_period(kernel_, loop, env);
     if (const auto* problem = std::get_if<LoopProblem>(&period)) {
-      diags_.note(problem->loc, "loop '" + loop.name + "' (" + std::to_string(trips) +
-                                    " iterations) cannot be kept as a loop, which needs what a "
-                                    "loop with a run-time trip count needs: " + problem->message);
+      if (noted_loops_.insert(&loop).second)
+        diags_.note(problem->loc, "loop '" + loop.name + "' (" + std::to_string(trips) +
+                                      " iterations) cannot be kept as a loop, which needs what a "
+                                      "loop with a run-time trip count needs: " +
+                                      problem->message);
       return false;
     }
     BodyPeriod& body = std::get<BodyPeriod>(period);
@@ -315,7 +317,6 @@ private:
         !fits(init + (trips - 1) * loop.step, loop.var_int_type))
       return false; // too short to gain, or wrapping around (the expansion reports that)
     keep_as_loop(loop, init, std::move(body), env, trips);
-    ++constant_loops_kept_;
     return true;
   }
 
@@ -618,7 +619,8 @@ private:
   int body_call_ = 0;
   bool failed_ = false;
   bool call_limit_reached_ = false;
-  int constant_loops_kept_ = 0;
+  // Loops a note already said cannot be kept: an inner loop is met once per outer iteration.
+  std::set<const ScheduleNode*> noted_loops_;
 };
 
 } // namespace

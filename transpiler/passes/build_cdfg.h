@@ -25,7 +25,6 @@ struct CdfgOptions {
 struct CdfgRegions {
   std::vector<ir::Region> regions; // empty after an error
   bool call_limit_reached = false; // the error was CdfgOptions::max_nodes
-  int constant_loops_kept = 0;     // loops kept by CdfgOptions::keep_long_constant_loops
 };
 
 // The kernel split into regions (expanded code; loops with a run-time trip count, expanded

@@ -9,6 +9,7 @@
 #include "passes/verify_ir.h"
 #include "passes/verify_sync.h"
 
+#include <algorithm>
 #include <set>
 
 namespace s2p::passes {
@@ -21,6 +22,12 @@ int WarpSplit::call_count() const {
     calls += region.kind == Region::Kind::Expanded ? static_cast<int>(region.graph.nodes.size())
                                                    : region.loop.body_size;
   return calls;
+}
+
+int WarpSplit::constant_loops_kept() const {
+  return static_cast<int>(std::count_if(regions.begin(), regions.end(), [](const Region& r) {
+    return r.kind == Region::Kind::SymbolicLoop && r.loop.constant_trips.has_value();
+  }));
 }
 
 std::string_view name_of(WarpSplitPass pass) {
@@ -116,7 +123,6 @@ WarpSplit run_warp_split(const Kernel& kernel, const WarpSplitOptions& options, 
   CdfgRegions built = build_regions(kernel, diags, options.cdfg);
   plan.regions = std::move(built.regions);
   plan.call_limit_reached = built.call_limit_reached;
-  plan.constant_loops_kept = built.constant_loops_kept;
   if (diags.has_errors() || !done(WarpSplitPass::BuildCdfg))
     return plan;
   for (auto& region : plan.regions)

@@ -38,12 +38,13 @@ struct WarpSplit {
   std::vector<int> warps;    // every warp number used, ascending
   int redundant_edges = 0;
   bool call_limit_reached = false; // build-cdfg stopped at CdfgOptions::max_nodes
-  int constant_loops_kept = 0;     // by CdfgOptions::keep_long_constant_loops
 
   bool single_expanded_region() const {
     return regions.size() == 1 && regions[0].kind == ir::Region::Kind::Expanded;
   }
   int call_count() const;
+  // Loops with constant trip counts kept as loops (CdfgOptions::keep_long_constant_loops).
+  int constant_loops_kept() const;
 };
 
 // The warp-split passes in the order run_warp_split runs them, each over every region before the
