@@ -140,8 +140,9 @@ TEST(Tuning, MutatedReportsNeverCrash) {
     ir::Diagnostics diagnostics;
     const auto feedback = feedback_from_text(input, "", "fuzz.report.json", diagnostics);
     check_one_error(diagnostics, feedback.has_value(), input);
-    if (feedback)
+    if (feedback) { // braces: gtest's macro ends in an `if`/`else` (g++ -Wdangling-else)
       EXPECT_NO_THROW((void)apply_rules(test::one_map_plan(4, {6, 1, 1, 1}), default_rules(), *feedback));
+    }
   }
 }
 
