@@ -18,7 +18,8 @@ namespace {
 constexpr int kSlot = 4;     // elements per ring slot
 constexpr int kRing = 4000;  // iterations of the ring kernel's long loop
 constexpr int kSweep = 1500; // iterations of each sweep
-constexpr int kEdge = 16;    // multi-tile fields are kEdge x kEdge
+constexpr int kRows = 8;     // multi-tile fields are kRows x kCols: 8 blocks, 2 per tile
+constexpr int kCols = 16;
 constexpr int kBlock = 4;    // in blocks of kBlock x kBlock
 constexpr int kRounds = 8000; // iterations of each task's loop
 } // namespace
@@ -167,13 +168,13 @@ int main() {
     sample::print_array("both out", both_out.data(), both_out.size());
   }
 
-  std::vector<double> x(kEdge * kEdge), y(kEdge * kEdge);
+  std::vector<double> x(kRows * kCols), y(kRows * kCols);
   for (std::size_t k = 0; k < x.size(); ++k) {
     x[k] = static_cast<double>(static_cast<int>((k * 5) % 17) - 8) * 0.125;
     y[k] = static_cast<double>(k % 7);
   }
-  s2p::field<2, double> Y(y.data(), {kEdge, kEdge});
-  relax_blocks(Y, s2p::field<2, double>(x.data(), {kEdge, kEdge}));
+  s2p::field<2, double> Y(y.data(), {kRows, kCols});
+  relax_blocks(Y, s2p::field<2, double>(x.data(), {kRows, kCols}));
   sample::print_array("relaxed", y.data(), y.size());
   return 0;
 }
