@@ -9,6 +9,7 @@
 #include "pass_manager/kernel_rewrites.h"
 #include "pass_manager/kernel_versions.h"
 #include "pass_manager/pass_dumps.h"
+#include "pass_manager/tile_kernel_passes.h"
 #include "schedules/code_estimate.h"
 #include "schedules/tile_schedules.h"
 
@@ -257,34 +258,6 @@ std::string too_many_tiles(const ir::Kernel& kernel, const FabricTarget& fabric)
          ")";
 }
 
-// Foralls whose tasks are split into warps: each task kernel through the warp-split passes;
-// its generated body (pool, tensors, the launch of its warps) becomes the task's body, run by
-// every task on its tile. The task kernels' dumps are written under their own names.
-bool split_tasks_into_warps(ir::Kernel& kernel, const TranspileOptions& options,
-                            const std::string& display_name, ir::Diagnostics& diags,
-                            KernelSummary& tasks, PassDumps& pass_dumps) {
-  for (ir::TileStep& step : kernel.multi_tile->steps) {
-    if (!step.task)
-      continue;
-    auto task =
-        run_warp_kernel(*step.task, step.task->loc, options, display_name, diags, pass_dumps);
-    if (!task)
-      return false;
-    if (!task->body) {
-      diags.error(step.loc, "this forall's task declares a pool but calls no intrinsic; a task "
-                            "split into warps needs intrinsic calls to run");
-      return false;
-    }
-    step.body = step.body_head + *task->body;
-    step.warp_operations = task->summary.warp_operations;
-    tasks.warps = std::max(tasks.warps, task->summary.warps);
-    tasks.channels += task->summary.channels;
-    for (auto& file : task->summary.files)
-      tasks.files.push_back(std::move(file));
-  }
-  return true;
-}
-
 std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
                                                   const ir::SourceLocation& declared_at,
                                                   const TranspileOptions& options,
@@ -295,17 +268,16 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     return std::nullopt;
   }
   // --extents names this kernel: its templates are planned for those extents.
-  ir::Kernel planned_kernel = kernel;
-  if (const auto given = options.given_extents.find(kernel.name);
-      given != options.given_extents.end()) {
-    planned_kernel.multi_tile->parameter_extents = given->second;
-    planned_kernel.multi_tile->extents_from = "--extents " + kernel.name;
-    planned_kernel.multi_tile->no_extents_reason.clear();
-    if (!pass_dumps.kernel("given-extents", kernel.name, planned_kernel, declared_at, diags))
-      return std::nullopt;
-  }
+  auto given = apply_given_extents(kernel, options.given_extents);
+  if (given && !pass_dumps.kernel("given-extents", kernel.name, *given, declared_at, diags))
+    return std::nullopt;
+  ir::Kernel planned_kernel = given ? std::move(*given) : kernel;
+  // Each task kernel through the warp-split passes; their dumps under the task's own name.
+  const auto plan_task = [&](const ir::Kernel& task) {
+    return run_warp_kernel(task, task.loc, options, display_name, diags, pass_dumps);
+  };
   KernelSummary tasks;
-  if (!split_tasks_into_warps(planned_kernel, options, display_name, diags, tasks, pass_dumps) ||
+  if (!split_tasks_into_warps(planned_kernel, plan_task, diags, tasks) ||
       !pass_dumps.tile_kernel("split-tasks-into-warps", kernel.name, planned_kernel, {},
                               declared_at, diags))
     return std::nullopt;
