@@ -214,3 +214,44 @@ TEST(ForallScheduleTemplate, EachStepOfAKernelWithSeveralNamesItsOwnFile) {
 }
 
 } // namespace
+
+// `i[0] != 95` around a read of A(i0 + 1, i1) in a 96-row forall: the value is the last
+// index, so the template (and the launch, whose code says the same) bounds the read's indices
+// below it, and nothing is read outside A. A `!=` the launch skips (a loop variable's) leaves
+// the read at row 96; a value only the running kernel knows gives no template.
+TEST(ForallScheduleTemplate, ANotEqualGuardAtTheLastIndexBoundsTheReads) {
+  const auto kernel_with = [](std::optional<std::int64_t> constant, bool at_edge) {
+    Kernel kernel = seed_kernel({96, 96}, false);
+    TileStep& step = kernel.multi_tile->steps[0];
+    TileStep::IndexMap below{{0, 1}, {1, 0}};
+    TileStep::IndexBound bound;
+    bound.axis = 0;
+    bound.value = constant ? std::to_string(*constant) : "(last)";
+    bound.constant = constant;
+    bound.excluded = true;
+    bound.bounds_at_edge = at_edge;
+    below.guard = {bound};
+    step.reads[0].maps = {below};
+    return kernel;
+  };
+  Kernel kernel = kernel_with(95, true);
+  auto planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  ASSERT_TRUE(planned.schedule) << planned.reason;
+  const auto schedules = s2p::schedules::plan_tile_schedules(kernel);
+  const std::string body = s2p::emit::emit_multi_tile_body(kernel, {"seed.cpp"}, schedules);
+  EXPECT_NE(body.find("(static_cast<std::int64_t>(95) >= Cd.extent()[0] - 1 ? "
+                      "static_cast<std::int64_t>(95) : s2p::index_map<2>::unbounded)"),
+            std::string::npos)
+      << body;
+
+  kernel = kernel_with(95, false);
+  planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  EXPECT_FALSE(planned.schedule);
+  EXPECT_NE(planned.reason.find("outside"), std::string::npos) << planned.reason;
+
+  kernel = kernel_with(std::nullopt, true);
+  planned = s2p::schedules::forall_schedule_template(kernel, kernel.multi_tile->steps[0], "");
+  EXPECT_FALSE(planned.schedule);
+  EXPECT_NE(planned.reason.find("'(last)', which only the running kernel knows"), std::string::npos)
+      << planned.reason;
+}

@@ -317,6 +317,47 @@ S2P_KERNEL S2P_TILES(4) void t(s2p::field<2, double>& A, s2p::field<2, double>& 
       << code;
 }
 
+// A boundary written with `!=` (or `==` before an `else`): a value that is not a loop
+// variable is a bound the launch applies where it is an edge of the index range (the dump says
+// so, and the launch's code tests it); a loop variable's `!= k` (floyd-warshall's) is not, since
+// it sweeps the range and one template serves every iteration.
+TEST_F(Tool, NotEqualGuardsBoundTheReadsAtAnEdgeOfTheRange) {
+  std::ofstream(dir / "k.cpp") << R"(#include <seq2par/seq2par.h>
+S2P_KERNEL S2P_TILES(4) void k(int steps, const s2p::field<1, double>& x, s2p::field<1, double>& y) {
+  const long n = x.extent()[0];
+  auto map = s2p::resource_map<1>::block(y.extent(), 4);
+  auto xd = s2p::agile(x, map);
+  auto yd = s2p::agile(y, map);
+  s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+    if (i[0] == n - 1)
+      yd[i] = 0.0;
+    else
+      yd[i] = xd[{i[0] + 1}];
+  });
+  for (long k = 0; k < steps; ++k)
+    s2p::forall(yd.extent(), [&](s2p::index<1> i) {
+      if (i[0] != k)
+        yd[i] += xd[{k}];
+    });
+}
+)";
+  const auto dumped = run("k.cpp --out-dir out --dump=tile-steps", dir);
+  ASSERT_EQ(dumped.status, 0) << dumped.output;
+  const json steps = json::parse(read(dir / "out" / "k.k.tile-steps.json")).at("steps");
+  EXPECT_EQ(steps.at(0).at("reads").at(0).at("index_maps").at(0).at("guard"),
+            json::parse(R"j(["i0 != (n - 1) (a bound where it is an edge of the range)"])j"))
+      << steps.dump();
+  EXPECT_EQ(steps.at(1).at("reads").at(0).at("index_maps").at(0).at("guard"),
+            json::parse(R"j(["i0 != (k)"])j"))
+      << steps.dump();
+  std::string code = read(dir / "out" / "k.par.cpp");
+  std::erase_if(code, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  EXPECT_NE(code.find("{(static_cast<std::int64_t>((n-1))>=yd.extent()[0]-1?static_cast<std::"
+                      "int64_t>((n-1)):s2p::index_map<1>::unbounded)}"),
+            std::string::npos)
+      << code;
+}
+
 // A strided read (an index coordinate times a constant, alone and in a window) is recorded
 // with its scale in the tile-steps dump, read as `2i0 + k` by the access relations, and
 // launched with `.scaled(...)`.

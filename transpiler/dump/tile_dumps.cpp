@@ -78,7 +78,8 @@ json guard_json(const std::vector<TileStep::IndexBound>& guard) {
   json out = json::array();
   for (const TileStep::IndexBound& bound : guard)
     out.push_back("i" + std::to_string(bound.axis) +
-                  (bound.excluded ? " != " : bound.upper ? " < " : " >= ") + bound.value);
+                  (bound.excluded ? " != " : bound.upper ? " < " : " >= ") + bound.value +
+                  (bound.bounds_at_edge ? " (a bound where it is an edge of the range)" : ""));
   return out;
 }
 

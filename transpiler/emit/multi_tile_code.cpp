@@ -146,18 +146,41 @@ std::string launch_view(const std::string& view, int rank, int lifted) {
   return rank < lifted ? "s2p_lifted_" + view : view;
 }
 
+// The extent a forall's index runs over, as the launch names it.
+std::string domain_of(const TileStep& step) {
+  return step.output + (step.local_global ? ".blocks()" : ".extent()");
+}
+
+// A bound `i[axis] != value` that the launch applies where the value is an edge of the index
+// range (IndexBound::bounds_at_edge): there it is `i[axis] > value` at the first index, `<` at
+// the last; inside the range it bounds nothing (the index runs on either side of it).
+std::string edge_bound(const TileStep::IndexBound& b, bool upper, const std::string& domain,
+                       const std::string& unbounded) {
+  const std::string value = "static_cast<std::int64_t>(" + b.value + ")";
+  if (upper)
+    return "(" + value + " >= " + domain + "[" + std::to_string(b.axis) + "] - 1 ? " +
+           value + " : " + unbounded + ")";
+  return "(" + value + " <= 0 ? " + value + " + 1 : " + unbounded + ")";
+}
+
 // The guard's lower (or upper) bound on each axis of the rank-R launch's index, as C++ the
-// launch evaluates: unbounded, one value, or the tightest of several.
+// launch evaluates: unbounded, one value, or the tightest of several. `domain` is the extent
+// the forall's index runs over (its output's elements, or its blocks in the local-global view).
 std::vector<std::string> guard_values(const std::vector<TileStep::IndexBound>& guard, bool upper,
-                                      int forall_rank, int lifted) {
+                                      int forall_rank, int lifted, const std::string& domain) {
   std::vector<std::string> values;
   for (int a = 0; a < lifted; ++a) {
-    std::vector<std::string> bounds;
-    for (const auto& b : guard)
-      if (b.upper == upper && b.axis + lifted - forall_rank == a && !b.against && !b.excluded)
-        bounds.push_back("static_cast<std::int64_t>(" + b.value + ")");
     const std::string unbounded =
         std::string(upper ? "" : "-") + "s2p::index_map<" + std::to_string(lifted) + ">::unbounded";
+    std::vector<std::string> bounds;
+    for (const auto& b : guard) {
+      if (b.axis + lifted - forall_rank != a || b.against)
+        continue;
+      if (b.excluded && b.bounds_at_edge)
+        bounds.push_back(edge_bound(b, upper, domain, unbounded));
+      else if (b.upper == upper && !b.excluded)
+        bounds.push_back("static_cast<std::int64_t>(" + b.value + ")");
+    }
     if (bounds.empty())
       values.push_back(unbounded);
     else if (bounds.size() == 1)
@@ -240,8 +263,10 @@ index_bounded_ranges(const TileStep::IndexMap& map, int pad, int shift) {
 
 // An index map of a rank-M read in a rank-N forall, as the rank-R launch reads it: R - M
 // leading fixed coordinates 0, index axes shifted by R - N (the lifted index is (0, ..., i)).
-void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int forall_rank,
-                    int lifted, const std::string& field, bool blocks) {
+void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, const TileStep& step,
+                    int lifted, const std::string& field) {
+  const int forall_rank = step.rank;
+  const bool blocks = step.local_global;
   const int pad = lifted - static_cast<int>(map.axis.size());
   const bool ranges = !map.span.empty() || pad > 0;
   std::vector<int> axis(static_cast<std::size_t>(pad), TileStep::kLoopAxis);
@@ -284,9 +309,9 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, int 
   }
   if (!map.guard.empty()) {
     out << ", ";
-    list(guard_values(map.guard, false, forall_rank, lifted));
+    list(guard_values(map.guard, false, forall_rank, lifted, domain_of(step)));
     out << ", ";
-    list(guard_values(map.guard, true, forall_rank, lifted));
+    list(guard_values(map.guard, true, forall_rank, lifted, domain_of(step)));
   }
   out << "}";
   if (const auto bounded = index_bounded_ranges(map, pad, lifted - forall_rank)) {
@@ -318,7 +343,7 @@ bool runs_over_box(const TileStep& step) {
 void emit_box(std::ostringstream& out, const TileStep& step) {
   for (const bool upper : {false, true}) {
     out << (upper ? ", {" : "{");
-    const auto values = guard_values(step.iteration_box, upper, step.rank, step.rank);
+    const auto values = guard_values(step.iteration_box, upper, step.rank, step.rank, domain_of(step));
     for (std::size_t d = 0; d < values.size(); ++d)
       out << (d ? ", " : "") << values[d];
     out << "}";
@@ -383,7 +408,7 @@ void emit_forall(std::ostringstream& out, const MultiTile& multi, const TileStep
         << ", \"" << (of_output ? "s2p_reads_of_" : "") << read.field << "\", {";
     for (std::size_t m = 0; m < read.maps.size(); ++m) {
       out << (m ? ", " : "");
-      emit_index_map(out, read.maps[m], step.rank, lifted, read.field, step.local_global);
+      emit_index_map(out, read.maps[m], step, lifted, read.field);
     }
     out << "})";
   }

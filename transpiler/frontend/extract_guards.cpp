@@ -94,6 +94,23 @@ const clang::ForStmt* declaring_loop(const clang::VarDecl& var, clang::ASTContex
   return loop && loop->getInit() == declaration ? loop : nullptr;
 }
 
+// Whether `e` names a variable that a `for` header declares (the loop around steps whose
+// iterations sweep it across the index range, floyd-warshall's `k`).
+bool names_loop_variable(const clang::Expr& e, clang::ASTContext& ctx) {
+  struct Names : clang::RecursiveASTVisitor<Names> {
+    explicit Names(clang::ASTContext& context) : context(context) {}
+    clang::ASTContext& context;
+    bool found = false;
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      found = var && declaring_loop(*var, context);
+      return !found;
+    }
+  } names(ctx);
+  names.TraverseStmt(const_cast<clang::Expr*>(&e));
+  return names.found;
+}
+
 } // namespace
 
 const clang::CallExpr* min_max_call(const clang::Expr& e, bool max) {
@@ -241,6 +258,7 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
   if (op == clang::BO_NE) { // i[axis] != value - offset: either side of it
     TileStep::IndexBound excluded = with_symbol(bound(axis, false, text_of_value, constant, -offset), -offset);
     excluded.excluded = true;
+    excluded.bounds_at_edge = !names_loop_variable(*value, ctx_);
     guard.push_back(std::move(excluded));
     return;
   }

@@ -216,9 +216,16 @@ struct TileStep {
       friend bool operator==(const IndexTerm&, const IndexTerm&) = default;
     };
     std::optional<IndexTerm> against{};
-    // i[axis] != value (floyd-warshall's `i[0] != k`), `upper` unused: no box holds it (the
-    // launch's guard skips it); the relations split the access on either side of it.
+    // i[axis] != value (floyd-warshall's `i[0] != k`), `upper` unused: no box holds it; the
+    // relations split the access on either side of it.
     bool excluded = false;
+    // With `excluded`, a value that is not a variable of a loop around steps (`i[0] != n - 1`,
+    // a stencil's boundary written with `!=`): where the launch finds it at an edge of the
+    // forall's index range it bounds the index as `i[0] < n - 1` (or `i[0] > 0`) would, and a
+    // schedule template is planned only for a constant. Without it the launch skips the bound
+    // (a loop variable's `!= k` is inside the range on most iterations, and one template
+    // serves them all).
+    bool bounds_at_edge = false;
     friend bool operator==(const IndexBound&, const IndexBound&) = default;
   };
   // A bound of a body loop's range that the launch knows: `value`, C++ the kernel evaluates

@@ -269,16 +269,38 @@ planned_range(const MultiTile& multi, const std::string& field, std::size_t d,
 
 // A read's index maps (read A(i + 1, j), say) as the planner's index maps; a body loop's range
 // as planned_range gives it (plan_template has checked that it does).
+// `i[a] != value` as the launch bounds it (emit/multi_tile_code.cpp, edge_bound): at the first
+// index of the range, i[a] > value; at the last, i[a] < value; inside it, nothing.
 template <int N>
-std::vector<s2p::index_map<N>> index_maps(const MultiTile& multi, const TileStep::Read& read) {
+void bound_at_edge(s2p::index_map<N>& map, std::size_t a, std::int64_t value,
+                   const s2p::extent<N>& range) {
+  if (value >= range[static_cast<int>(a)] - 1)
+    map.guard_upper[a] = std::min(map.guard_upper[a], value);
+  if (value <= 0)
+    map.guard_lower[a] = std::max(map.guard_lower[a], value + 1);
+}
+
+// The range the forall's index runs over: its output's extent, or its blocks in the
+// local-global view.
+template <int N> s2p::extent<N> index_range(const TileStep& step, const rt::forall_field_spec<N>& out) {
+  const resource_map<N>& map = *out.map;
+  return step.local_global ? resource_map<N>::block_counts(map.parent(), map.algorithmic_block())
+                           : map.parent();
+}
+
+template <int N>
+std::vector<s2p::index_map<N>> index_maps(const MultiTile& multi, const TileStep::Read& read,
+                                          const s2p::extent<N>& range) {
   std::vector<s2p::index_map<N>> maps;
   for (const auto& m : read.maps) {
     s2p::index_map<N> map;
     // Constant bounds only: plan_template gives no template for a guard the kernel computes.
     for (const TileStep::IndexBound& bound : m.guard) {
+      const auto a = static_cast<std::size_t>(bound.axis);
+      if (bound.excluded && bound.bounds_at_edge && !bound.against)
+        bound_at_edge(map, a, bound.constant.value(), range);
       if (bound.against || bound.excluded) // no box holds it; the launch skips it too
         continue;
-      const auto a = static_cast<std::size_t>(bound.axis);
       if (bound.upper)
         map.guard_upper[a] = std::min(map.guard_upper[a], bound.constant.value());
       else
@@ -384,14 +406,14 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
                             "), values only the running kernel knows"};
     for (const auto& map : read.maps)
       for (const auto& bound : map.guard)
-        if (!bound.constant && !bound.against && !bound.excluded)
+        if (!bound.constant && !bound.against && (!bound.excluded || bound.bounds_at_edge))
           return NoTemplate{"the guard of a read of '" + read.field + "' bounds the index by '" +
                             bound.value + "', which only the running kernel knows"};
     Planned<rt::forall_field_spec<N>> input = fields.field(read.field);
     if (const NoTemplate* none = no_template(input))
       return *none;
     inputs.push_back(std::move(std::get<rt::forall_field_spec<N>>(input)));
-    inputs.back().maps = index_maps<N>(multi, read);
+    inputs.back().maps = index_maps<N>(multi, read, index_range(step, out_spec));
   }
   auto layout = rt::plan_forall<N>(multi.tiles, out_spec, inputs, std::nullopt, false);
   if (step.task) // the pools the generated launch description gives the runtime
