@@ -115,6 +115,12 @@ void add_sum_terms(const clang::Expr* e, const HelperArguments* through, int sig
     add_sum_terms(sum->getRHS(), level, sum->getOpcode() == clang::BO_Add ? sign : -sign, ctx, out);
     return;
   }
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(base);
+      unary && (unary->getOpcode() == clang::UO_Minus || unary->getOpcode() == clang::UO_Plus)) {
+    add_sum_terms(unary->getSubExpr(), level, unary->getOpcode() == clang::UO_Minus ? -sign : sign,
+                  ctx, out);
+    return;
+  }
   out.terms.push_back({base, level, sign});
 }
 
@@ -178,6 +184,28 @@ void set_scale(ir::TileStep::IndexMap& map, int field_rank, std::size_t d, std::
 }
 
 } // namespace
+
+// c = a sum of one coordinate of the index, times a constant, with either sign, and constants:
+// `28 - i[1]`, `-i[0] + 5`, `1 - 2 * i[0]` (a reflection, with a negative scale), as well as
+// the forms scaled_index_axis and constant_term read one at a time.
+bool KernelExtractor::Impl::signed_index_coordinate(const clang::Expr* c,
+                                                    const HelperArguments* through,
+                                                    const clang::ParmVarDecl* i, int forall_rank,
+                                                    int field_rank, std::int64_t offset,
+                                                    ir::TileStep::IndexMap& map) const {
+  SumTerms sum;
+  add_sum_terms(c, through, 1, ctx_, sum);
+  if (sum.terms.size() != 1)
+    return false;
+  const SumTerms::Term& term = sum.terms.front();
+  const auto k = scaled_index_axis(term.leaf, term.level, i, forall_rank);
+  if (!k)
+    return false;
+  set_scale(map, field_rank, map.axis.size(), term.sign * k->second);
+  map.axis.push_back(k->first);
+  map.offset.push_back(offset + sum.constant);
+  return true;
+}
 
 // c = i[k] + v + constants or i[k] - v + constants, v a counted loop variable of the body
 // over [a, b): the window i[k] + [offset, offset + b - a) of the index (TileStep::IndexMap's
@@ -263,7 +291,8 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
     map.offset.push_back(offset);
     return true;
   }
-  if (window_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map))
+  if (signed_index_coordinate(base, level, i, forall_rank, field_rank, offset, map) ||
+      window_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map))
     return true;
   if (level || !kernel_value(*base, *i, loops))
     return false;
