@@ -81,8 +81,10 @@ private:
       }
       const std::int64_t span = d < map.span.size() ? map.span[d] : 0;
       if (map.axis[d] != TileStep::kLoopAxis) {
-        const auto at = map.scale_of(d) * AffineExpr::variable(static_cast<std::size_t>(map.axis[d])) +
-                        map.offset[d];
+        auto at = map.scale_of(d) * AffineExpr::variable(static_cast<std::size_t>(map.axis[d])) +
+                  map.offset[d];
+        if (d < map.shift.size() && map.shift[d]) // plus a kernel value: a parameter
+          at = at + AffineExpr::parameter(value_parameter(map.shift[d]->name), map.shift[d]->offset);
         // A window of the index: i[axis] + offset + k, k a new body loop over [0, span).
         index.push_back(span > 0 ? at + AffineExpr::variable(add_body_loop(0, span)) : at);
         continue;
@@ -276,6 +278,8 @@ std::string index_text(const TileStep::IndexMap& map) {
       continue;
     }
     const bool whole = axis == TileStep::kLoopAxis && map.span.at(d) == TileStep::kWholeAxis;
+    if (d < map.shift.size() && map.shift[d]) // i + shift
+      out += "+" + map.shift[d]->name;
     if (map.offset[d] != 0 && !whole)
       out += (map.offset[d] > 0 ? "+" : "") + std::to_string(map.offset[d]);
     if (axis != TileStep::kLoopAxis && d < map.span.size() && map.span[d] > 0) // a window

@@ -103,6 +103,8 @@ json step_json(const TileStep& step, std::size_t index, const schedules::TileSch
           maps.back()["scale"] = map.scale;
         if (!map.symbol.empty()) // a coordinate that is the kernel's value: "k+1", or null
           maps.back()["symbols"] = symbols_json(map.symbol);
+        if (!map.shift.empty()) // a kernel value added to an index coordinate, or null
+          maps.back()["shifts"] = symbols_json(map.shift);
         if (!map.range.empty()) // a loop coordinate over [lower, upper), kernel values
           maps.back()["ranges"] = ranges_json(map.range);
         if (!map.guard.empty())

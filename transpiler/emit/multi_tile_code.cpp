@@ -290,7 +290,9 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, cons
       span.push_back(count);
       continue;
     }
-    offset.push_back(std::to_string(map.offset[d]));
+    const bool shifted = d < map.shift.size() && map.shift[d]; // i[k] + a kernel value
+    offset.push_back(std::to_string(map.offset[d]) +
+                     (shifted ? " + " + launch_value(*map.shift[d]) : std::string()));
     span.push_back(std::to_string(map.span.empty() ? 0 : map.span[d]));
   }
   const auto list = [&](const auto& values) {

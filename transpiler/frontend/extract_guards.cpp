@@ -10,6 +10,8 @@
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <functional>
+
 namespace s2p::frontend {
 
 namespace {
@@ -109,6 +111,44 @@ bool names_loop_variable(const clang::Expr& e, clang::ASTContext& ctx) {
   } names(ctx);
   names.TraverseStmt(const_cast<clang::Expr*>(&e));
   return names.found;
+}
+
+// `i[a] + c` plus values of the kernel (`i[0] + shift < n`): the index term, and the values as
+// the other side of the comparison takes them (" - (shift)"), when `e` is such a sum of one
+// coordinate of the index (added), constants and values `is_value` accepts.
+struct ShiftedIndexTerm {
+  std::pair<int, std::int64_t> term;
+  std::string moved;
+};
+std::optional<ShiftedIndexTerm>
+shifted_index_term(const clang::Expr* e, const clang::ParmVarDecl& i, const clang::ASTContext& ctx,
+                   const std::function<bool(const clang::Expr&)>& is_value,
+                   const std::function<std::string(const clang::Expr&)>& text_of) {
+  std::optional<std::pair<int, std::int64_t>> term;
+  std::string moved;
+  std::int64_t constant = 0;
+  bool ok = true;
+  std::function<void(const clang::Expr*, int)> add = [&](const clang::Expr* x, int sign) {
+    x = strip(x);
+    clang::Expr::EvalResult value;
+    if (const auto* sum = llvm::dyn_cast<clang::BinaryOperator>(x);
+        sum && (sum->getOpcode() == clang::BO_Add || sum->getOpcode() == clang::BO_Sub)) {
+      add(sum->getLHS(), sign);
+      add(sum->getRHS(), sum->getOpcode() == clang::BO_Add ? sign : -sign);
+    } else if (const auto index = index_term(x, i, ctx); index && sign > 0 && !term) {
+      term = index;
+    } else if (!x->isValueDependent() && x->EvaluateAsInt(value, ctx)) {
+      constant += sign * value.Val.getInt().getExtValue();
+    } else if (is_value(*x)) {
+      moved += (sign > 0 ? " - (" : " + (") + text_of(*x) + ")";
+    } else {
+      ok = false;
+    }
+  };
+  add(e, 1);
+  if (!ok || !term || moved.empty())
+    return std::nullopt;
+  return ShiftedIndexTerm{{term->first, term->second + constant}, moved};
 }
 
 } // namespace
@@ -223,26 +263,43 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
     return;
   clang::BinaryOperatorKind op = negate ? negated(bin->getOpcode()) : bin->getOpcode();
   const clang::Expr* value = bin->getRHS();
-  auto term = index_term(bin->getLHS(), i, ctx_);
+  // The index's side: i[a] + c, or that plus values of the kernel, which move to the other side.
+  std::string moved;
+  const auto index_side = [&](const clang::Expr* side) {
+    if (auto term = index_term(side, i, ctx_))
+      return term;
+    const auto shifted = shifted_index_term(
+        side, i, ctx_,
+        [&](const clang::Expr& x) { return kernel_value(x, i, nullptr) && !calls_beyond_extent(x); },
+        [&](const clang::Expr& x) { return text(x.getSourceRange()); });
+    moved = shifted ? shifted->moved : "";
+    return shifted ? std::optional(shifted->term) : std::nullopt;
+  };
+  auto term = index_side(bin->getLHS());
   if (!term) {
-    term = index_term(bin->getRHS(), i, ctx_);
+    term = index_side(bin->getRHS());
     value = bin->getLHS();
     op = swapped(op);
   }
   if (!term)
     return;
-  if (const auto other = index_term(value, i, ctx_)) // i[a] + c OP i[b] + d: a triangle
-    return add_index_bounds(op, *term, *other, text(value->getSourceRange()), guard);
+  if (const auto other = index_term(value, i, ctx_)) { // i[a] + c OP i[b] + d: a triangle
+    if (moved.empty())
+      add_index_bounds(op, *term, *other, text(value->getSourceRange()), guard);
+    return;
+  }
   if (!kernel_value(*strip(value), i, nullptr) || calls_beyond_extent(*value))
     return;
   clang::Expr::EvalResult known;
   std::optional<std::int64_t> constant;
-  if (value->EvaluateAsInt(known, ctx_))
+  if (moved.empty() && value->EvaluateAsInt(known, ctx_))
     constant = known.Val.getInt().getExtValue();
-  const std::string text_of_value = text(value->getSourceRange());
+  // A bound with values moved over is C++ the launch evaluates; the relations leave it out.
+  const std::string text_of_value =
+      moved.empty() ? text(value->getSourceRange()) : "(" + text(value->getSourceRange()) + ")" + moved;
   const auto [axis, offset] = *term;
   const std::optional<TileStep::KernelSymbol> symbol =
-      constant ? std::nullopt : kernel_symbol(*value);
+      constant || !moved.empty() ? std::nullopt : kernel_symbol(*value);
   // The bound on i[axis] (value + add) as the relations read it: a symbol, offset by `add`.
   const auto with_symbol = [&symbol](TileStep::IndexBound b, std::int64_t add) {
     if (symbol)
@@ -258,7 +315,7 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
   if (op == clang::BO_NE) { // i[axis] != value - offset: either side of it
     TileStep::IndexBound excluded = with_symbol(bound(axis, false, text_of_value, constant, -offset), -offset);
     excluded.excluded = true;
-    excluded.bounds_at_edge = !names_loop_variable(*value, ctx_);
+    excluded.bounds_at_edge = !names_loop_variable(*bin, ctx_);
     guard.push_back(std::move(excluded));
     return;
   }

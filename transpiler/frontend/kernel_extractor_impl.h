@@ -147,10 +147,11 @@ private:
                                                                 const clang::ParmVarDecl* i,
                                                                 int forall_rank) const;
   // One coordinate of the index times a constant, with either sign, plus constants
-  // (`28 - i[1]`: a reflection).
+  // (`28 - i[1]`: a reflection) and at most one value of the kernel (`i[0] + shift`).
   bool signed_index_coordinate(const clang::Expr* c, const HelperArguments* through,
-                               const clang::ParmVarDecl* i, int forall_rank, int field_rank,
-                               std::int64_t offset, ir::TileStep::IndexMap& map) const;
+                               const clang::ParmVarDecl* i, const LoopRanges* loops,
+                               int forall_rank, int field_rank, std::int64_t offset,
+                               ir::TileStep::IndexMap& map);
   // i[k] plus or minus a loop variable of the body, plus constants: a window of the index.
   bool window_coordinate(const clang::Expr* c, const HelperArguments* through,
                          const clang::ParmVarDecl* i, const LoopRanges* loops, int forall_rank,

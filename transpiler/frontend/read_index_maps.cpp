@@ -187,23 +187,40 @@ void set_scale(ir::TileStep::IndexMap& map, int field_rank, std::size_t d, std::
 
 // c = a sum of one coordinate of the index, times a constant, with either sign, and constants:
 // `28 - i[1]`, `-i[0] + 5`, `1 - 2 * i[0]` (a reflection, with a negative scale), as well as
-// the forms scaled_index_axis and constant_term read one at a time.
+// the forms scaled_index_axis and constant_term read one at a time; plus, at most once, a value
+// of the kernel (`i[0] + shift`, `i[0] - lag + 1`), which the launch adds (IndexMap::shift).
 bool KernelExtractor::Impl::signed_index_coordinate(const clang::Expr* c,
                                                     const HelperArguments* through,
-                                                    const clang::ParmVarDecl* i, int forall_rank,
+                                                    const clang::ParmVarDecl* i,
+                                                    const LoopRanges* loops, int forall_rank,
                                                     int field_rank, std::int64_t offset,
-                                                    ir::TileStep::IndexMap& map) const {
+                                                    ir::TileStep::IndexMap& map) {
   SumTerms sum;
   add_sum_terms(c, through, 1, ctx_, sum);
-  if (sum.terms.size() != 1)
+  std::optional<std::pair<int, std::int64_t>> axis; // the index's axis and its factor
+  std::optional<ir::TileStep::KernelSymbol> shift;
+  for (const SumTerms::Term& term : sum.terms) {
+    if (const auto k = scaled_index_axis(term.leaf, term.level, i, forall_rank); k && !axis) {
+      axis = std::make_pair(k->first, term.sign * k->second);
+      continue;
+    }
+    // A value of the kernel, added (not subtracted: a symbol has no factor) and at most once.
+    if (shift || term.sign < 0 || term.level || !kernel_value(*term.leaf, *i, loops))
+      return false;
+    shift = kernel_symbol(*term.leaf);
+    if (!shift)
+      return false;
+  }
+  if (!axis)
     return false;
-  const SumTerms::Term& term = sum.terms.front();
-  const auto k = scaled_index_axis(term.leaf, term.level, i, forall_rank);
-  if (!k)
-    return false;
-  set_scale(map, field_rank, map.axis.size(), term.sign * k->second);
-  map.axis.push_back(k->first);
+  const std::size_t d = map.axis.size();
+  set_scale(map, field_rank, d, axis->second);
+  map.axis.push_back(axis->first);
   map.offset.push_back(offset + sum.constant);
+  if (shift) {
+    map.shift.resize(static_cast<std::size_t>(field_rank));
+    map.shift[d] = std::move(shift);
+  }
   return true;
 }
 
@@ -291,7 +308,7 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
     map.offset.push_back(offset);
     return true;
   }
-  if (signed_index_coordinate(base, level, i, forall_rank, field_rank, offset, map) ||
+  if (signed_index_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map) ||
       window_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map))
     return true;
   if (level || !kernel_value(*base, *i, loops))

@@ -392,6 +392,11 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
       return NoTemplate{"'" + read.field + "' has another rank than the forall; the running "
                         "kernel plans the forall with its fields lifted to one rank"};
     for (const auto& map : read.maps)
+      for (const auto& shift : map.shift)
+        if (shift)
+          return NoTemplate{"a read of '" + read.field + "' is shifted by '" + shift->variable +
+                            "', a value only the running kernel knows"};
+    for (const auto& map : read.maps)
       for (const auto& symbol : map.symbol)
         if (symbol)
           return NoTemplate{"a read of '" + read.field + "' is at '" + symbol->variable +
