@@ -268,10 +268,12 @@ std::optional<KernelOutput> run_multi_tile_kernel(const ir::Kernel& kernel,
     return std::nullopt;
   }
   // --extents names this kernel: its templates are planned for those extents.
-  auto given = apply_given_extents(kernel, options.given_extents);
-  if (given && !pass_dumps.kernel("given-extents", kernel.name, *given, declared_at, diags))
-    return std::nullopt;
-  ir::Kernel planned_kernel = given ? std::move(*given) : kernel;
+  ir::Kernel planned_kernel = kernel;
+  if (auto given = apply_given_extents(kernel, options.given_extents)) {
+    if (!pass_dumps.kernel("given-extents", kernel.name, *given, declared_at, diags))
+      return std::nullopt;
+    planned_kernel = std::move(*given);
+  }
   // Each task kernel through the warp-split passes; their dumps under the task's own name.
   const auto plan_task = [&](const ir::Kernel& task) {
     return run_warp_kernel(task, task.loc, options, display_name, diags, pass_dumps);
