@@ -111,11 +111,11 @@ struct KernelExtractor::Impl::ElementAccessFinder
            "the index of " + field_words(*name, *field) + " (rank " +
                std::to_string(field_rank) +
                ") must be the forall's index, or one coordinate per axis of the field, each "
-               "i[k] or a constant times it, plus a constant (and plus or minus a counted loop "
-               "variable of the body), a "
+               "i[k] or a constant times it, plus a constant and at most one value of the kernel "
+               "(or plus or minus a counted loop variable of the body), a "
                "variable of a counted loop of the body plus a constant, "
                "a constant, or a value of the kernel that names neither the index nor the "
-               "body's other locals (like {i[1], i[0]}, {2 * i[0] + 1, k}, {0, i[1]})" +
+               "body's other locals (like {i[1], i[0]}, {2 * i[0] + 1, k}, {0, i[1] + lag}, {9 - i[0], i[1]})" +
                (through ? "; inside a helper, from the helper's parameters that the forall "
                           "passed them (unchanged)"
                         : ""));
