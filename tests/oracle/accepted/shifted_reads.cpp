@@ -1,7 +1,7 @@
 // Reads at the index plus a value of the kernel, as users write them: a lag that is a kernel
 // parameter (`Xd[{i[0] + lag}]`, guarded by `if (i[0] + lag < n)` or its `else`), the time
 // loop's variable as a moving offset (`Ad[{i[0], i[1] + t}]`), a shift reached through a
-// helper, and one subtracted from a reflection's constant side. The launch adds the value to
+// helper, and a reflection about a kernel value (`m - 1 - i[1]`). The launch adds the value to
 // each read's coordinate (no schedule template: only the running kernel knows it), the guard's
 // bound moves it to the other side, and every backend computes what the sequential build
 // computes. (In place, a shifted read is a dependence: tests/bad_input/cases/
@@ -50,7 +50,7 @@ S2P_KERNEL S2P_TILES(3) void drift(int steps, s2p::field<2, double>& A, s2p::fie
       else
         Bd[i] = Ad[i];
     });
-    s2p::forall(Ad.extent(), [&](s2p::index<2> i) { Ad[i] = Bd[{i[0], kCols - 1 - i[1]}] + t; });
+    s2p::forall(Ad.extent(), [&](s2p::index<2> i) { Ad[i] = Bd[{i[0], m - 1 - i[1]}] + t; });
   }
 }
 
