@@ -188,7 +188,7 @@ void set_scale(ir::TileStep::IndexMap& map, int field_rank, std::size_t d, std::
 // c = a sum of one coordinate of the index, times a constant, with either sign, and constants:
 // `28 - i[1]`, `-i[0] + 5`, `1 - 2 * i[0]` (a reflection, with a negative scale), as well as
 // the forms scaled_index_axis and constant_term read one at a time; plus, at most once, a value
-// of the kernel (`i[0] + shift`, `i[0] - lag + 1`), which the launch adds (IndexMap::shift).
+// of the kernel, added (`i[0] + shift`, `n - 1 - i[0]`), which the launch adds (IndexMap::shift).
 bool KernelExtractor::Impl::signed_index_coordinate(const clang::Expr* c,
                                                     const HelperArguments* through,
                                                     const clang::ParmVarDecl* i,

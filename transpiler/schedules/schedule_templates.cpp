@@ -267,8 +267,6 @@ planned_range(const MultiTile& multi, const std::string& field, std::size_t d,
   return std::pair{s2p::within_extent(*lower, *extent), s2p::range_count(*lower, *upper, *extent)};
 }
 
-// A read's index maps (read A(i + 1, j), say) as the planner's index maps; a body loop's range
-// as planned_range gives it (plan_template has checked that it does).
 // `i[a] != value` as the launch bounds it (emit/multi_tile_code.cpp, edge_bound): at the first
 // index of the range, i[a] > value; at the last, i[a] < value; inside it, nothing.
 template <int N>
@@ -288,6 +286,8 @@ template <int N> s2p::extent<N> index_range(const TileStep& step, const rt::fora
                            : map.parent();
 }
 
+// A read's index maps (read A(i + 1, j), say) as the planner's index maps; a body loop's range
+// as planned_range gives it (plan_template has checked that it does).
 template <int N>
 std::vector<s2p::index_map<N>> index_maps(const MultiTile& multi, const TileStep::Read& read,
                                           const s2p::extent<N>& range) {
