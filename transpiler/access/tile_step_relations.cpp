@@ -83,8 +83,12 @@ private:
       if (map.axis[d] != TileStep::kLoopAxis) {
         auto at = map.scale_of(d) * AffineExpr::variable(static_cast<std::size_t>(map.axis[d])) +
                   map.offset[d];
-        if (d < map.shift.size() && map.shift[d]) // plus a kernel value: a parameter
-          at = at + AffineExpr::parameter(value_parameter(map.shift[d]->name), map.shift[d]->offset);
+        if (d < map.shift.size() && map.shift[d]) { // plus or minus a kernel value: a parameter
+          const auto& shift = *map.shift[d];
+          const AffineExpr value =
+              AffineExpr::parameter(value_parameter(shift.value.name), shift.value.offset);
+          at = shift.subtracted ? at - value : at + value;
+        }
         // A window of the index: i[axis] + offset + k, k a new body loop over [0, span).
         index.push_back(span > 0 ? at + AffineExpr::variable(add_body_loop(0, span)) : at);
         continue;
@@ -278,8 +282,8 @@ std::string index_text(const TileStep::IndexMap& map) {
       continue;
     }
     const bool whole = axis == TileStep::kLoopAxis && map.span.at(d) == TileStep::kWholeAxis;
-    if (d < map.shift.size() && map.shift[d]) // i + shift
-      out += "+" + map.shift[d]->name;
+    if (d < map.shift.size() && map.shift[d]) // i + lag, i - lag
+      out += (map.shift[d]->subtracted ? "-" : "+") + ir::to_string(map.shift[d]->value);
     if (map.offset[d] != 0 && !whole)
       out += (map.offset[d] > 0 ? "+" : "") + std::to_string(map.offset[d]);
     if (axis != TileStep::kLoopAxis && d < map.span.size() && map.span[d] > 0) // a window

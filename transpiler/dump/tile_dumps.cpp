@@ -73,6 +73,15 @@ json symbols_json(const std::vector<std::optional<TileStep::KernelSymbol>>& symb
   return out;
 }
 
+// "lag", "-lag": the kernel value each index coordinate adds or subtracts, or null.
+json shifts_json(const std::vector<std::optional<TileStep::IndexMap::Shift>>& shifts) {
+  json out = json::array();
+  for (const auto& shift : shifts)
+    out.push_back(shift ? json((shift->subtracted ? "-" : "") + ir::to_string(shift->value))
+                        : json(nullptr));
+  return out;
+}
+
 // "i1 >= (k) + 1", "i0 < 39": the bounds of an `if` on the index, as C++ the launch evaluates.
 json guard_json(const std::vector<TileStep::IndexBound>& guard) {
   json out = json::array();
@@ -104,7 +113,7 @@ json step_json(const TileStep& step, std::size_t index, const schedules::TileSch
         if (!map.symbol.empty()) // a coordinate that is the kernel's value: "k+1", or null
           maps.back()["symbols"] = symbols_json(map.symbol);
         if (!map.shift.empty()) // a kernel value added to an index coordinate, or null
-          maps.back()["shifts"] = symbols_json(map.shift);
+          maps.back()["shifts"] = shifts_json(map.shift);
         if (!map.range.empty()) // a loop coordinate over [lower, upper), kernel values
           maps.back()["ranges"] = ranges_json(map.range);
         if (!map.guard.empty())

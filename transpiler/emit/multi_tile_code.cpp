@@ -290,9 +290,10 @@ void emit_index_map(std::ostringstream& out, const TileStep::IndexMap& map, cons
       span.push_back(count);
       continue;
     }
-    const bool shifted = d < map.shift.size() && map.shift[d]; // i[k] + a kernel value
-    offset.push_back(std::to_string(map.offset[d]) +
-                     (shifted ? " + " + launch_value(*map.shift[d]) : std::string()));
+    const auto* shift = d < map.shift.size() && map.shift[d] ? &*map.shift[d] : nullptr;
+    offset.push_back(std::to_string(map.offset[d]) + // i[k] plus or minus a kernel value
+                     (shift ? (shift->subtracted ? " - (" : " + (") + launch_value(shift->value) + ")"
+                            : std::string()));
     span.push_back(std::to_string(map.span.empty() ? 0 : map.span[d]));
   }
   const auto list = [&](const auto& values) {

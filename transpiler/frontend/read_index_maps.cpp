@@ -188,7 +188,8 @@ void set_scale(ir::TileStep::IndexMap& map, int field_rank, std::size_t d, std::
 // c = a sum of one coordinate of the index, times a constant, with either sign, and constants:
 // `28 - i[1]`, `-i[0] + 5`, `1 - 2 * i[0]` (a reflection, with a negative scale), as well as
 // the forms scaled_index_axis and constant_term read one at a time; plus, at most once, a value
-// of the kernel, added (`i[0] + shift`, `n - 1 - i[0]`), which the launch adds (IndexMap::shift).
+// of the kernel, added or subtracted (`i[0] + lag`, `i[0] - lag`, `n - 1 - i[0]`), which the
+// launch adds (IndexMap::shift).
 bool KernelExtractor::Impl::signed_index_coordinate(const clang::Expr* c,
                                                     const HelperArguments* through,
                                                     const clang::ParmVarDecl* i,
@@ -198,18 +199,19 @@ bool KernelExtractor::Impl::signed_index_coordinate(const clang::Expr* c,
   SumTerms sum;
   add_sum_terms(c, through, 1, ctx_, sum);
   std::optional<std::pair<int, std::int64_t>> axis; // the index's axis and its factor
-  std::optional<ir::TileStep::KernelSymbol> shift;
+  std::optional<ir::TileStep::IndexMap::Shift> shift;
   for (const SumTerms::Term& term : sum.terms) {
     if (const auto k = scaled_index_axis(term.leaf, term.level, i, forall_rank); k && !axis) {
       axis = std::make_pair(k->first, term.sign * k->second);
       continue;
     }
-    // A value of the kernel, added (not subtracted: a symbol has no factor) and at most once.
-    if (shift || term.sign < 0 || term.level || !kernel_value(*term.leaf, *i, loops))
+    // A value of the kernel, added or subtracted, at most once.
+    if (shift || term.level || !kernel_value(*term.leaf, *i, loops))
       return false;
-    shift = kernel_symbol(*term.leaf);
-    if (!shift)
+    auto value = kernel_symbol(*term.leaf);
+    if (!value)
       return false;
+    shift = ir::TileStep::IndexMap::Shift{std::move(*value), term.sign < 0};
   }
   if (!axis)
     return false;

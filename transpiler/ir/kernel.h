@@ -277,10 +277,16 @@ struct TileStep {
     // scale[d]: index coordinate d is scale[d] * i[axis[d]] + offset[d] (a strided read,
     // `2 * i[0]`). Empty: every index coordinate has scale 1.
     std::vector<std::int64_t> scale{};
-    // shift[d]: index coordinate d also adds that kernel value (`Xd[{i[0] + shift}]`): the
-    // launch evaluates it, the relations read it as a parameter, and no schedule template is
-    // planned (its value is the running kernel's). Empty: none does.
-    std::vector<std::optional<KernelSymbol>> shift{};
+    // shift[d]: index coordinate d also adds (or subtracts) that kernel value (`Xd[{i[0] +
+    // lag}]`, `Xd[{i[0] - lag}]`): the launch evaluates it, the relations read it as a
+    // parameter, and no schedule template is planned (its value is the running kernel's).
+    // Empty: none does.
+    struct Shift {
+      KernelSymbol value;
+      bool subtracted = false;
+      friend bool operator==(const Shift&, const Shift&) = default;
+    };
+    std::vector<std::optional<Shift>> shift{};
     friend bool operator==(const IndexMap&, const IndexMap&) = default;
     std::int64_t scale_of(std::size_t d) const { return d < scale.size() ? scale[d] : 1; }
     // The task's own index (i0, i1, ...): no permutation, offset, span or guard.

@@ -394,7 +394,7 @@ Planned<nlohmann::ordered_json> plan_template(const Kernel& kernel, const TileSt
     for (const auto& map : read.maps)
       for (const auto& shift : map.shift)
         if (shift)
-          return NoTemplate{"a read of '" + read.field + "' is shifted by '" + shift->variable +
+          return NoTemplate{"a read of '" + read.field + "' is shifted by '" + shift->value.variable +
                             "', a value only the running kernel knows"};
     for (const auto& map : read.maps)
       for (const auto& symbol : map.symbol)

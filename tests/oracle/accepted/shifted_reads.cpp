@@ -1,7 +1,8 @@
-// Reads at the index plus a value of the kernel, as users write them: a lag that is a kernel
-// parameter (`Xd[{i[0] + lag}]`, guarded by `if (i[0] + lag < n)` or its `else`), the time
-// loop's variable as a moving offset (`Ad[{i[0], i[1] + t}]`), a shift reached through a
-// helper, and a reflection about a kernel value (`m - 1 - i[1]`). The launch adds the value to
+// Reads at the index plus (or minus) a value of the kernel, as users write them: a lag that is
+// a kernel parameter (`Xd[{i[0] + lag}]`, guarded by `if (i[0] + lag < n)` or its `else`; a
+// delay line `Xd[{i[0] - lag}]`), the time loop's variable as a moving offset (`Ad[{i[0],
+// i[1] + t}]`, and subtracted), a shift reached through a helper, and a reflection about a
+// kernel value (`m - 1 - i[1]`). The launch adds the value to
 // each read's coordinate (no schedule template: only the running kernel knows it), the guard's
 // bound moves it to the other side, and every backend computes what the sequential build
 // computes. (In place, a shifted read is a dependence: tests/bad_input/cases/
@@ -54,6 +55,29 @@ S2P_KERNEL S2P_TILES(3) void drift(int steps, s2p::field<2, double>& A, s2p::fie
   }
 }
 
+// A delay line and a trailing window: the lag and the time loop's variable subtracted.
+S2P_KERNEL S2P_TILES(4) void delayed(int lag, const s2p::field<1, double>& x,
+                                     s2p::field<1, double>& y, const s2p::field<2, double>& A,
+                                     s2p::field<2, double>& B) {
+  auto map = s2p::resource_map<1>::block(x.extent(), 4);
+  auto map2 = s2p::resource_map<2>::block(A.extent(), 4);
+  auto Xd = s2p::agile(x, map);
+  auto Yd = s2p::agile(y, map);
+  auto Ad = s2p::agile(A, map2);
+  auto Bd = s2p::agile(B, map2);
+  s2p::forall(Yd.extent(), [&](s2p::index<1> i) {
+    if (i[0] - lag >= 0)
+      Yd[i] = Xd[{i[0] - lag}] + Xd[i];
+    else
+      Yd[i] = Xd[i];
+  });
+  for (int t = 1; t < 4; ++t)
+    s2p::forall(Bd.extent(), [&](s2p::index<2> i) {
+      if (i[1] >= t && i[0] - lag + 2 >= 0)
+        Bd[i] = Ad[{i[0] - lag + 2, i[1] - t}] * 0.5 + Bd[i];
+    });
+}
+
 int main() {
   std::vector<double> x(kLength), y(kLength, 0.0), z(kLength, -1.0);
   for (int k = 0; k < kLength; ++k)
@@ -70,5 +94,13 @@ int main() {
   drift(4, A, B);
   sample::print_array("A", a.data(), a.size());
   sample::print_array("B", b.data(), b.size());
+
+  std::vector<double> delayed_y(kLength, 0.0), delayed_b(kRows * kCols, 1.0);
+  s2p::field<1, double> DY(delayed_y.data(), {kLength});
+  s2p::field<2, double> DB(delayed_b.data(), {kRows, kCols});
+  delayed(3, s2p::field<1, double>(x.data(), {kLength}), DY,
+          s2p::field<2, double>(a.data(), {kRows, kCols}), DB);
+  sample::print_array("delayed_y", delayed_y.data(), delayed_y.size());
+  sample::print_array("delayed_B", delayed_b.data(), delayed_b.size());
   return 0;
 }
