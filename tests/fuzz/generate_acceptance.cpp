@@ -165,6 +165,10 @@ enum class TileMutation {
   ThreadLocalState,    // a thread_local counter: refused
   OtherExtent,         // a forall over another field's extent: refused
   ReadsOwnOutput,      // Cd[i] = Cd[i] * 2 + Ad[i]: accepted
+  LambdaRead,          // a lambda of the body reading the field, called: accepted
+  LambdaPointer,       // that lambda called through a pointer: refused
+  ReferenceWrite,      // the output written through `auto& acc = Cd[i]`: accepted
+  ElementAddress,      // `const long* p = &Ad[i]`: refused
   Count,
 };
 
@@ -174,7 +178,8 @@ void tile_kernel(Random& rng, std::ostream& out) {
       "valid",          "captured-write",      "plain-field-read",  "tile-index",
       "static-in-helper", "in-place",          "custom-combine",    "library-combine",
       "helper-read",    "helper-clamped-read", "local-reference",   "mutated-index",
-      "const-pointer-state", "thread-local-state", "other-extent",  "reads-own-output"};
+      "const-pointer-state", "thread-local-state", "other-extent",  "reads-own-output",
+      "lambda-read",    "lambda-pointer",      "reference-write",   "element-address"};
   static_assert(std::size(names) == static_cast<std::size_t>(TileMutation::Count));
   out << "// shape: tiles " << names[static_cast<int>(mutation)] << "\n";
   const int tiles = rng.between(1, 4);
@@ -210,6 +215,14 @@ void tile_kernel(Random& rng, std::ostream& out) {
   case TileMutation::ThreadLocalState: body = "Cd[i] = Ad[i] + ++g_local;"; break;
   case TileMutation::OtherExtent: domain = "A.extent()"; break;
   case TileMutation::ReadsOwnOutput: body = "Cd[i] = Cd[i] * 2 + Ad[i];"; break;
+  case TileMutation::LambdaRead:
+    body = "auto near = [&](long r) { return Ad[{r}]; }; Cd[i] = near(i[0]) * 3 + twice(i[0]);";
+    break;
+  case TileMutation::LambdaPointer:
+    body = "auto near = [&](long r) { return Ad[{r}]; }; auto* p = &near; Cd[i] = (*p)(i[0]);";
+    break;
+  case TileMutation::ReferenceWrite: body = "auto& acc = Cd[i]; acc = Ad[i] - acc;"; break;
+  case TileMutation::ElementAddress: body = "const long* p = &Ad[i]; Cd[i] = *p + 1;"; break;
   case TileMutation::CapturedWrite: body += " h = h * 31 + Ad[i];"; break;
   case TileMutation::PlainFieldRead: body = "Cd[i] = Ad[i] + C(" + std::to_string(n - 1) + " - i[0]);"; break;
   case TileMutation::TileIndex: body = "Cd[i] = Ad[i] + s2p::tile_index();"; break;

@@ -5,6 +5,8 @@
 // part of the rule, on the access relations, is tests/transpiler/tile_step_relations_test.cpp.)
 #include "pass_manager/fuse_foralls.h"
 
+#include "ir_builder.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -16,15 +18,7 @@ using ir::TileStep;
 
 TileStep forall(unsigned line, std::string output, std::vector<TileStep::Read> reads,
                 std::string body) {
-  TileStep step;
-  step.kind = TileStep::Kind::Forall;
-  step.loc = {"k.cpp", line, 3};
-  step.rank = 1;
-  step.output = std::move(output);
-  step.reads = std::move(reads);
-  step.body = std::move(body);
-  step.text = "forall at line " + std::to_string(line);
-  return step;
+  return test::forall_step(line, std::move(output), std::move(reads), std::move(body));
 }
 
 TileStep::Read own(const std::string& field) {

@@ -131,4 +131,19 @@ ir::Kernel fig3_kernel();
 // for i in [0, trips). A symbolic trip count names a kernel parameter (`symbol`).
 ir::Kernel ring_pipeline(int depth, Expr trips, const std::string& symbol = "");
 
+// A rank-1 element forall at `line` writing `output` at its index, with its reads (and, if
+// given, its body's text, as fusion pastes it).
+inline ir::TileStep forall_step(unsigned line, std::string output,
+                                std::vector<ir::TileStep::Read> reads, std::string body = "") {
+  ir::TileStep step;
+  step.kind = ir::TileStep::Kind::Forall;
+  step.loc = {"k.cpp", line, 3};
+  step.rank = 1;
+  step.output = std::move(output);
+  step.reads = std::move(reads);
+  step.body = std::move(body);
+  step.text = "forall at line " + std::to_string(line);
+  return step;
+}
+
 } // namespace s2p::test

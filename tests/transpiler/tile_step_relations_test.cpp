@@ -3,6 +3,8 @@
 #include "access/tile_step_relations.h"
 #include "pass_manager/fuse_foralls.h"
 
+#include "ir_builder.h"
+
 #include <gtest/gtest.h>
 
 namespace s2p::access {
@@ -15,13 +17,7 @@ TileStep::IndexMap shifted(std::int64_t offset) {
 }
 
 TileStep forall(unsigned line, std::string output, std::vector<TileStep::Read> reads) {
-  TileStep step;
-  step.kind = TileStep::Kind::Forall;
-  step.loc = {"k.cpp", line, 3};
-  step.rank = 1;
-  step.output = std::move(output);
-  step.reads = std::move(reads);
-  return step;
+  return test::forall_step(line, std::move(output), std::move(reads));
 }
 
 // Yd, Zd, Xd on map "map" over parameters y, z, x; Ys a second view of y on map "shifted".

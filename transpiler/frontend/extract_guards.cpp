@@ -124,31 +124,22 @@ std::optional<ShiftedIndexTerm>
 shifted_index_term(const clang::Expr* e, const clang::ParmVarDecl& i, const clang::ASTContext& ctx,
                    const std::function<bool(const clang::Expr&)>& is_value,
                    const std::function<std::string(const clang::Expr&)>& text_of) {
+  SumTerms sum;
+  add_sum_terms(e, nullptr, 1, ctx, sum);
   std::optional<std::pair<int, std::int64_t>> term;
   std::string moved;
-  std::int64_t constant = 0;
-  bool ok = true;
-  std::function<void(const clang::Expr*, int)> add = [&](const clang::Expr* x, int sign) {
-    x = strip(x);
-    clang::Expr::EvalResult value;
-    if (const auto* sum = llvm::dyn_cast<clang::BinaryOperator>(x);
-        sum && (sum->getOpcode() == clang::BO_Add || sum->getOpcode() == clang::BO_Sub)) {
-      add(sum->getLHS(), sign);
-      add(sum->getRHS(), sum->getOpcode() == clang::BO_Add ? sign : -sign);
-    } else if (const auto index = index_term(x, i, ctx); index && sign > 0 && !term) {
+  for (const SumTerms::Term& leaf : sum.terms) {
+    if (const auto index = index_term(leaf.leaf, i, ctx); index && leaf.sign > 0 && !term) {
       term = index;
-    } else if (!x->isValueDependent() && x->EvaluateAsInt(value, ctx)) {
-      constant += sign * value.Val.getInt().getExtValue();
-    } else if (is_value(*x)) {
-      moved += (sign > 0 ? " - (" : " + (") + text_of(*x) + ")";
-    } else {
-      ok = false;
+      continue;
     }
-  };
-  add(e, 1);
-  if (!ok || !term || moved.empty())
+    if (!is_value(*leaf.leaf))
+      return std::nullopt;
+    moved += (leaf.sign > 0 ? " - (" : " + (") + text_of(*leaf.leaf) + ")";
+  }
+  if (!term || moved.empty())
     return std::nullopt;
-  return ShiftedIndexTerm{{term->first, term->second + constant}, moved};
+  return ShiftedIndexTerm{{term->first, term->second + sum.constant}, moved};
 }
 
 } // namespace

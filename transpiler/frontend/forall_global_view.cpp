@@ -1,7 +1,6 @@
 // A forall over the full global view (X[i]): the element accesses of its body, inside the
 // helpers it passes fields to as well, their index maps, and the outputs it writes.
-#include "frontend/kernel_extractor_impl.h"
-#include "frontend/forall_visitors.h"
+#include "frontend/element_access_finder.h"
 #include "frontend/access_model.h"
 #include "frontend/s2p_types.h"
 
@@ -15,160 +14,6 @@
 
 namespace s2p::frontend {
 
-// Every subscript X[m(i)] of an agile field in a forall body over the global view: what it
-// reads and writes.
-struct KernelExtractor::Impl::ElementAccess {
-  const clang::ValueDecl* field;
-  ir::TileStep::IndexMap map;
-  bool written;
-  clang::SourceLocation where;
-  bool compound = false; // written by `+=` and the like, which read the element first
-  std::vector<ir::TileStep::IndexBound> guard{}; // the bounds the `if`s around it put on i
-};
-
-namespace {
-
-// Helpers nest at most this deep inside a forall body (a recursive helper is refused there).
-constexpr int kMaxHelperDepth = 8;
-
-} // namespace
-
-// Every element access X[m(i)] of an agile field in a forall body over the global view, also
-// inside the visible helpers the body passes a field to (read as if inlined): what it reads
-// and writes. Any other use of an agile field (a local reference to it, .data(), a helper
-// seq2par cannot see) would read elements no index map records, so it is refused.
-struct KernelExtractor::Impl::ElementAccessFinder
-    : clang::RecursiveASTVisitor<ElementAccessFinder> {
-  Impl* self;
-  const clang::ParmVarDecl* i;
-  int rank;
-  std::vector<ElementAccess>* accesses;
-  std::set<const clang::Expr*>* written;
-  bool ok = true;
-  const HelperArguments* through = nullptr; // inside a helper: its bindings
-  int depth = 0;
-  std::set<const clang::DeclRefExpr*> allowed{}; // field names used as X[...] or X.extent()
-  std::set<const clang::Expr*> compound{};        // targets of `+=`, `-=`, ...
-  const LoopRanges* loops = nullptr;               // the body's counted loops
-  const clang::Stmt* body = nullptr;               // the forall body (guards stop there)
-  // Inside a helper: the guard of the call that reached it (ifs inside helpers are not read).
-  const std::vector<ir::TileStep::IndexBound>* call_guard = nullptr;
-  std::vector<ir::TileStep::IndexBound> guard_at(const clang::Stmt& access) const {
-    if (through)
-      return call_guard ? *call_guard : std::vector<ir::TileStep::IndexBound>{};
-    return body ? self->guard_of(access, *i, *body) : std::vector<ir::TileStep::IndexBound>{};
-  }
-
-  void fail(clang::SourceLocation where, const std::string& message) {
-    self->error(where, message);
-    ok = false;
-  }
-  // The kernel's agile field `decl` stands for: itself, or the one a helper parameter is bound to.
-  const clang::ValueDecl* agile_of(const clang::ValueDecl* decl) const {
-    if (!decl)
-      return nullptr;
-    if (through) {
-      const auto bound = through->fields.find(decl);
-      return bound == through->fields.end() ? nullptr : bound->second;
-    }
-    return self->agile_fields_.contains(decl) ? decl : nullptr;
-  }
-  // "agile field 'Yd'", or "'f' (agile field 'Yd' in helper 'at_clamped')" inside a helper.
-  std::string field_words(const clang::ValueDecl& name, const clang::ValueDecl& field) const {
-    if (!through)
-      return "agile field '" + field.getNameAsString() + '\'';
-    return '\'' + name.getNameAsString() + "' (agile field '" + field.getNameAsString() +
-           "' in helper '" + through->helper->getNameAsString() + "')";
-  }
-  void allow(const clang::Expr* e) {
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e)))
-      allowed.insert(ref);
-  }
-
-  bool VisitBinaryOperator(clang::BinaryOperator* b) {
-    if (b->isAssignmentOp())
-      written->insert(strip(b->getLHS()));
-    if (b->isCompoundAssignmentOp())
-      compound.insert(strip(b->getLHS()));
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
-    if (call->isAssignmentOp())
-      written->insert(strip(call->getArg(0)));
-    if (call->isAssignmentOp() && call->getOperator() != clang::OO_Equal)
-      compound.insert(strip(call->getArg(0)));
-    if (call->getOperator() != clang::OO_Subscript)
-      return true;
-    const clang::ValueDecl* name = referenced_decl(call->getArg(0));
-    const clang::ValueDecl* field = agile_of(name);
-    if (!field)
-      return true;
-    allow(call->getArg(0));
-    const int field_rank = self->agile_fields_.at(field);
-    auto map = self->index_map(call->getArg(1), i, rank, field_rank, loops, through);
-    if (!map) {
-      fail(call->getArg(1)->getBeginLoc(),
-           "the index of " + field_words(*name, *field) + " (rank " +
-               std::to_string(field_rank) +
-               ") must be the forall's index, or one coordinate per axis of the field, each "
-               "i[k] or a constant times it, plus a constant and at most one value of the kernel "
-               "(or plus or minus a counted loop variable of the body), a "
-               "variable of a counted loop of the body plus a constant, "
-               "a constant, or a value of the kernel that names neither the index nor the "
-               "body's other locals (like {i[1], i[0]}, {2 * i[0] + 1, k}, {0, i[1] + lag}, {9 - i[0], i[1]})" +
-               (through ? "; inside a helper, from the helper's parameters that the forall "
-                          "passed them (unchanged)"
-                        : ""));
-      return true;
-    }
-    const bool writes = written->count(call) > 0;
-    if (writes && through) {
-      fail(call->getBeginLoc(), "the forall body writes " + field_words(*name, *field) +
-                                    " inside a helper; write the output in the forall body "
-                                    "itself (Yd[i] = helper(...))");
-      return true;
-    }
-    accesses->push_back(
-        {field, *map, writes, call->getBeginLoc(), compound.contains(call), guard_at(*call)});
-    return true;
-  }
-  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
-    const clang::Expr* object = call->getImplicitObjectArgument();
-    const clang::ValueDecl* name = referenced_decl(object);
-    const clang::ValueDecl* field = agile_of(name);
-    const clang::CXXMethodDecl* method = call->getMethodDecl();
-    if (!field || !method)
-      return true;
-    if (method->getName() == "extent" || method->getName() == "map") {
-      allow(object); // the field's shape, not its elements
-      return true;
-    }
-    allow(object);
-    fail(call->getExprLoc(), "the forall body calls '" + method->getNameAsString() + "' on " +
-                                 field_words(*name, *field) +
-                                 ", which reaches elements no index of the body names; read "
-                                 "elements as " + field->getNameAsString() + "[index]");
-    return true;
-  }
-  bool VisitCallExpr(clang::CallExpr* call);
-  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-    const clang::ValueDecl* field = agile_of(ref->getDecl());
-    if (!field || allowed.contains(ref))
-      return true;
-    fail(ref->getBeginLoc(),
-         "the forall body uses " + field_words(*ref->getDecl(), *field) +
-             " other than as an element (" + field->getNameAsString() +
-             "[index]), its extent() or an argument of a visible helper; seq2par moves to each "
-             "tile the elements the body's indices name, so a local reference, pointer or copy "
-             "of the field would read elements it never moved: index the field itself");
-    return true;
-  }
-
-private:
-  bool read_helper(const clang::CallExpr& call, const clang::FunctionDecl& callee,
-                   HelperArguments& level);
-};
-
 // A call that passes agile fields to a helper: the helper's body is read as if inlined, with its
 // parameters bound to the call's arguments.
 bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* call) {
@@ -179,10 +24,14 @@ bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* 
     if (agile_of(referenced_decl(arg))) {
       allow(arg); // judged here, as the helper's argument
       passes_field = true;
+    } else if (const clang::CXXRecordDecl* closure = closure_of(arg)) {
+      passes_field = passes_field || reaches_fields(*closure);
     }
   if (!passes_field)
     return true;
   const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee && callee->getBody() && !pass_closures(*call, callee))
+    return true;
   if (!callee || !callee->getBody()) {
     fail(call->getBeginLoc(), "the forall body passes an agile field to '" +
                                   (callee ? callee->getNameAsString() : std::string("a call")) +
@@ -202,23 +51,28 @@ bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* 
   return read_helper(*call, *callee, level);
 }
 
+// Arguments from `first_argument` on bind the callee's parameters in order (a lambda's call
+// has its object first).
 bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallExpr& call,
                                                              const clang::FunctionDecl& callee,
-                                                             HelperArguments& level) {
+                                                             HelperArguments& level,
+                                                             unsigned first_argument) {
   level.caller = through;
   level.helper = &callee;
   const clang::FunctionDecl* pattern = callee.getTemplateInstantiationPattern();
   const std::set<const clang::ParmVarDecl*> written_here = written_parameters(callee);
-  for (unsigned a = 0; a < call.getNumArgs() && a < callee.getNumParams(); ++a) {
+  for (unsigned a = 0; a + first_argument < call.getNumArgs() && a < callee.getNumParams(); ++a) {
+    const clang::Expr* argument = call.getArg(a + first_argument);
     const clang::ParmVarDecl* param = callee.getParamDecl(a);
-    const clang::ValueDecl* name = referenced_decl(call.getArg(a));
+    const clang::ValueDecl* name = referenced_decl(argument);
     if (const clang::ValueDecl* field = agile_of(name)) {
       // Tiles pass their own view of a field (not an s2p::agile_field): the parameter's type
       // must be deduced for the generated code to compile.
       const clang::ParmVarDecl* declared = pattern ? pattern->getParamDecl(a) : nullptr;
       if (!declared || !declared->getType()->isDependentType()) {
         fail(param->getLocation(),
-             "helper '" + callee.getNameAsString() + "' takes " +
+             (level.body_lambda ? std::string("the lambda")
+                                : "helper '" + callee.getNameAsString() + '\'') + " takes " +
                  field_words(*name, *field) + " as '" + param->getType().getAsString() +
                  "'; on the tiles the body reads a field through a view of its own, so a "
                  "helper takes it by a deduced type (const auto& f, or a template parameter)");
@@ -227,7 +81,7 @@ bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallEx
       level.fields[param] = field;
     }
     if (!written_here.contains(param))
-      level.arguments[param] = call.getArg(a);
+      level.arguments[param] = argument;
   }
   ElementAccessFinder inner{{}, self, i, rank, accesses, written};
   // The caller's counted loops (an argument may be one of their variables) and the helper's.

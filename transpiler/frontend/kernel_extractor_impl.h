@@ -50,7 +50,32 @@ struct HelperArguments {
   std::map<const clang::ValueDecl*, const clang::ValueDecl*> fields;
   const HelperArguments* caller = nullptr;
   const clang::FunctionDecl* helper = nullptr;
+  // A lambda the forall body defines, read at its call: it also reaches the kernel's agile
+  // fields through its captures.
+  bool body_lambda = false;
 };
+
+// Whether names read at `level` are a helper's own (its parameters and locals), not the
+// kernel's: a lambda the body defines names the kernel's variables through its captures, as
+// the body does.
+inline bool helper_scope(const HelperArguments* level) {
+  return level && !level->body_lambda;
+}
+
+// The terms of a sum or difference (a + b - c ..., unary minus too) that index coordinates,
+// windows and guards are read from: each leaf with its sign and the level of helper it was
+// reached at, and the constants summed. Leaves are read through helper parameters.
+struct SumTerms {
+  struct Term {
+    const clang::Expr* leaf = nullptr;
+    const HelperArguments* level = nullptr;
+    int sign = 1;
+  };
+  std::vector<Term> terms;
+  std::int64_t constant = 0;
+};
+void add_sum_terms(const clang::Expr* e, const HelperArguments* through, int sign,
+                   const clang::ASTContext& ctx, SumTerms& out);
 
 // Whether evaluating `e` calls anything but a view's extent() (and its subscript) or std::min
 // and std::max: the launch evaluates a guard's or a loop bound's value once more, which must
@@ -256,6 +281,8 @@ private:
   std::optional<ir::MapSpec>
   map_spec(const clang::CallExpr& protocol,
            const std::vector<const clang::CXXMemberCallExpr*>& chain) const;
+  // An agile field's or tile view's elements must be of an arithmetic type the runtime moves.
+  void check_element_type(const clang::VarDecl& var);
   // `auto Xd = s2p::agile(X, map)` / `auto Xt = s2p::tiles(Xd)`: which field and map.
   void note_distribution(const clang::VarDecl& var, ir::MultiTile& multi);
   bool output_spans_kernel(const ir::TileStep& step, const ir::MultiTile& multi,

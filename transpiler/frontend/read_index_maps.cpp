@@ -88,18 +88,16 @@ void add_range(ir::TileStep::IndexMap& map, int field_rank, std::int64_t first, 
   map.offset.push_back(first);
 }
 
-// The terms of a sum or difference (a + b - c ...) that index_coordinate reads as a window
-// of the index: coordinates of the index (i[k]) and loop variables of the body, each with its
-// sign, and the constants summed. Leaves are read through helper parameters.
-struct SumTerms {
-  struct Term {
-    const clang::Expr* leaf = nullptr;
-    const HelperArguments* level = nullptr;
-    int sign = 1;
-  };
-  std::vector<Term> terms;
-  std::int64_t constant = 0;
-};
+// Of several bounds a range lies inside (a clamp's arguments, a conjunction's conjuncts), the
+// one to read it by: the first the relations and the launch can read, or the index's, which
+// follows each iteration.
+void keep_preferred(std::optional<ir::TileStep::RangeBound>& chosen,
+                    std::optional<ir::TileStep::RangeBound> bound) {
+  if (bound && (!chosen || (bound->index && !chosen->index)))
+    chosen = std::move(bound);
+}
+
+} // namespace
 
 void add_sum_terms(const clang::Expr* e, const HelperArguments* through, int sign,
                    const clang::ASTContext& ctx, SumTerms& out) {
@@ -123,17 +121,6 @@ void add_sum_terms(const clang::Expr* e, const HelperArguments* through, int sig
   }
   out.terms.push_back({base, level, sign});
 }
-
-// Of several bounds a range lies inside (a clamp's arguments, a conjunction's conjuncts), the
-// one to read it by: the first the relations and the launch can read, or the index's, which
-// follows each iteration.
-void keep_preferred(std::optional<ir::TileStep::RangeBound>& chosen,
-                    std::optional<ir::TileStep::RangeBound> bound) {
-  if (bound && (!chosen || (bound->index && !chosen->index)))
-    chosen = std::move(bound);
-}
-
-} // namespace
 
 // i[k] for the forall's index `i` (read through helpers): k, else nothing.
 std::optional<int> KernelExtractor::Impl::index_axis(const clang::Expr* base,
@@ -206,7 +193,7 @@ bool KernelExtractor::Impl::signed_index_coordinate(const clang::Expr* c,
       continue;
     }
     // A value of the kernel, added or subtracted, at most once.
-    if (shift || term.level || !kernel_value(*term.leaf, *i, loops))
+    if (shift || helper_scope(term.level) || !kernel_value(*term.leaf, *i, loops))
       return false;
     auto value = kernel_symbol(*term.leaf);
     if (!value)
@@ -260,7 +247,7 @@ bool KernelExtractor::Impl::window_coordinate(const clang::Expr* c, const Helper
       return false;
     const std::size_t d = map.axis.size();
     add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
-    if (!through)
+    if (!helper_scope(through))
       add_window_range(*range, *axis, offset + sum.constant, loop_sign < 0,
                        {*i, forall_rank, loops}, field_rank, d, map);
     return true;
@@ -298,7 +285,7 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
     const LoopRange& range = loops->at(var);
     if (const auto& constant = range.constant)
       add_range(map, field_rank, constant->first + offset, constant->second - constant->first);
-    else if (level) // a helper's loop: its bounds may name the helper's parameters
+    else if (helper_scope(level)) // a helper's loop: its bounds may name the helper's parameters
       add_range(map, field_rank, 0, ir::TileStep::kWholeAxis);
     else
       add_kernel_range(range, offset, {*i, forall_rank, loops}, field_rank, map);
@@ -313,7 +300,7 @@ bool KernelExtractor::Impl::index_coordinate(const clang::Expr* c, const HelperA
   if (signed_index_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map) ||
       window_coordinate(base, level, i, loops, forall_rank, field_rank, offset, map))
     return true;
-  if (level || !kernel_value(*base, *i, loops))
+  if (helper_scope(level) || !kernel_value(*base, *i, loops))
     return false;
   // The whole axis for the stages that plan footprints without the kernel's values; the
   // relations and the launch take the value itself when it is a symbol.

@@ -14,4 +14,4 @@ S2P_KERNEL S2P_TILES(4) void k(s2p::field<1, float>& z, const s2p::field<1, floa
   });
 }
 // EXPECT: 4:46: error: helper 'left' takes agile field 'Yd' as 'const s2p::agile_field<1, float> &'; on the tiles the body reads a field through a view of its own, so a
-// EXPECT: 5:53: error: the forall body writes 'f' (agile field 'Zd' in helper 'store') inside a helper; write the output in the forall body itself (Yd[i] = helper(...))
+// EXPECT: 5:53: error: the forall body writes 'f' (agile field 'Zd' in helper 'store'), or lets a reference to it out of the helper; write the output in the forall body itself (Yd[i] = helper(...))
