@@ -167,6 +167,23 @@ bool KernelExtractor::Impl::output_spans_kernel(const ir::TileStep& step,
   return false;
 }
 
+// The runtime moves and accounts elements by their arithmetic type (f32, f64, i8 ... u64); a
+// distributed field of structs would give generated code that does not compile.
+void KernelExtractor::Impl::check_element_type(const clang::VarDecl& var) {
+  const auto element = type_template_arg(var.getType());
+  const clang::QualType type = element ? element->getCanonicalType().getUnqualifiedType()
+                                       : clang::QualType();
+  const auto* builtin = type.isNull() ? nullptr : type->getAs<clang::BuiltinType>();
+  if (builtin && (builtin->isInteger() || builtin->getKind() == clang::BuiltinType::Float ||
+                  builtin->getKind() == clang::BuiltinType::Double))
+    return;
+  error(var.getLocation(),
+        "'" + var.getNameAsString() + "' distributes elements of type '" +
+            (element ? element->getAsString(ctx_.getPrintingPolicy()) : std::string("?")) +
+            "'; a multi-tile kernel moves elements of an integer, float or double type: keep "
+            "each member of a struct in a field of its own");
+}
+
 void KernelExtractor::Impl::note_distribution(const clang::VarDecl& var, ir::MultiTile& multi) {
   const auto* call =
       var.hasInit() ? llvm::dyn_cast<clang::CallExpr>(strip(var.getInit())) : nullptr;
@@ -522,8 +539,10 @@ std::optional<ir::Kernel> KernelExtractor::Impl::run_multi_tile(const clang::Fun
           agile_fields_[var] = static_cast<int>(integer_template_args(var->getType()).front());
         else if (kind == "tile_blocks")
           tile_blocks_[var] = static_cast<int>(integer_template_args(var->getType()).front());
-        if (kind == "agile_field" || kind == "tile_blocks")
+        if (kind == "agile_field" || kind == "tile_blocks") {
+          check_element_type(*var);
           note_source_parameter(*var);
+        }
         if (kind == "resource_map")
           check_resource_map(*var, multi);
         if (kind == "agile_field" || kind == "tile_blocks")

@@ -56,6 +56,16 @@ std::string element_type_of(clang::QualType type, const clang::ASTContext& ctx) 
   return first.getAsType().getAsString(ctx.getPrintingPolicy());
 }
 
+std::optional<clang::QualType> type_template_arg(clang::QualType type) {
+  const auto* spec = s2p_specialization(type);
+  if (!spec)
+    return std::nullopt;
+  for (const auto& arg : spec->getTemplateArgs().asArray())
+    if (arg.getKind() == clang::TemplateArgument::Type)
+      return arg.getAsType();
+  return std::nullopt;
+}
+
 namespace {
 
 const clang::AnnotateAttr* find_annotation(const clang::Decl* decl, llvm::StringRef name) {

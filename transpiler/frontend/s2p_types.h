@@ -20,6 +20,8 @@ std::string s2p_template_name(clang::QualType type);
 std::vector<std::int64_t> integer_template_args(clang::QualType type);
 // The element type T of an s2p specialization, as written in C++.
 std::string element_type_of(clang::QualType type, const clang::ASTContext& ctx);
+// The first type argument of an s2p specialization (agile_field<N, T> -> T), if any.
+std::optional<clang::QualType> type_template_arg(clang::QualType type);
 
 // The string of `[[clang::annotate("<name>", ...)]]` on any redeclaration: whether it is
 // present, and its first string argument if any.
