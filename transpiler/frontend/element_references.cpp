@@ -3,6 +3,8 @@
 // refused (a pointer reaches elements no index names).
 #include "frontend/element_access_finder.h"
 
+#include <clang/AST/ParentMapContext.h>
+
 namespace s2p::frontend {
 
 namespace {

@@ -178,7 +178,7 @@ void KernelExtractor::Impl::check_element_type(const clang::VarDecl& var) {
                   builtin->getKind() == clang::BuiltinType::Double))
     return;
   error(var.getLocation(),
-        "'" + var.getNameAsString() + "' distributes elements of type '" +
+        '\'' + var.getNameAsString() + "' distributes elements of type '" +
             (element ? element->getAsString(ctx_.getPrintingPolicy()) : std::string("?")) +
             "'; a multi-tile kernel moves elements of an integer, float or double type: keep "
             "each member of a struct in a field of its own");

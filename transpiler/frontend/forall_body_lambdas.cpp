@@ -17,8 +17,8 @@ template <class Reaches>
 bool names_any(const clang::Stmt& stmt, const std::map<const clang::ValueDecl*, int>& fields,
                const Reaches& reaches) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const std::map<const clang::ValueDecl*, int>* fields;
-    const Reaches* reaches;
+    const std::map<const clang::ValueDecl*, int>* fields = nullptr;
+    const Reaches* reaches = nullptr;
     bool found = false;
     bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
       found = found || fields->contains(ref->getDecl()) || (*reaches)(*ref);
