@@ -144,7 +144,7 @@ struct KernelExtractor::Impl::ElementAccessFinder
                       "them (unchanged)"));
       return true;
     }
-    switch (element_use(*call)) {
+    switch (element_use(*call, self->ctx_)) {
     case ElementUse::Address:
       fail(call->getBeginLoc(),
            "the forall body takes the address of an element of " + field_words(*name, *field) +
@@ -213,8 +213,6 @@ struct KernelExtractor::Impl::ElementAccessFinder
   }
 
 private:
-  enum class ElementUse { Value, Reference, Address };
-  ElementUse element_use(const clang::Expr& access) const;
   bool read_helper(const clang::CallExpr& call, const clang::FunctionDecl& callee,
                    HelperArguments& level, unsigned first_argument = 0);
   bool visit_lambda_call(const clang::CXXOperatorCallExpr& call);

@@ -67,19 +67,14 @@ const clang::Expr* same_object(const clang::DynTypedNode& parent, bool& made_con
 
 } // namespace
 
-// How the body uses an element access Xd[...] beyond reading its value or assigning to it
-// directly: bound to a reference it may write through (a `double&` local, a helper's or
-// lambda's non-const reference parameter, a returned `double&`, a non-const member function, a
-// member assigned, `++`), which is a write where the reference is used; or its address taken.
-KernelExtractor::Impl::ElementAccessFinder::ElementUse
-KernelExtractor::Impl::ElementAccessFinder::element_use(const clang::Expr& access) const {
+ElementUse element_use(const clang::Expr& access, clang::ASTContext& ctx) {
   const clang::Expr* e = &access;
   bool made_const = false; // a cast to const on the way: a read-only reference
   const auto reference_unless_const = [&](bool writable) {
     return writable && !made_const ? ElementUse::Reference : ElementUse::Value;
   };
   while (true) {
-    const auto parents = self->ctx_.getParents(*e);
+    const auto parents = ctx.getParents(*e);
     if (parents.size() != 1)
       return ElementUse::Value;
     const clang::DynTypedNode& parent = parents[0];

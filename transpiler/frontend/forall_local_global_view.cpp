@@ -53,6 +53,9 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
     return input_views.contains(referenced_decl(root));
   }
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
+    if ((op->getOperator() == clang::OO_Call || op->getOperator() == clang::OO_Subscript) &&
+        input_block(op->getArg(0)))
+      check_element_use(*op);
     if (op->getOperator() != clang::OO_Call)
       return true;
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(op->getArg(0)));
@@ -137,6 +140,18 @@ struct KernelExtractor::Impl::TileAccessFinder : WriteVisitor<TileAccessFinder> 
   // An argument is not a write here: an input block is a view of const elements
   // (s2p::field<N, const T>), so no callee writes its data through it.
   bool VisitCallExpr(clang::CallExpr*) { return true; }
+  // An element of an input block bound to a reference it may write through, or its address
+  // taken: on a tile the block is read-only (s2p::field<N, const T>), so the generated task
+  // would not compile where the sequential build writes the input.
+  void check_element_use(const clang::CXXOperatorCallExpr& element) {
+    if (element_use(element, self->ctx_) == ElementUse::Value)
+      return;
+    fail(element.getBeginLoc(),
+         "this binds an element of a block read through s2p::tiles(...) to a reference or "
+         "pointer it may write through; only the forall's output block '" +
+             output->getNameAsString() + "(b)' may be written (read the element by value, or "
+             "through a const reference)");
+  }
   void check_write(const clang::Expr* target, clang::SourceLocation where) {
     if (input_block(target))
       fail(where, "this writes to a block read through s2p::tiles(...); only the forall's "

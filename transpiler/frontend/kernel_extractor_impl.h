@@ -62,6 +62,13 @@ inline bool helper_scope(const HelperArguments* level) {
   return level && !level->body_lambda;
 }
 
+// How the body uses an element access (Xd[...], a block view's a(r, q)) beyond reading its value
+// or assigning to it directly: bound to a reference it may write through (a `double&` local, a
+// non-const reference parameter, a returned `double&`, a non-const member function, a member
+// assigned, `++`), which writes it where the reference is used; or its address taken.
+enum class ElementUse { Value, Reference, Address };
+ElementUse element_use(const clang::Expr& access, clang::ASTContext& ctx);
+
 // The terms of a sum or difference (a + b - c ..., unary minus too) that index coordinates,
 // windows and guards are read from: each leaf with its sign and the level of helper it was
 // reached at, and the constants summed. Leaves are read through helper parameters.
