@@ -50,15 +50,15 @@ struct KernelExtractor::Impl::ElementAccessFinder
   const clang::Stmt* body = nullptr;               // the forall body (guards stop there)
   // Inside a helper or lambda: the guard of the call that reached it.
   const std::vector<ir::TileStep::IndexBound>* call_guard = nullptr;
-  // Inside a lambda of the body, also the `if`s around the access that test the forall's index
-  // (which it captures); a helper's tests name its own parameters, which are not read.
+  // Inside a helper or lambda, also the `if`s around the access there that test the forall's
+  // index: captured by a lambda, or a parameter bound to it (`r + 1 < n` for `r` given i[0]).
   std::vector<ir::TileStep::IndexBound> guard_at(const clang::Stmt& access) const {
     if (!through)
       return body ? self->guard_of(access, *i, *body) : std::vector<ir::TileStep::IndexBound>{};
     std::vector<ir::TileStep::IndexBound> guard =
         call_guard ? *call_guard : std::vector<ir::TileStep::IndexBound>{};
-    if (through->body_lambda && through->helper->getBody()) {
-      const auto inside = self->guard_of(access, *i, *through->helper->getBody());
+    if (const clang::Stmt* inner = through->helper->getBody()) {
+      const auto inside = self->guard_of(access, *i, *inner, through);
       guard.insert(guard.end(), inside.begin(), inside.end());
     }
     return guard;

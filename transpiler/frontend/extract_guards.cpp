@@ -142,6 +142,34 @@ shifted_index_term(const clang::Expr* e, const clang::ParmVarDecl& i, const clan
   return ShiftedIndexTerm{{term->first, term->second + sum.constant}, moved};
 }
 
+// `side` read through a helper's or lambda's parameters as the call's arguments: i[a] + c (one
+// coordinate of the index, added, and constants), else nothing.
+std::optional<std::pair<int, std::int64_t>> resolved_index_term(const clang::Expr* side,
+                                                                const clang::ParmVarDecl& i,
+                                                                const HelperArguments* through,
+                                                                const clang::ASTContext& ctx) {
+  SumTerms sum;
+  add_sum_terms(side, through, 1, ctx, sum);
+  if (sum.terms.size() != 1 || sum.terms.front().sign < 0 || helper_scope(sum.terms.front().level))
+    return std::nullopt;
+  const auto term = index_term(sum.terms.front().leaf, i, ctx);
+  if (!term)
+    return std::nullopt;
+  return std::make_pair(term->first, term->second + sum.constant);
+}
+
+// The other side of a comparison as the forall body writes it: a constant, or, inside a helper,
+// the argument its parameter was given (a helper's own local gives no bound: null).
+const clang::Expr* body_value(const clang::Expr* value, const HelperArguments* through) {
+  if (!through || value->isValueDependent())
+    return value;
+  clang::Expr::EvalResult constant;
+  if (value->EvaluateAsInt(constant, through->helper->getASTContext()))
+    return value;
+  const auto [resolved, level] = resolve(value, through);
+  return helper_scope(level) ? nullptr : resolved;
+}
+
 } // namespace
 
 const clang::CallExpr* min_max_call(const clang::Expr& e, bool max) {
@@ -234,18 +262,19 @@ KernelExtractor::Impl::kernel_symbol(const clang::Expr& e) const {
 
 void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool negate,
                                             const clang::ParmVarDecl& i,
-                                            std::vector<TileStep::IndexBound>& guard) const {
+                                            std::vector<TileStep::IndexBound>& guard,
+                                            const HelperArguments* through) const {
   const clang::Expr* e = strip(&condition);
   if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
       unary && unary->getOpcode() == clang::UO_LNot)
-    return add_guard_terms(*unary->getSubExpr(), !negate, i, guard);
+    return add_guard_terms(*unary->getSubExpr(), !negate, i, guard, through);
   const auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e);
   if (!bin)
     return;
   // a && b holds: both do; a || b fails: both fail. (The other two give no bound.)
   if (bin->getOpcode() == (negate ? clang::BO_LOr : clang::BO_LAnd)) {
-    add_guard_terms(*bin->getLHS(), negate, i, guard);
-    add_guard_terms(*bin->getRHS(), negate, i, guard);
+    add_guard_terms(*bin->getLHS(), negate, i, guard, through);
+    add_guard_terms(*bin->getRHS(), negate, i, guard, through);
     return;
   }
   // Bounds hold in the integers only when C++ compares as signed integers (0ul compares
@@ -259,6 +288,12 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
   const auto index_side = [&](const clang::Expr* side) {
     if (auto term = index_term(side, i, ctx_))
       return term;
+    if (through) { // a helper's or lambda's parameters, read as the call's arguments
+      if (auto term = resolved_index_term(side, i, through, ctx_))
+        return term;
+    }
+    if (helper_scope(through)) // a helper's names are not the kernel's: no values move over
+      return std::optional<std::pair<int, std::int64_t>>{};
     const auto shifted = shifted_index_term(
         side, i, ctx_,
         [&](const clang::Expr& x) { return kernel_value(x, i, nullptr) && !calls_beyond_extent(x); },
@@ -273,6 +308,9 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
     op = swapped(op);
   }
   if (!term)
+    return;
+  value = body_value(value, through);
+  if (!value)
     return;
   if (const auto other = index_term(value, i, ctx_)) { // i[a] + c OP i[b] + d: a triangle
     if (moved.empty())
@@ -338,7 +376,8 @@ const clang::Stmt* KernelExtractor::Impl::parent_statement(const clang::Stmt& ch
 
 std::vector<TileStep::IndexBound> KernelExtractor::Impl::guard_of(const clang::Stmt& access,
                                                                   const clang::ParmVarDecl& i,
-                                                                  const clang::Stmt& body) const {
+                                                                  const clang::Stmt& body,
+                                                                  const HelperArguments* through) const {
   std::vector<TileStep::IndexBound> guard;
   const clang::Stmt* child = &access;
   while (child != &body) {
@@ -348,14 +387,14 @@ std::vector<TileStep::IndexBound> KernelExtractor::Impl::guard_of(const clang::S
     if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(parent);
         branch && !branch->hasInitStorage() && !branch->hasVarStorage()) {
       if (child == branch->getThen())
-        add_guard_terms(*branch->getCond(), false, i, guard);
+        add_guard_terms(*branch->getCond(), false, i, guard, through);
       else if (child == branch->getElse())
-        add_guard_terms(*branch->getCond(), true, i, guard);
+        add_guard_terms(*branch->getCond(), true, i, guard, through);
     } else if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(parent)) {
       if (child == choice->getTrueExpr())
-        add_guard_terms(*choice->getCond(), false, i, guard);
+        add_guard_terms(*choice->getCond(), false, i, guard, through);
       else if (child == choice->getFalseExpr())
-        add_guard_terms(*choice->getCond(), true, i, guard);
+        add_guard_terms(*choice->getCond(), true, i, guard, through);
     } else if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(parent)) {
       // `if (...) return;` before the statement: past it, the condition failed.
       for (const clang::Stmt* before : block->body()) {
@@ -364,7 +403,7 @@ std::vector<TileStep::IndexBound> KernelExtractor::Impl::guard_of(const clang::S
         if (const auto* early = llvm::dyn_cast<clang::IfStmt>(before);
             early && !early->getElse() && !early->hasInitStorage() && !early->hasVarStorage() &&
             returns(early->getThen()))
-          add_guard_terms(*early->getCond(), true, i, guard);
+          add_guard_terms(*early->getCond(), true, i, guard, through);
       }
     }
     child = parent;

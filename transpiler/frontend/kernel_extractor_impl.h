@@ -62,6 +62,11 @@ inline bool helper_scope(const HelperArguments* level) {
   return level && !level->body_lambda;
 }
 
+// `e` with every helper parameter bound to an argument replaced by that argument, and the
+// bindings the result is to be read in (the caller's, or nullptr for the forall body's).
+std::pair<const clang::Expr*, const HelperArguments*> resolve(const clang::Expr* e,
+                                                              const HelperArguments* through);
+
 // How the body uses an element access (Xd[...], a block view's a(r, q)) beyond reading its value
 // or assigning to it directly: bound to a reference it may write through (a `double&` local, a
 // non-const reference parameter, a returned `double&`, a non-const member function, a member
@@ -191,12 +196,15 @@ private:
   // The statement around `child` (through a declaration: its DeclStmt).
   const clang::Stmt* parent_statement(const clang::Stmt& child) const;
   // The bounds on the forall's index `i` that the `if`s around `access` (in the forall body
-  // `body`) put (extract_guards.cpp).
+  // `body`, or in the body of a helper or lambda read `through` its call's arguments) put
+  // (extract_guards.cpp).
   std::vector<ir::TileStep::IndexBound> guard_of(const clang::Stmt& access,
                                                  const clang::ParmVarDecl& i,
-                                                 const clang::Stmt& body) const;
+                                                 const clang::Stmt& body,
+                                                 const HelperArguments* through = nullptr) const;
   void add_guard_terms(const clang::Expr& condition, bool negate, const clang::ParmVarDecl& i,
-                       std::vector<ir::TileStep::IndexBound>& guard) const;
+                       std::vector<ir::TileStep::IndexBound>& guard,
+                       const HelperArguments* through = nullptr) const;
   // A body that is one `if` on an exact box of the index: TileStep::iteration_box.
   void record_iteration_box(ir::TileStep& step, const clang::Stmt& body,
                             const clang::ParmVarDecl& i) const;

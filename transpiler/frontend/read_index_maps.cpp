@@ -13,8 +13,6 @@
 
 namespace s2p::frontend {
 
-namespace {
-
 // `e` with every helper parameter bound to an argument replaced by that argument, and the
 // bindings the result is to be read in (the caller's, or nullptr for the forall body's).
 std::pair<const clang::Expr*, const HelperArguments*> resolve(const clang::Expr* e,
@@ -30,6 +28,9 @@ std::pair<const clang::Expr*, const HelperArguments*> resolve(const clang::Expr*
   }
   return {e, through};
 }
+
+namespace {
+
 
 // The coordinates of an index written as a braced list or an s2p::index construction.
 std::vector<const clang::Expr*> index_coordinates(const clang::Expr* e) {
