@@ -47,6 +47,18 @@ std::string qualified_name(const clang::NamedDecl* decl) {
   return "::" + name;
 }
 
+const clang::ParmVarDecl* parameter_of(const clang::CallExpr& call, unsigned a) {
+  const clang::FunctionDecl* callee = call.getDirectCallee();
+  if (!callee)
+    return nullptr;
+  if (llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(callee)) {
+    if (a == 0)
+      return nullptr;
+    --a;
+  }
+  return a < callee->getNumParams() ? callee->getParamDecl(a) : nullptr;
+}
+
 const clang::ValueDecl* referenced_decl(const clang::Expr* e) {
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e)))
     return ref->getDecl();

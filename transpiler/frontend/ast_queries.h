@@ -27,6 +27,11 @@ std::string qualified_name(const clang::NamedDecl* decl);
 // The declaration `e` names, if it is (after strip) a plain reference.
 const clang::ValueDecl* referenced_decl(const clang::Expr* e);
 
+// The parameter of `call`'s direct callee that argument `a` binds: none for the object a member
+// operator is called on (argument 0 of a lambda's call `at(r, c)` is `at`), for an argument past
+// the parameters, or without a direct callee.
+const clang::ParmVarDecl* parameter_of(const clang::CallExpr& call, unsigned a);
+
 // The value of an integer constant expression whose value fits `max_bits` signed bits (at
 // most 64); nothing for anything else (a __int128 constant beyond 64 bits included).
 std::optional<std::int64_t> integer_constant(const clang::Expr* e, const clang::ASTContext& ctx,

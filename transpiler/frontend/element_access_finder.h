@@ -214,9 +214,9 @@ struct KernelExtractor::Impl::ElementAccessFinder
 
 private:
   bool read_helper(const clang::CallExpr& call, const clang::FunctionDecl& callee,
-                   HelperArguments& level, unsigned first_argument = 0);
+                   HelperArguments& level);
   bool visit_lambda_call(const clang::CXXOperatorCallExpr& call);
-  bool pass_closures(const clang::CallExpr& call, const clang::FunctionDecl* callee);
+  bool pass_closures(const clang::CallExpr& call);
   bool check_closure_use(const clang::Expr& use);
 
   static const clang::CXXRecordDecl* record_of(clang::QualType type) {

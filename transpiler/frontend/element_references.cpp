@@ -18,23 +18,18 @@ bool non_const_reference(clang::QualType type) {
 // write the finder records already.
 bool reference_argument(const clang::CallExpr& call, const clang::Expr& arg,
                         const clang::Expr& access) {
-  const clang::FunctionDecl* callee = call.getDirectCallee();
-  unsigned first = 0;
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(&call)) {
     if (op->isAssignmentOp() && op->getArg(0) == &arg)
       return &arg != &access;
-    if (const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(callee)) {
-      if (op->getArg(0) == &arg)
-        return !method->isConst();
-      first = 1;
-    }
+    if (const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call.getDirectCallee());
+        method && op->getArg(0) == &arg)
+      return !method->isConst();
   }
-  if (!callee)
-    return false;
-  for (unsigned a = first; a < call.getNumArgs(); ++a)
-    if (call.getArg(a) == &arg)
-      return a - first < callee->getNumParams() &&
-             non_const_reference(callee->getParamDecl(a - first)->getType());
+  for (unsigned a = 0; a < call.getNumArgs(); ++a)
+    if (call.getArg(a) == &arg) {
+      const clang::ParmVarDecl* param = parameter_of(call, a);
+      return param && non_const_reference(param->getType());
+    }
   return false;
 }
 

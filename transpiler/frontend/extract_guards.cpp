@@ -160,11 +160,12 @@ std::optional<std::pair<int, std::int64_t>> resolved_index_term(const clang::Exp
 
 // The other side of a comparison as the forall body writes it: a constant, or, inside a helper,
 // the argument its parameter was given (a helper's own local gives no bound: null).
-const clang::Expr* body_value(const clang::Expr* value, const HelperArguments* through) {
+const clang::Expr* body_value(const clang::Expr* value, const HelperArguments* through,
+                              const clang::ASTContext& ctx) {
   if (!through || value->isValueDependent())
     return value;
   clang::Expr::EvalResult constant;
-  if (value->EvaluateAsInt(constant, through->helper->getASTContext()))
+  if (value->EvaluateAsInt(constant, ctx))
     return value;
   const auto [resolved, level] = resolve(value, through);
   return helper_scope(level) ? nullptr : resolved;
@@ -309,7 +310,7 @@ void KernelExtractor::Impl::add_guard_terms(const clang::Expr& condition, bool n
   }
   if (!term)
     return;
-  value = body_value(value, through);
+  value = body_value(value, through, ctx_);
   if (!value)
     return;
   if (const auto other = index_term(value, i, ctx_)) { // i[a] + c OP i[b] + d: a triangle

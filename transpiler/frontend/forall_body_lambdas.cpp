@@ -98,7 +98,7 @@ bool KernelExtractor::Impl::ElementAccessFinder::visit_lambda_call(
       allow(call.getArg(a));
       passes_field = true;
     }
-  if (!pass_closures(call, op) || !passes_field)
+  if (!pass_closures(call) || !passes_field)
     return true;
   if (depth >= kMaxHelperDepth) {
     fail(call.getBeginLoc(), "lambdas and helpers that read agile fields nest more than " +
@@ -107,22 +107,22 @@ bool KernelExtractor::Impl::ElementAccessFinder::visit_lambda_call(
   }
   HelperArguments level;
   level.body_lambda = true;
-  return read_helper(call, *op, level, 1);
+  return read_helper(call, *op, level);
 }
 
-// A lambda of the body that reaches agile fields, passed to `callee`: read where the callee
+// A lambda of the body that reaches agile fields, passed to the callee: read where the callee
 // calls it, so the parameter must be of its own type (not std::function or a pointer, whose
 // calls seq2par does not follow). False when refused.
-bool KernelExtractor::Impl::ElementAccessFinder::pass_closures(const clang::CallExpr& call,
-                                                               const clang::FunctionDecl* callee) {
-  const unsigned first = llvm::isa<clang::CXXOperatorCallExpr>(call) ? 1 : 0;
-  for (unsigned a = first; a < call.getNumArgs(); ++a) {
+bool KernelExtractor::Impl::ElementAccessFinder::pass_closures(const clang::CallExpr& call) {
+  for (unsigned a = 0; a < call.getNumArgs(); ++a) {
     const clang::CXXRecordDecl* closure = closure_of(call.getArg(a));
     if (!closure || !reaches_fields(*closure))
       continue;
     allowed_closures.insert(strip(call.getArg(a))); // judged here, once
-    if (!callee || a - first >= callee->getNumParams() ||
-        record_of(callee->getParamDecl(a - first)->getType()) != closure) {
+    const clang::ParmVarDecl* param = parameter_of(call, a);
+    if (!param && a == 0 && llvm::isa<clang::CXXOperatorCallExpr>(call))
+      continue; // the lambda called, not passed
+    if (!param || record_of(param->getType()) != closure) {
       fail(call.getArg(a)->getBeginLoc(),
            "the forall body passes a lambda that reads agile fields as a parameter of another "
            "type; seq2par reads such a lambda's accesses where it is called, so pass it by a "

@@ -30,7 +30,7 @@ bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* 
   if (!passes_field)
     return true;
   const clang::FunctionDecl* callee = call->getDirectCallee();
-  if (callee && callee->getBody() && !pass_closures(*call, callee))
+  if (callee && callee->getBody() && !pass_closures(*call))
     return true;
   if (!callee || !callee->getBody()) {
     fail(call->getBeginLoc(), "the forall body passes an agile field to '" +
@@ -51,24 +51,24 @@ bool KernelExtractor::Impl::ElementAccessFinder::VisitCallExpr(clang::CallExpr* 
   return read_helper(*call, *callee, level);
 }
 
-// Arguments from `first_argument` on bind the callee's parameters in order (a lambda's call
-// has its object first).
 bool KernelExtractor::Impl::ElementAccessFinder::read_helper(const clang::CallExpr& call,
                                                              const clang::FunctionDecl& callee,
-                                                             HelperArguments& level,
-                                                             unsigned first_argument) {
+                                                             HelperArguments& level) {
   level.caller = through;
   level.helper = &callee;
   const clang::FunctionDecl* pattern = callee.getTemplateInstantiationPattern();
   const std::set<const clang::ParmVarDecl*> written_here = written_parameters(callee);
-  for (unsigned a = 0; a + first_argument < call.getNumArgs() && a < callee.getNumParams(); ++a) {
-    const clang::Expr* argument = call.getArg(a + first_argument);
-    const clang::ParmVarDecl* param = callee.getParamDecl(a);
+  for (unsigned a = 0; a < call.getNumArgs(); ++a) {
+    const clang::Expr* argument = call.getArg(a);
+    const clang::ParmVarDecl* param = parameter_of(call, a); // a lambda's object binds none
+    if (!param)
+      continue;
     const clang::ValueDecl* name = referenced_decl(argument);
     if (const clang::ValueDecl* field = agile_of(name)) {
       // Tiles pass their own view of a field (not an s2p::agile_field): the parameter's type
       // must be deduced for the generated code to compile.
-      const clang::ParmVarDecl* declared = pattern ? pattern->getParamDecl(a) : nullptr;
+      const clang::ParmVarDecl* declared =
+          pattern ? pattern->getParamDecl(param->getFunctionScopeIndex()) : nullptr;
       if (!declared || !declared->getType()->isDependentType()) {
         fail(param->getLocation(),
              (level.body_lambda ? std::string("the lambda")
